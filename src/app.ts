@@ -1,0 +1,80 @@
+import { Elysia } from "elysia";
+import type { Settings } from "./config.ts";
+import type { Databases } from "./db/open.ts";
+import type { Registry } from "./registry.ts";
+import type { DataState } from "./data-state.ts";
+import { ApiError, problemResponse } from "./http/problem.ts";
+import { requestState } from "./http/request-state.ts";
+import { healthModule } from "./modules/health/index.ts";
+import { chainsModule } from "./modules/chains/index.ts";
+import { docsModule } from "./modules/docs/index.ts";
+
+/** Everything the app needs, passed in so tests can build it on in-memory databases. */
+export interface AppDeps {
+  settings: Settings;
+  db: Databases;
+  registry: Registry;
+  data: DataState;
+  /** The current time; tests pin it. */
+  now: () => Date;
+}
+
+/** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
+function toApiError(code: string | number, error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  switch (code) {
+    case "NOT_FOUND":
+      return new ApiError("not_found", "No such resource.");
+    case "VALIDATION":
+      return validationError(error);
+    case "PARSE":
+      return new ApiError("invalid_body", "The request body could not be parsed.");
+    case "INVALID_COOKIE_SIGNATURE":
+      return new ApiError("invalid_parameter", "Invalid cookie.", { param: "cookie" });
+  }
+  const status = (error as { status?: number } | null)?.status;
+  if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
+  console.error(JSON.stringify({ level: "error", msg: "unhandled error", request_id: requestId, error: String((error as Error)?.stack ?? error) }));
+  return new ApiError("internal_error", `Something went wrong; quote request id ${requestId} when reporting it.`);
+}
+
+/** Elysia's validation error → invalid_parameter naming the first offending field. */
+function validationError(error: unknown): ApiError {
+  const e = error as { type?: string; all?: { path?: string; message?: string; summary?: string }[] } | null;
+  const first = e?.all?.[0];
+  const path = (first?.path ?? "").replace(/^\//, "").replaceAll("/", ".").replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+  const where = e?.type === "body" ? (path ? path : "body") : path || (e?.type ?? "request");
+  return new ApiError("invalid_parameter", first?.message ?? first?.summary ?? "Invalid value.", { param: where });
+}
+
+/**
+ * Builds the HTTP app. Tests call `app.handle(new Request(...))`; main.ts calls `listen`.
+ * Hooks are registered before the modules so they apply to every route.
+ */
+export function createApp(deps: AppDeps) {
+  return new Elysia({ name: "mehir" })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = requestState(request).id;
+    })
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      const state = requestState(request);
+      const apiError = toApiError(code, error, state.id);
+      return problemResponse(apiError, state.id, state.headers);
+    })
+    .onAfterHandle({ as: "global" }, ({ request, response, set }) => {
+      const state = requestState(request);
+      Object.assign(set.headers, state.headers);
+      if (response && typeof response === "object" && "data" in response && "meta" in response) {
+        const meta = (response as { meta: Record<string, unknown> }).meta;
+        meta.request_id = state.id;
+        if (state.access && state.access.keyKind !== "publishable" && state.access.quotaRemaining !== null) {
+          meta.quota_remaining = state.access.quotaRemaining;
+        }
+      }
+    })
+    .use(healthModule(deps))
+    .use(docsModule(deps))
+    .use(chainsModule(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,84 @@
+import * as z from "zod";
+
+/** Parses "on/off/true/false/1/0/yes/no". */
+const onOff = z
+  .union([z.boolean(), z.string()])
+  .transform((v, ctx) => {
+    if (typeof v === "boolean") return v;
+    const s = v.trim().toLowerCase();
+    if (["on", "true", "1", "yes"].includes(s)) return true;
+    if (["off", "false", "0", "no"].includes(s)) return false;
+    ctx.addIssue({ code: "custom", message: "expected on or off" });
+    return z.NEVER;
+  });
+
+const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const perMinute = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+/**
+ * Every setting of the service. Each is a flag of `mehir serve` (`--quota-free`) and an
+ * environment variable (`MEHIR_QUOTA_FREE`); flags win. Names are part of the contract.
+ */
+export const SettingsSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8080).describe("TCP port to listen on"),
+  host: z.string().min(1).default("0.0.0.0").describe("Address to listen on"),
+  dataDir: z.string().min(1).default("./mehir-data").describe("Folder of the databases and downloaded files"),
+  quotaFree: count(200).describe("Calls per month on the Free plan"),
+  quotaBasic: count(10_000).describe("Calls per month on the Basic plan"),
+  quotaPro: count(100_000).describe("Calls per month on the Pro plan"),
+  rateFree: perMinute(60).describe("Requests per minute per key on the Free plan"),
+  rateBasic: perMinute(300).describe("Requests per minute per key on the Basic plan"),
+  ratePro: perMinute(1200).describe("Requests per minute per key on the Pro plan"),
+  rateAnonymous: perMinute(60).describe("Requests per minute per client address without a key"),
+  widgetQuota: count(10_000).describe("Widget views per month per publishable key"),
+  widgetRate: perMinute(120).describe("Widget requests per minute per client address"),
+  sourcesFile: z.string().optional().describe("JSON file: chain slug → { base_url, username, password }"),
+  source: z.enum(["demo", "live"]).default("demo").describe("demo: embedded demo data; live: the chains' portals"),
+  fetchAt: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM")
+    .default("05:30")
+    .describe("Daily fetch time, HH:MM Asia/Jerusalem"),
+  imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
+  metrics: onOff.default(true).describe("Serve GET /metrics (on/off)"),
+  trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
+  logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("Log level"),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** `quotaFree` → `MEHIR_QUOTA_FREE`. */
+export function envName(key: string): string {
+  return "MEHIR_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+
+/** `quotaFree` → `--quota-free`. */
+export function flagName(key: string): string {
+  return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+/**
+ * Builds the settings from environment variables, overridden by flags. A bad value throws a
+ * SettingsError whose one-line message names the setting and both its spellings.
+ *
+ * @example loadSettings({ MEHIR_PORT: "9000" }, { host: "127.0.0.1" })
+ */
+export function loadSettings(env: Record<string, string | undefined>, flags: Record<string, unknown> = {}): Settings {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(SettingsSchema.shape)) {
+    const fromEnv = env[envName(key)];
+    if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
+    if (flags[key] !== undefined) raw[key] = flags[key];
+  }
+  const parsed = SettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0] ?? "");
+    throw new SettingsError(`invalid setting ${flagName(key)} / ${envName(key)}: ${issue.message} (got ${JSON.stringify(raw[key])})`);
+  }
+  return parsed.data;
+}

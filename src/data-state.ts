@@ -1,0 +1,59 @@
+import type { Database } from "bun:sqlite";
+
+export type DataSource = "demo" | "live" | "none";
+
+export interface DataSnapshot {
+  /** Increases with every committed import; cursors and ETags are bound to it. */
+  version: number;
+  /** ISO 8601 with offset; null before the first import. */
+  updatedAt: string | null;
+  source: DataSource;
+}
+
+/**
+ * The service's view of which price data is current. Imports (in this process, a worker or
+ * another process) bump `meta.data_version` in the same transaction as the data; `refresh()`
+ * is cheap (one indexed read) and is polled so the search index can follow.
+ */
+export class DataState {
+  private snapshot: DataSnapshot = { version: 0, updatedAt: null, source: "none" };
+  private readonly read;
+
+  constructor(db: Database) {
+    this.read = db.prepare("SELECT key, value FROM meta WHERE key IN ('data_version', 'data_updated_at', 'source')");
+    this.refresh();
+  }
+
+  /** Re-reads the meta table; returns true when the data version changed. */
+  refresh(): boolean {
+    const rows = this.read.all() as { key: string; value: string }[];
+    const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    const next: DataSnapshot = {
+      version: Number(meta.data_version ?? 0),
+      updatedAt: meta.data_updated_at ?? null,
+      source: (meta.source as DataSource | undefined) ?? "none",
+    };
+    const changed = next.version !== this.snapshot.version;
+    this.snapshot = next;
+    return changed;
+  }
+
+  get current(): DataSnapshot {
+    return this.snapshot;
+  }
+
+  get hasData(): boolean {
+    return this.snapshot.version > 0;
+  }
+}
+
+/** Writes the meta rows of a committed import (call inside the import's transaction). */
+export function bumpDataVersion(db: Database, updatedAt: string, source: "demo" | "live"): number {
+  const row = db.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string } | null;
+  const version = Number(row?.value ?? 0) + 1;
+  const upsert = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  upsert.run("data_version", String(version));
+  upsert.run("data_updated_at", updatedAt);
+  upsert.run("source", source);
+  return version;
+}

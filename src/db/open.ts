@@ -1,0 +1,50 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { migrate, type Migration } from "./migrate.ts";
+import { PRICE_MIGRATIONS } from "./price-schema.ts";
+import { ACCOUNT_MIGRATIONS } from "./account-schema.ts";
+
+export const PRICES_FILE = "prices.sqlite";
+export const ACCOUNTS_FILE = "accounts.sqlite";
+
+/**
+ * Opens (creating if needed) one SQLite file with the service's pragmas and brings its
+ * schema up to date. `:memory:` is accepted for tests.
+ */
+export function openDatabase(path: string, migrations: Migration[], options: { readonly?: boolean } = {}): Database {
+  const db = options.readonly
+    ? new Database(path, { readonly: true, strict: true })
+    : new Database(path, { create: true, strict: true });
+  db.run("PRAGMA busy_timeout = 10000");
+  if (!options.readonly) {
+    db.run("PRAGMA journal_mode = WAL");
+    db.run("PRAGMA synchronous = NORMAL");
+    db.run("PRAGMA foreign_keys = ON");
+    migrate(db, path, migrations);
+  }
+  db.run("PRAGMA cache_size = -65536");
+  return db;
+}
+
+export interface Databases {
+  prices: Database;
+  accounts: Database;
+}
+
+/** Opens both databases of a data dir: price data and accounts, in separate files. */
+export function openDataDir(dataDir: string): Databases {
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    prices: openDatabase(join(dataDir, PRICES_FILE), PRICE_MIGRATIONS),
+    accounts: openDatabase(join(dataDir, ACCOUNTS_FILE), ACCOUNT_MIGRATIONS),
+  };
+}
+
+/** In-memory databases with the full schema, for tests. */
+export function openMemory(): Databases {
+  return {
+    prices: openDatabase(":memory:", PRICE_MIGRATIONS),
+    accounts: openDatabase(":memory:", ACCOUNT_MIGRATIONS),
+  };
+}

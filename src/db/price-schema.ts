@@ -1,0 +1,197 @@
+import type { Migration } from "./migrate.ts";
+
+/**
+ * Schema of `prices.sqlite`: everything an import can rebuild. Accounts live in their own
+ * file (`accounts.sqlite`, see account-schema.ts) so deleting or rebuilding price data never
+ * touches a customer.
+ *
+ * Conventions: money is integer agorot; times are ISO 8601 text with an offset
+ * (`2026-11-22T05:30:00+02:00`) so they sort and compare as text within one zone rule;
+ * store and chain codes are digit strings without leading zeros.
+ */
+export const PRICE_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "price data",
+    sql: `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,   -- data_version, data_updated_at, source ('demo' | 'live')
+  value TEXT NOT NULL
+) STRICT;
+
+-- Mirrors data/chains.json at every start (the registry is the source of truth).
+CREATE TABLE chains (
+  id      INTEGER PRIMARY KEY,
+  slug    TEXT NOT NULL UNIQUE,
+  name    TEXT NOT NULL,
+  name_en TEXT NOT NULL
+) STRICT;
+
+-- Every 13-digit (or odd) code under which a chain publishes, normalised without leading zeros.
+CREATE TABLE chain_codes (
+  code     TEXT PRIMARY KEY,
+  chain_id INTEGER NOT NULL REFERENCES chains(id)
+) STRICT;
+
+CREATE TABLE sub_chains (
+  chain_id INTEGER NOT NULL REFERENCES chains(id),
+  code     TEXT NOT NULL,
+  name     TEXT,
+  PRIMARY KEY (chain_id, code)
+) STRICT;
+
+CREATE TABLE stores (
+  id             INTEGER PRIMARY KEY,
+  chain_id       INTEGER NOT NULL REFERENCES chains(id),
+  chain_code     TEXT NOT NULL,          -- the code the store was published under
+  store_code     TEXT NOT NULL,          -- '1' for '001'
+  sub_chain_code TEXT,
+  name           TEXT,
+  address        TEXT,
+  city           TEXT,                   -- Hebrew city name (numeric CBS codes resolved)
+  region         TEXT,                   -- lowercase slug, see data/cities.json
+  zip            TEXT,
+  store_type     INTEGER,                -- 1 physical, 2 online, 3 both
+  updated_at     TEXT,
+  UNIQUE (chain_code, store_code)
+) STRICT;
+CREATE INDEX stores_by_chain ON stores (chain_id);
+CREATE INDEX stores_by_city ON stores (city);
+
+-- One row per product. GTINs are shared by all chains (scope_chain_id = 0); chain-internal
+-- codes (ItemType 0, or not a valid GTIN) are scoped to their chain and never merged.
+CREATE TABLE products (
+  id                  INTEGER PRIMARY KEY,
+  scope_chain_id      INTEGER NOT NULL DEFAULT 0,
+  barcode             TEXT NOT NULL,     -- as first published
+  barcode_key         TEXT NOT NULL,     -- digits without leading zeros
+  name                TEXT NOT NULL,
+  manufacturer        TEXT,
+  manufacture_country TEXT,
+  unit_qty            TEXT,              -- the published unit word, e.g. 'גרם'
+  size_amount         REAL,              -- normalised package size in size_unit
+  size_unit           TEXT,              -- 'g' | 'ml' | 'unit' | NULL when unknown
+  qty_in_package      REAL,
+  is_weighted         INTEGER NOT NULL DEFAULT 0,
+  category            TEXT,
+  updated_at          TEXT NOT NULL,
+  UNIQUE (scope_chain_id, barcode_key)
+) STRICT;
+CREATE INDEX products_by_barcode ON products (barcode_key);
+
+-- The price now, per store and product. A PriceFull replaces a store's rows; a Price updates them.
+CREATE TABLE price_current (
+  store_id       INTEGER NOT NULL,
+  product_id     INTEGER NOT NULL,
+  price          INTEGER NOT NULL,       -- agorot
+  updated_at     TEXT NOT NULL,          -- PriceUpdateDate, or the file time when absent/junk
+  allow_discount INTEGER NOT NULL DEFAULT 1,
+  PRIMARY KEY (store_id, product_id)
+) WITHOUT ROWID, STRICT;
+CREATE INDEX price_current_by_product ON price_current (product_id, price);
+
+-- Change-only history: a row when a store's price for a product changes; price NULL = no longer sold.
+CREATE TABLE price_history (
+  product_id INTEGER NOT NULL,
+  store_id   INTEGER NOT NULL,
+  valid_from TEXT NOT NULL,
+  price      INTEGER,
+  PRIMARY KEY (product_id, store_id, valid_from)
+) WITHOUT ROWID, STRICT;
+
+CREATE TABLE promotions (
+  id                  INTEGER PRIMARY KEY,
+  chain_id            INTEGER NOT NULL REFERENCES chains(id),
+  chain_code          TEXT NOT NULL,
+  promotion_code      TEXT NOT NULL,
+  description         TEXT,
+  starts_at           TEXT,
+  ends_at             TEXT,
+  updated_at          TEXT,
+  reward_type         INTEGER,
+  discount_type       INTEGER,           -- 0 relative (rate), 1 absolute (price)
+  min_qty             REAL,
+  max_qty             REAL,
+  discounted_price    INTEGER,           -- agorot, the price of min_qty units together
+  discount_rate       REAL,              -- fraction 0..1
+  min_purchase_amount INTEGER,           -- agorot
+  is_club_only        INTEGER NOT NULL DEFAULT 0,
+  is_coupon           INTEGER NOT NULL DEFAULT 0,
+  is_weighted         INTEGER NOT NULL DEFAULT 0,
+  allow_multiple      INTEGER NOT NULL DEFAULT 0,
+  gift_count          INTEGER,
+  club_ids            TEXT,              -- JSON array of published club ids
+  remarks             TEXT,
+  UNIQUE (chain_code, promotion_code)
+) STRICT;
+CREATE INDEX promotions_by_chain ON promotions (chain_id, starts_at);
+
+-- Items of a promotion; per-item overrides (2026 grouped format) when not NULL.
+CREATE TABLE promotion_items (
+  promotion_id     INTEGER NOT NULL,
+  product_id       INTEGER NOT NULL,
+  is_gift          INTEGER NOT NULL DEFAULT 0,
+  min_qty          REAL,
+  max_qty          REAL,
+  discounted_price INTEGER,
+  discount_rate    REAL,
+  PRIMARY KEY (promotion_id, product_id)
+) WITHOUT ROWID, STRICT;
+CREATE INDEX promotion_items_by_product ON promotion_items (product_id);
+
+-- The stores a promotion runs in (a PromoFull is per store; the same promotion id spans stores).
+CREATE TABLE promotion_stores (
+  promotion_id INTEGER NOT NULL,
+  store_id     INTEGER NOT NULL,
+  PRIMARY KEY (promotion_id, store_id)
+) WITHOUT ROWID, STRICT;
+CREATE INDEX promotion_stores_by_store ON promotion_stores (store_id);
+
+CREATE TABLE import_runs (
+  id          INTEGER PRIMARY KEY,
+  started_at  TEXT NOT NULL,
+  finished_at TEXT,
+  origin      TEXT NOT NULL,             -- 'cli' | 'demo' | 'fetch' | 'backfill'
+  status      TEXT NOT NULL,             -- 'running' | 'ok' | 'partial' | 'failed'
+  files       INTEGER NOT NULL DEFAULT 0,
+  rows        INTEGER NOT NULL DEFAULT 0,
+  error       TEXT
+) STRICT;
+
+CREATE TABLE import_files (
+  run_id     INTEGER NOT NULL REFERENCES import_runs(id),
+  file_name  TEXT NOT NULL,
+  file_type  TEXT,                       -- 'stores' | 'pricefull' | 'price' | 'promofull' | 'promo'
+  chain_code TEXT,
+  chain_slug TEXT,
+  store_code TEXT,
+  file_time  TEXT,
+  bytes      INTEGER,
+  rows       INTEGER NOT NULL DEFAULT 0,
+  status     TEXT NOT NULL,              -- 'ok' | 'partial' | 'rejected' | 'skipped'
+  reason     TEXT
+) STRICT;
+CREATE INDEX import_files_by_run ON import_files (run_id);
+
+-- Per-chain health of the live sources and of imports.
+CREATE TABLE chain_health (
+  chain_slug      TEXT PRIMARY KEY,
+  last_attempt_at TEXT,
+  last_success_at TEXT,
+  last_data_at    TEXT,                  -- newest file time imported for the chain
+  files_fetched   INTEGER NOT NULL DEFAULT 0,
+  last_error      TEXT,
+  zero_rows       INTEGER NOT NULL DEFAULT 0  -- 1 when a file of the chain parsed to zero rows
+) STRICT;
+
+-- Files already downloaded, so a fetch skips them (by name and size).
+CREATE TABLE fetched_files (
+  chain_slug TEXT NOT NULL,
+  file_name  TEXT NOT NULL,
+  bytes      INTEGER NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (chain_slug, file_name)
+) STRICT;
+`,
+  },
+];

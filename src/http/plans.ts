@@ -1,0 +1,28 @@
+/** Who may call what: the spec's endpoint table. Plans nest: free ⊂ basic ⊂ pro. */
+
+export type Plan = "free" | "basic" | "pro";
+export type Audience = Plan | "publishable" | "public";
+
+export const PLAN_RANK: Record<Plan, number> = { free: 0, basic: 1, pro: 2 };
+
+/** Route pattern (as registered, no trailing slash) → who may call it. */
+export const ROUTE_AUDIENCE: Record<string, Audience> = {
+  "GET /api/v1/prices": "free",
+  "GET /api/v1/product-search": "free",
+  "GET /api/v1/prices/:barcode/history": "basic",
+  "GET /api/v1/chains": "free",
+  "GET /api/v1/chains/:id/catalog": "basic",
+  "GET /api/v1/promos/feed": "pro",
+  "POST /api/v1/basket/compare": "pro",
+  "GET /api/v1/widget/data": "publishable",
+};
+
+/** The audience of a matched route; anything not in the table is public (docs, health, portal). */
+export function audienceOf(method: string, route: string): Audience {
+  const path = route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
+  return ROUTE_AUDIENCE[`${method} ${path}`] ?? "public";
+}
+
+export function planAllows(plan: Plan, required: Plan): boolean {
+  return PLAN_RANK[plan] >= PLAN_RANK[required];
+}

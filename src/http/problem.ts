@@ -1,0 +1,87 @@
+/**
+ * The one error shape of the API: RFC 9457 problem+json with a stable `code`.
+ * Handlers and plugins throw an ApiError; the app's error hook renders it.
+ */
+
+export const DOCS_ERRORS_URL = "/docs/errors";
+
+/** Every stable error code with its status and title (the docs' error list is built from this). */
+export const ERROR_CODES = {
+  invalid_parameter: { status: 400, title: "Invalid parameter" },
+  invalid_cursor: { status: 400, title: "Invalid cursor" },
+  invalid_body: { status: 400, title: "Invalid request body" },
+  missing_api_key: { status: 401, title: "Missing API key" },
+  invalid_api_key: { status: 401, title: "Invalid API key" },
+  plan_upgrade_required: { status: 403, title: "Plan upgrade required" },
+  publishable_key_not_allowed: { status: 403, title: "Publishable key not allowed here" },
+  secret_key_not_allowed: { status: 403, title: "Secret key not allowed here" },
+  origin_not_allowed: { status: 403, title: "Origin not allowed" },
+  csrf_failed: { status: 403, title: "Invalid form token" },
+  not_found: { status: 404, title: "Not found" },
+  product_not_found: { status: 404, title: "Product not found" },
+  chain_not_found: { status: 404, title: "Chain not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  rate_limited: { status: 429, title: "Rate limit exceeded" },
+  quota_exceeded: { status: 429, title: "Monthly quota exceeded" },
+  internal_error: { status: 500, title: "Internal error" },
+  data_not_ready: { status: 503, title: "Data not ready" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly options: { param?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+    this.status = ERROR_CODES[code].status;
+  }
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  param?: string;
+  request_id: string;
+}
+
+/** The problem+json body for an error. */
+export function problemBody(error: ApiError, requestId: string): Problem {
+  const body: Problem = {
+    type: `${DOCS_ERRORS_URL}#${error.code}`,
+    title: ERROR_CODES[error.code].title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (error.options.param !== undefined) body.param = error.options.param;
+  return body;
+}
+
+/** A complete problem+json Response. */
+export function problemResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problemBody(error, requestId)), {
+    status: error.status,
+    headers: {
+      "content-type": "application/problem+json; charset=utf-8",
+      "x-request-id": requestId,
+      ...headers,
+      ...error.options.headers,
+    },
+  });
+}
+
+/** Shorthand for the most common error. */
+export function invalidParameter(param: string, detail: string): ApiError {
+  return new ApiError("invalid_parameter", detail, { param });
+}

@@ -1,0 +1,45 @@
+/**
+ * Per-request state shared by the app's hooks (request id, timing, the caller's access
+ * context). Kept in a WeakMap keyed by the Request so no module depends on Elysia's context shape.
+ */
+
+export interface AccessContext {
+  accountId: number;
+  keyId: number;
+  keyKind: "live" | "test" | "publishable";
+  keyPrefix: string;
+  plan: "free" | "basic" | "pro";
+  /** Monthly quota figures; null for publishable keys' API quota. */
+  quotaLimit: number | null;
+  quotaRemaining: number | null;
+  /** True once a quota unit was reserved for this request (refunded on 304/5xx). */
+  quotaReserved: boolean;
+}
+
+export interface RequestState {
+  id: string;
+  startedAt: number;
+  access: AccessContext | null;
+  /** Response headers every answer (success or error) must carry, e.g. rate-limit figures. */
+  headers: Record<string, string>;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The state of a request, created on first use; honours a sane client `X-Request-Id`. */
+export function requestState(request: Request): RequestState {
+  let state = states.get(request);
+  if (!state) {
+    const given = request.headers.get("x-request-id");
+    state = {
+      id: given && REQUEST_ID.test(given) ? given : "req_" + crypto.randomUUID().replaceAll("-", ""),
+      startedAt: performance.now(),
+      access: null,
+      headers: {},
+    };
+    states.set(request, state);
+  }
+  return state;
+}
