@@ -17,6 +17,8 @@ export interface AppDeps {
   data: DataState;
   /** The current time; tests pin it. */
   now: () => Date;
+  /** The product search index (absent in tests that do not need it). */
+  search?: { readonly ready: boolean };
 }
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */

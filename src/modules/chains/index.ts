@@ -1,0 +1,32 @@
+import { Elysia } from "elysia";
+import * as z from "zod";
+import type { AppDeps } from "../../app.ts";
+import { ChainItem } from "./model.ts";
+import { listChains } from "./service.ts";
+
+/** GET /api/v1/chains/ — the registry with per-chain figures and freshness. */
+export function chainsModule(deps: AppDeps) {
+  return new Elysia({ name: "module.chains" }).get(
+    "/api/v1/chains",
+    () => {
+      const data = listChains(deps);
+      return {
+        data,
+        meta: {
+          count: data.length,
+          data_updated_at: deps.data.current.updatedAt,
+          source: deps.data.current.source,
+        },
+      };
+    },
+    {
+      response: { 200: z.object({ data: z.array(ChainItem), meta: z.record(z.string(), z.unknown()) }) },
+      detail: {
+        summary: "List chains",
+        tags: ["chains"],
+        description:
+          "Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. Plan: Free.",
+      },
+    },
+  );
+}

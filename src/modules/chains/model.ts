@@ -1,0 +1,22 @@
+import * as z from "zod";
+
+export const ChainParams = z.object({
+  id: z.string().describe("Chain identifier (lowercase slug), e.g. `rami-levy`"),
+});
+
+export const ChainItem = z.object({
+  chain_id: z.string().describe("Lowercase slug"),
+  name: z.string().describe("Hebrew display name"),
+  name_en: z.string(),
+  chain_codes: z.array(z.string()).describe("The 13-digit GS1 codes the chain publishes under"),
+  store_count: z.number().int(),
+  product_count: z.number().int(),
+  last_updated_at: z.string().nullable().describe("Newest price file imported for the chain, ISO 8601 with offset"),
+  status: z.enum(["ok", "stale", "no_data"]).describe("ok: updated within 36 h; stale: older; no_data: nothing imported"),
+  source: z.enum(["demo", "live", "none"]).describe("Where the chain's data came from"),
+  last_fetch_attempt_at: z.string().nullable(),
+  last_fetch_success_at: z.string().nullable(),
+  last_fetch_error: z.string().nullable(),
+});
+
+export type ChainItem = z.infer<typeof ChainItem>;

@@ -1,0 +1,28 @@
+/** The OpenAPI document's introduction (Markdown): the rules every endpoint shares. */
+export const API_DESCRIPTION = `
+Prices of products sold by Israel's supermarket chains, from the files every chain must publish under the
+price-transparency regulations, refreshed daily.
+
+**Authentication.** Send a secret key in the \`X-API-Key\` header: \`sk_live_…\` (counted against the monthly quota)
+or \`sk_test_…\` (never counted). Publishable keys (\`pk_live_…\`) work only on \`/api/v1/widget/data/\`, in the header or
+the \`key\` query parameter, from the origins the key allows. Secret keys are refused in query strings.
+Create keys in the developer portal at \`/portal/\`.
+
+**Plans.** Free ⊂ Basic ⊂ Pro. Free: prices, product search, chains (200 calls/month). Basic adds price history and
+chain catalogs (10,000/month). Pro adds the promotions feed and basket comparison (100,000/month).
+
+**Envelope.** Success: \`{ "data": …, "meta": { "request_id", "quota_remaining", … } }\`. Errors:
+\`application/problem+json\` \`{ type, title, status, detail, code, param?, request_id }\` — see [the error list](/docs/errors).
+
+**Money** is a decimal string in shekels with two places (\`"12.90"\`). **Times** are ISO 8601 with the Israel offset.
+Barcodes are digit strings; leading zeros are not significant.
+
+**Limits.** Every response carries \`X-RateLimit-Limit\` (per minute), \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`;
+secret-key responses also \`X-Quota-Limit\` and \`X-Quota-Remaining\`. Over the rate limit: 429 \`rate_limited\` with
+\`Retry-After\` in seconds; quota spent: 429 \`quota_exceeded\` with \`Retry-After\` until the next month (UTC).
+
+**Pagination.** \`limit\` (1–100, default 20) and \`cursor\` (opaque); \`meta.next_cursor\` is null on the last page. A cursor
+is bound to the data version it was made on: after a data refresh, start again (400 \`invalid_cursor\`).
+
+**Caching.** GET responses carry a weak \`ETag\` and \`Last-Modified\`; send \`If-None-Match\` to get 304 (not counted).
+`;
