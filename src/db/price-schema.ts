@@ -53,6 +53,7 @@ CREATE TABLE stores (
   zip            TEXT,
   store_type     INTEGER,                -- 1 physical, 2 online, 3 both
   updated_at     TEXT,
+  prices_at      TEXT,                   -- file time of the newest price file loaded for the store
   UNIQUE (chain_code, store_code)
 ) STRICT;
 CREATE INDEX stores_by_chain ON stores (chain_id);
@@ -146,6 +147,18 @@ CREATE TABLE promotion_stores (
   PRIMARY KEY (promotion_id, store_id)
 ) WITHOUT ROWID, STRICT;
 CREATE INDEX promotion_stores_by_store ON promotion_stores (store_id);
+
+-- Per chain and product: figures of the chain's stores, refreshed at the end of every import
+-- (src/db/chain-products.ts). Serves the catalog in barcode order without scanning price_current.
+CREATE TABLE chain_products (
+  chain_id    INTEGER NOT NULL,
+  barcode     TEXT NOT NULL,
+  product_id  INTEGER NOT NULL,
+  store_count INTEGER NOT NULL,
+  price_min   INTEGER NOT NULL,
+  price_max   INTEGER NOT NULL,
+  PRIMARY KEY (chain_id, barcode, product_id)
+) WITHOUT ROWID, STRICT;
 
 CREATE TABLE import_runs (
   id          INTEGER PRIMARY KEY,
