@@ -5,9 +5,11 @@ import type { Registry } from "./registry.ts";
 import type { DataState } from "./data-state.ts";
 import { ApiError, problemResponse } from "./http/problem.ts";
 import { requestState } from "./http/request-state.ts";
+import { log } from "./log.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
+import { pricesModule } from "./modules/prices/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -36,7 +38,7 @@ function toApiError(code: string | number, error: unknown, requestId: string): A
   }
   const status = (error as { status?: number } | null)?.status;
   if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
-  console.error(JSON.stringify({ level: "error", msg: "unhandled error", request_id: requestId, error: String((error as Error)?.stack ?? error) }));
+  log.error("unhandled error", { request_id: requestId, error: String((error as Error)?.stack ?? error) });
   return new ApiError("internal_error", `Something went wrong; quote request id ${requestId} when reporting it.`);
 }
 
@@ -76,7 +78,8 @@ export function createApp(deps: AppDeps) {
     })
     .use(healthModule(deps))
     .use(docsModule(deps))
-    .use(chainsModule(deps));
+    .use(chainsModule(deps))
+    .use(pricesModule(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

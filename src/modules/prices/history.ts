@@ -1,0 +1,107 @@
+import type { AppDeps } from "../../app.ts";
+import { stmt } from "../../db/statements.ts";
+import { formatIls, israelDate } from "../../time.ts";
+import { isEilatCity } from "./eilat.ts";
+import { mode } from "./pricing.ts";
+import { requireProduct } from "./service.ts";
+
+interface HistoryRow {
+  store_id: number;
+  valid_from: string;
+  price: number | null;
+  chain_slug: string;
+  chain_name: string;
+  city: string | null;
+}
+
+export interface HistoryRecord {
+  chain_id: string;
+  chain_name: string;
+  price_ils: string;
+  date: string;
+}
+
+/**
+ * `YYYY-MM-DD` minus whole months, the day clamped to the target month's length.
+ * @example monthsBefore("2026-03-31", 1) // "2026-02-28"
+ */
+export function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) - months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+/**
+ * A chain's price per day from its stores' change-only history: after each day's changes the
+ * chain price is the most common price among the stores then selling the product (outside
+ * Eilat unless the chain sells it only there). Emits the state on the window's first day, then
+ * one record per day on which the chain price changed.
+ */
+function chainSeries(rows: HistoryRow[], from: string): { date: string; price: number }[] {
+  const useEilat = rows.every((r) => isEilatCity(r.city));
+  const current = new Map<number, number>();
+  const out: { date: string; price: number }[] = [];
+  let last: number | null = null;
+  let openedWindow = false;
+  const emit = (date: string) => {
+    const price = mode([...current.values()]);
+    if (price !== null && price !== last) {
+      out.push({ date, price });
+      last = price;
+    }
+  };
+  let i = 0;
+  while (i < rows.length) {
+    const day = rows[i]!.valid_from.slice(0, 10);
+    if (!openedWindow && day > from) {
+      openedWindow = true;
+      emit(from);
+    }
+    for (; i < rows.length && rows[i]!.valid_from.slice(0, 10) === day; i++) {
+      const r = rows[i]!;
+      if (!useEilat && isEilatCity(r.city)) continue;
+      if (r.price === null) current.delete(r.store_id);
+      else current.set(r.store_id, r.price);
+    }
+    if (day >= from) {
+      openedWindow = true;
+      emit(day);
+    }
+  }
+  if (!openedWindow) emit(from);
+  return out;
+}
+
+/** GET /api/v1/prices/{barcode}/history/: change points per chain within the window. */
+export function priceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string) {
+  const product = requireProduct(deps, barcode, chainId);
+  const today = israelDate(deps.now());
+  const from = monthsBefore(today, months);
+  const rows = stmt(
+    deps.db.prices,
+    `SELECT ph.store_id, ph.valid_from, ph.price, c.slug AS chain_slug, c.name AS chain_name, s.city
+       FROM price_history ph
+       JOIN stores s ON s.id = ph.store_id
+       JOIN chains c ON c.id = s.chain_id
+      WHERE ph.product_id = ?
+      ORDER BY c.slug, ph.valid_from, ph.store_id`,
+  ).all(product.id) as HistoryRow[];
+  const history: HistoryRecord[] = [];
+  let start = 0;
+  while (start < rows.length) {
+    let end = start;
+    while (end < rows.length && rows[end]!.chain_slug === rows[start]!.chain_slug) end++;
+    const chainRows = rows.slice(start, end);
+    const first = chainRows[0]!;
+    if (!chainId || first.chain_slug === chainId) {
+      for (const point of chainSeries(chainRows, from)) {
+        history.push({ chain_id: first.chain_slug, chain_name: first.chain_name, price_ils: formatIls(point.price), date: point.date });
+      }
+    }
+    start = end;
+  }
+  return { product, from, history };
+}

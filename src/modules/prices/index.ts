@@ -1,0 +1,63 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
+import { productPrices } from "./service.ts";
+import { priceHistory } from "./history.ts";
+import { requireData } from "../../http/require-data.ts";
+
+const ERRORS = "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
+
+/** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
+export function pricesModule(deps: AppDeps) {
+  return new Elysia({ name: "module.prices" })
+    .get(
+      "/api/v1/prices",
+      ({ query }) => {
+        requireData(deps);
+        return {
+          data: productPrices(deps, query.barcode, query.granularity, { chainId: query.chain_id, city: query.city, region: query.region }),
+          meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source },
+        };
+      },
+      {
+        query: PricesQuery,
+        response: { 200: PricesResponse },
+        detail: {
+          summary: "Prices of one product across chains",
+          tags: ["prices"],
+          description:
+            "Plan: Free. One entry per chain (`granularity=chain`, default) or per store (`granularity=store`), sorted by `effective_price_ils`, then chain name.\n\n" +
+            "A chain's `price_ils` is the most common shelf price among its stores carrying the product (tie → the lower), with `min_price_ils`, `max_price_ils` and `store_count`; " +
+            "stores in Eilat (VAT-free) are left out of a chain's figures unless the chain sells the product only there. " +
+            "`effective_price_ils` applies the best active promotion open to all customers that applies to a single unit; club-only and coupon promotions never change it (see /promos/feed/). " +
+            "`price_per_measure_ils` is computed by the service from the normalised package size and the effective price, per `measure` (`100g`, `100ml` or `unit`), null when the size is unknown. " +
+            "`vat_rate` is 0.18 (0.17 before 2025-01-01); Eilat stores: `vat_included: false`, `vat_rate: 0`.\n\n" +
+            ERRORS +
+            "\n\nExample: `GET /api/v1/prices/?barcode=7290000066318&granularity=store&city=חיפה`",
+        },
+      },
+    )
+    .get(
+      "/api/v1/prices/:barcode/history",
+      ({ params, query }) => {
+        requireData(deps);
+        const { product, from, history } = priceHistory(deps, params.barcode, query.months, query.chain_id);
+        return {
+          data: { barcode: product.barcode, name: product.name, history },
+          meta: { months: query.months, records: history.length, from, data_updated_at: deps.data.current.updatedAt },
+        };
+      },
+      {
+        params: HistoryParams,
+        query: HistoryQuery,
+        response: { 200: HistoryResponse },
+        detail: {
+          summary: "Price history of one product per chain",
+          tags: ["prices"],
+          description:
+            "Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
+            ERRORS,
+        },
+      },
+    );
+}

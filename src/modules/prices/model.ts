@@ -1,0 +1,88 @@
+import * as z from "zod";
+
+/** Digits only; leading zeros are not significant. Internal chain codes are shorter than GTINs. */
+export const Barcode = z
+  .string()
+  .regex(/^\d{1,20}$/, "a barcode is 1–20 digits")
+  .describe("Product barcode (GTIN-8/12/13/14) or a chain-internal item code; leading zeros are not significant");
+
+export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug").describe("Chain identifier, e.g. `rami-levy`");
+
+export const PricesQuery = z.object({
+  barcode: Barcode,
+  granularity: z.enum(["chain", "store"]).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
+  chain_id: ChainSlug.optional(),
+  city: z.string().min(1).max(60).optional().describe("Hebrew city name as in the store list, e.g. `חיפה`"),
+  region: z.string().regex(/^[a-z-]{1,30}$/, "a region is a lowercase slug").optional().describe("Region slug, e.g. `center`, `north`, `south`"),
+});
+
+const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS, two places");
+
+const StoreObject = z.object({
+  store_id: z.string(),
+  branch_name: z.string(),
+  city: z.string(),
+  region: z.string(),
+});
+
+export const PriceEntry = z.object({
+  chain_id: z.string(),
+  chain_name: z.string(),
+  granularity: z.enum(["chain", "store"]),
+  store: StoreObject.optional(),
+  price_ils: Money,
+  effective_price_ils: Money,
+  min_price_ils: Money.optional(),
+  max_price_ils: Money.optional(),
+  store_count: z.number().int().optional(),
+  currency: z.literal("ILS"),
+  vat_included: z.boolean(),
+  vat_rate: z.number(),
+  collected_at: z.string(),
+  is_on_promotion: z.boolean(),
+  promotion_id: z.string().nullable().optional(),
+  price_per_measure_ils: Money.nullable(),
+  measure: z.enum(["100g", "100ml", "unit"]).nullable(),
+});
+
+export const PricesResponse = z.object({
+  data: z.object({
+    barcode: z.string(),
+    name: z.string(),
+    manufacturer: z.string().nullable(),
+    category: z.string().nullable(),
+    unit_qty: z.string().nullable(),
+    size: z.number().nullable(),
+    unit: z.string().nullable(),
+    prices: z.array(PriceEntry),
+  }),
+  meta: z.object({
+    data_updated_at: z.string().nullable(),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+    source: z.string(),
+  }),
+});
+
+export const HistoryParams = z.object({ barcode: Barcode });
+
+export const HistoryQuery = z.object({
+  months: z.coerce.number().int().min(1).max(24).default(12).describe("Months of history, 1–24 (default 12)"),
+  chain_id: ChainSlug.optional(),
+});
+
+export const HistoryResponse = z.object({
+  data: z.object({
+    barcode: z.string(),
+    name: z.string(),
+    history: z.array(z.object({ chain_id: z.string(), chain_name: z.string(), price_ils: Money, date: z.string() })),
+  }),
+  meta: z.object({
+    months: z.number().int(),
+    records: z.number().int(),
+    from: z.string(),
+    data_updated_at: z.string().nullable(),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+  }),
+});

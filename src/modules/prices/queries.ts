@@ -1,0 +1,137 @@
+import type { Database } from "bun:sqlite";
+import { stmt } from "../../db/statements.ts";
+import type { UnitPromotion } from "./pricing.ts";
+
+export interface ProductRow {
+  id: number;
+  scope_chain_id: number;
+  barcode: string;
+  barcode_key: string;
+  name: string;
+  manufacturer: string | null;
+  unit_qty: string | null;
+  size_amount: number | null;
+  size_unit: string | null;
+  is_weighted: number;
+  category: string | null;
+}
+
+const PRODUCT_COLUMNS = "p.id, p.scope_chain_id, p.barcode, p.barcode_key, p.name, p.manufacturer, p.unit_qty, p.size_amount, p.size_unit, p.is_weighted, p.category";
+
+/** `"007290000066318"` → `"7290000066318"`; leading zeros are not significant. */
+export function barcodeKey(barcode: string): string {
+  return barcode.replace(/^0+(?=\d)/, "");
+}
+
+/**
+ * The product for a barcode: the shared GTIN product first; else a chain-internal code,
+ * of the given chain when one is named, else the one sold in most stores.
+ */
+export function findProduct(db: Database, barcode: string, chainSlug?: string): ProductRow | null {
+  const key = barcodeKey(barcode);
+  const global = stmt(db, `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.scope_chain_id = 0 AND p.barcode_key = ?`).get(key) as ProductRow | null;
+  if (global) return global;
+  if (chainSlug) {
+    return stmt(
+      db,
+      `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN chains c ON c.id = p.scope_chain_id WHERE c.slug = ? AND p.barcode_key = ?`,
+    ).get(chainSlug, key) as ProductRow | null;
+  }
+  return stmt(
+    db,
+    `SELECT ${PRODUCT_COLUMNS} FROM products p
+      WHERE p.barcode_key = ? AND p.scope_chain_id <> 0
+      ORDER BY (SELECT count(*) FROM price_current pc WHERE pc.product_id = p.id) DESC, p.id LIMIT 1`,
+  ).get(key) as ProductRow | null;
+}
+
+export interface StorePriceRow {
+  store_db_id: number;
+  store_code: string;
+  chain_db_id: number;
+  chain_slug: string;
+  chain_name: string;
+  branch_name: string | null;
+  city: string | null;
+  region: string | null;
+  price: number;
+  collected_at: string;
+}
+
+/** Every store's current price of a product, with its store and chain. */
+export function storePrices(db: Database, productId: number): StorePriceRow[] {
+  return stmt(
+    db,
+    `SELECT s.id AS store_db_id, s.store_code, c.id AS chain_db_id, c.slug AS chain_slug, c.name AS chain_name,
+            s.name AS branch_name, s.city, s.region, pc.price, coalesce(s.prices_at, pc.updated_at) AS collected_at
+       FROM price_current pc
+       JOIN stores s ON s.id = pc.store_id
+       JOIN chains c ON c.id = s.chain_id
+      WHERE pc.product_id = ?`,
+  ).all(productId) as StorePriceRow[];
+}
+
+interface PromotionRow {
+  store_id: number;
+  chain_slug: string;
+  promotion_code: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  min_qty: number | null;
+  max_qty: number | null;
+  discounted_price: number | null;
+  discount_rate: number | null;
+  is_club_only: number;
+  is_coupon: number;
+  min_purchase_amount: number | null;
+}
+
+/** The public promotion id: `<chain slug>:<published promotion id>`. */
+export function publicPromotionId(chainSlug: string, promotionCode: string): string {
+  return `${chainSlug}:${promotionCode}`;
+}
+
+/** True when `now` lies between the promotion's start and end (open ends allowed). */
+export function isActive(startsAt: string | null, endsAt: string | null, now: number): boolean {
+  if (startsAt && Date.parse(startsAt) > now) return false;
+  if (endsAt && Date.parse(endsAt) <= now) return false;
+  return true;
+}
+
+/**
+ * Active, non-gift promotions of a product, per store (db id), with item overrides merged.
+ * Club-only and coupon promotions are included (flagged); the pricing rules skip them.
+ */
+export function activePromotionsByStore(db: Database, productId: number, now: Date): Map<number, UnitPromotion[]> {
+  const rows = stmt(
+    db,
+    `SELECT ps.store_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+            coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
+            coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price,
+            coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
+            pr.is_club_only, pr.is_coupon, pr.min_purchase_amount
+       FROM promotion_items pi
+       JOIN promotions pr ON pr.id = pi.promotion_id
+       JOIN chains c ON c.id = pr.chain_id
+       JOIN promotion_stores ps ON ps.promotion_id = pr.id
+      WHERE pi.product_id = ? AND pi.is_gift = 0`,
+  ).all(productId) as PromotionRow[];
+  const at = now.getTime();
+  const byStore = new Map<number, UnitPromotion[]>();
+  for (const r of rows) {
+    if (!isActive(r.starts_at, r.ends_at, at)) continue;
+    const list = byStore.get(r.store_id) ?? [];
+    list.push({
+      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
+      minQty: r.min_qty,
+      maxQty: r.max_qty,
+      discountedPrice: r.discounted_price,
+      discountRate: r.discount_rate,
+      isClubOnly: r.is_club_only === 1,
+      isCoupon: r.is_coupon === 1,
+      minPurchaseAmount: r.min_purchase_amount,
+    });
+    byStore.set(r.store_id, list);
+  }
+  return byStore;
+}

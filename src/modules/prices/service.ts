@@ -1,0 +1,172 @@
+import type { AppDeps } from "../../app.ts";
+import { ApiError } from "../../http/problem.ts";
+import { formatIls } from "../../time.ts";
+import { isEilatCity } from "./eilat.ts";
+import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } from "./pricing.ts";
+import { activePromotionsByStore, findProduct, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
+
+/** One store's figures for a product, in agorot. */
+export interface StoreFigure {
+  row: StorePriceRow;
+  shelf: number;
+  effective: number;
+  promotionId: string | null;
+  inEilat: boolean;
+  promotions: UnitPromotion[];
+}
+
+/** One chain's figures for a product (the contract's chain price rules), in agorot. */
+export interface ChainFigure {
+  chainSlug: string;
+  chainName: string;
+  /** Most common shelf price among the chain's stores (tie → lower). */
+  price: number;
+  /** Most common effective price among the same stores. */
+  effective: number;
+  min: number;
+  max: number;
+  storeCount: number;
+  collectedAt: string;
+  /** True when only VAT-exempt (Eilat) stores carry the product in this chain. */
+  eilatOnly: boolean;
+  stores: StoreFigure[];
+}
+
+export interface PriceQuery {
+  chainId?: string;
+  city?: string;
+  region?: string;
+}
+
+/** Looks a product up by barcode or throws 404 product_not_found. */
+export function requireProduct(deps: AppDeps, barcode: string, chainId?: string): ProductRow {
+  const product = findProduct(deps.db.prices, barcode, chainId);
+  if (!product) throw new ApiError("product_not_found", `No chain sells a product with barcode ${barcode}.`);
+  return product;
+}
+
+/** Every store's shelf and effective price for a product, filtered by chain, city and region. */
+export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQuery = {}): StoreFigure[] {
+  const promotions = activePromotionsByStore(deps.db.prices, product.id, deps.now());
+  const out: StoreFigure[] = [];
+  for (const row of storePrices(deps.db.prices, product.id)) {
+    if (query.chainId && row.chain_slug !== query.chainId) continue;
+    if (query.city && row.city !== query.city) continue;
+    if (query.region && row.region !== query.region) continue;
+    const storePromotions = promotions.get(row.store_db_id) ?? [];
+    const { price, promotionId } = effectivePrice(row.price, storePromotions);
+    out.push({ row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions });
+  }
+  return out;
+}
+
+/**
+ * Groups store figures by chain. A chain's price is taken over its stores outside Eilat
+ * (VAT-exempt prices would pull the national figure down); a chain selling the product only
+ * in Eilat is priced from those stores and flagged.
+ */
+export function chainFigures(stores: StoreFigure[]): ChainFigure[] {
+  const byChain = new Map<string, StoreFigure[]>();
+  for (const s of stores) {
+    const list = byChain.get(s.row.chain_slug) ?? [];
+    list.push(s);
+    byChain.set(s.row.chain_slug, list);
+  }
+  const out: ChainFigure[] = [];
+  for (const [slug, all] of byChain) {
+    const vatStores = all.filter((s) => !s.inEilat);
+    const counted = vatStores.length > 0 ? vatStores : all;
+    const shelves = counted.map((s) => s.shelf);
+    out.push({
+      chainSlug: slug,
+      chainName: all[0]!.row.chain_name,
+      price: mode(shelves)!,
+      effective: mode(counted.map((s) => s.effective))!,
+      min: Math.min(...shelves),
+      max: Math.max(...shelves),
+      storeCount: counted.length,
+      collectedAt: counted.reduce((a, s) => (s.row.collected_at > a ? s.row.collected_at : a), counted[0]!.row.collected_at),
+      eilatOnly: vatStores.length === 0,
+      stores: counted,
+    });
+  }
+  return out.sort((a, b) => a.effective - b.effective || a.chainName.localeCompare(b.chainName, "he") || a.chainSlug.localeCompare(b.chainSlug));
+}
+
+function measureFields(agorot: number, product: ProductRow) {
+  const per = pricePerMeasure(agorot, product.size_amount, product.size_unit);
+  return { price_per_measure_ils: per ? formatIls(per.agorot) : null, measure: per ? per.measure : null };
+}
+
+/** The chain-granularity price entry of the API. */
+export function chainEntry(c: ChainFigure, product: ProductRow) {
+  return {
+    chain_id: c.chainSlug,
+    chain_name: c.chainName,
+    granularity: "chain" as const,
+    price_ils: formatIls(c.price),
+    effective_price_ils: formatIls(c.effective),
+    min_price_ils: formatIls(c.min),
+    max_price_ils: formatIls(c.max),
+    store_count: c.storeCount,
+    currency: "ILS" as const,
+    vat_included: !c.eilatOnly,
+    vat_rate: vatRate(c.collectedAt.slice(0, 10), c.eilatOnly),
+    collected_at: c.collectedAt,
+    is_on_promotion: c.effective < c.price,
+    ...measureFields(c.effective, product),
+  };
+}
+
+/** The store-granularity price entry of the API (every field of the spec's price entry). */
+export function storeEntry(s: StoreFigure, product: ProductRow) {
+  return {
+    chain_id: s.row.chain_slug,
+    chain_name: s.row.chain_name,
+    granularity: "store" as const,
+    store: {
+      store_id: s.row.store_code,
+      branch_name: s.row.branch_name ?? "",
+      city: s.row.city ?? "",
+      region: s.row.region ?? "",
+    },
+    price_ils: formatIls(s.shelf),
+    effective_price_ils: formatIls(s.effective),
+    currency: "ILS" as const,
+    vat_included: !s.inEilat,
+    vat_rate: vatRate(s.row.collected_at.slice(0, 10), s.inEilat),
+    collected_at: s.row.collected_at,
+    is_on_promotion: s.effective < s.shelf,
+    promotion_id: s.promotionId,
+    ...measureFields(s.effective, product),
+  };
+}
+
+export type Granularity = "chain" | "store";
+
+/** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
+export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
+  const product = requireProduct(deps, barcode, query.chainId);
+  const stores = storeFigures(deps, product, query);
+  const prices =
+    granularity === "chain"
+      ? chainFigures(stores).map((c) => chainEntry(c, product))
+      : stores
+          .sort(
+            (a, b) =>
+              a.effective - b.effective ||
+              a.row.chain_name.localeCompare(b.row.chain_name, "he") ||
+              Number(a.row.store_code) - Number(b.row.store_code),
+          )
+          .map((s) => storeEntry(s, product));
+  return {
+    barcode: product.barcode,
+    name: product.name,
+    manufacturer: product.manufacturer,
+    category: product.category,
+    unit_qty: product.unit_qty,
+    size: product.size_amount,
+    unit: product.size_unit,
+    prices,
+  };
+}

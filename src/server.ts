@@ -1,0 +1,54 @@
+import type { Settings } from "./config.ts";
+import { createApp, type AppDeps } from "./app.ts";
+import { openDataDir } from "./db/open.ts";
+import { loadRegistry } from "./registry.ts";
+import { syncRegistry } from "./db/sync-registry.ts";
+import { DataState } from "./data-state.ts";
+import { log } from "./log.ts";
+
+export interface RunningServer {
+  url: string;
+  deps: AppDeps;
+  /** Resolves after a graceful stop (SIGTERM/SIGINT or stop()). */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the data dir, builds the app and listens. Background work (demo import on first
+ * start, search index rebuilds when the data version changes, daily fetch in live mode)
+ * runs without blocking requests.
+ */
+export async function startServer(settings: Settings): Promise<RunningServer> {
+  const db = openDataDir(settings.dataDir);
+  const registry = loadRegistry();
+  syncRegistry(db.prices, registry);
+  const data = new DataState(db.prices);
+  const deps: AppDeps = { settings, db, registry, data, now: () => new Date() };
+  const app = createApp(deps);
+  app.listen({ port: settings.port, hostname: settings.host });
+  const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
+  log.info("listening", { url, data_dir: settings.dataDir, source: settings.source, data_version: data.current.version });
+
+  // Follow imports made by this process's worker or by `mehir import` in another process.
+  const poll = setInterval(() => {
+    if (data.refresh()) log.info("data version changed", { data_version: data.current.version });
+  }, 1000);
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return stopped;
+    stopping = true;
+    clearInterval(poll);
+    await app.stop();
+    db.prices.close();
+    db.accounts.close();
+    log.info("stopped", {});
+    resolveStopped();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  return { url, deps, stopped, stop };
+}

@@ -1,0 +1,43 @@
+import { createApp, type AppDeps } from "../../src/app.ts";
+import { loadSettings } from "../../src/config.ts";
+import { openMemory } from "../../src/db/open.ts";
+import { syncRegistry } from "../../src/db/sync-registry.ts";
+import { DataState, bumpDataVersion } from "../../src/data-state.ts";
+import { loadRegistry } from "../../src/registry.ts";
+
+export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
+
+/** An app on fresh in-memory databases; `now` pinned unless given. */
+export function testApp(overrides: Partial<AppDeps> = {}) {
+  const db = openMemory();
+  const registry = loadRegistry();
+  const chainIds = syncRegistry(db.prices, registry);
+  const deps: AppDeps = {
+    settings: loadSettings({}),
+    db,
+    registry,
+    data: new DataState(db.prices),
+    now: () => FIXED_NOW,
+    ...overrides,
+  };
+  const app = createApp(deps);
+  return { app, deps, db, chainIds };
+}
+
+/** Marks the data as imported (as an import's commit would). */
+export function commitData(deps: AppDeps, updatedAt = "2026-11-22T05:00:00+02:00"): void {
+  bumpDataVersion(deps.db.prices, updatedAt, "demo");
+  deps.data.refresh();
+}
+
+export async function get(app: { handle(r: Request): Promise<Response> }, path: string, headers: Record<string, string> = {}) {
+  const res = await app.handle(new Request(`http://localhost${path}`, { headers }));
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}
