@@ -10,6 +10,8 @@ import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
+import { catalogModule } from "./modules/catalog/index.ts";
+import { promosModule } from "./modules/promos/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -79,7 +81,9 @@ export function createApp(deps: AppDeps) {
     .use(healthModule(deps))
     .use(docsModule(deps))
     .use(chainsModule(deps))
-    .use(pricesModule(deps));
+    .use(pricesModule(deps))
+    .use(catalogModule(deps))
+    .use(promosModule(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,30 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { requireData } from "../../http/require-data.ts";
+import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
+import { chainCatalog } from "./service.ts";
+
+/** GET /api/v1/chains/{id}/catalog/. */
+export function catalogModule(deps: AppDeps) {
+  return new Elysia({ name: "module.catalog" }).get(
+    "/api/v1/chains/:id/catalog",
+    ({ params, query }) => {
+      requireData(deps);
+      const { items, nextCursor } = chainCatalog(deps, params.id, query);
+      return { data: items, meta: { chain_id: params.id, next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
+    },
+    {
+      params: CatalogParams,
+      query: CatalogQuery,
+      response: { 200: CatalogResponse },
+      detail: {
+        summary: "A chain's product catalog",
+        tags: ["chains"],
+        description:
+          "Plan: Basic. The chain's products ordered by barcode, with the lowest and highest shelf price among its stores, the number of stores selling each, and whether an active promotion open to all customers lowers the price of one unit. " +
+          "Filters: `q` (name contains the text, or barcode starts with the digits) and `category`. Cursor pagination: pass `meta.next_cursor` as `cursor`; null on the last page. A cursor is bound to the data version and the filters.\n\n" +
+          "Errors: 400 `invalid_parameter`/`invalid_cursor`, 404 `chain_not_found`, 401/403/429 as everywhere.",
+      },
+    },
+  );
+}

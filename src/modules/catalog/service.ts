@@ -1,0 +1,120 @@
+import type { AppDeps } from "../../app.ts";
+import { stmt } from "../../db/statements.ts";
+import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { ApiError } from "../../http/problem.ts";
+import { formatIls } from "../../time.ts";
+import { unitPromotionPrice } from "../prices/pricing.ts";
+import { isActive } from "../prices/queries.ts";
+
+interface CatalogRow {
+  barcode: string;
+  product_id: number;
+  name: string;
+  manufacturer: string | null;
+  category: string | null;
+  price_min: number;
+  price_max: number;
+  store_count: number;
+}
+
+export interface CatalogOptions {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  category?: string;
+}
+
+type Position = [string, number];
+const isPosition = (k: unknown): k is Position => Array.isArray(k) && typeof k[0] === "string" && Number.isInteger(k[1]);
+
+/** `50%_x` → `50\%\_x`, for LIKE … ESCAPE '\'. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => "\\" + c);
+}
+
+/** Products of the page that an active single-unit promotion open to all customers covers. */
+function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): Set<number> {
+  if (rows.length === 0) return new Set();
+  const byId = new Map(rows.map((r) => [r.product_id, r]));
+  const placeholders = rows.map(() => "?").join(",");
+  const promos = deps.db.prices
+    .query(
+      `SELECT pi.product_id, pr.starts_at, pr.ends_at, coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
+              coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price, coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
+              pr.is_club_only, pr.is_coupon, pr.min_purchase_amount
+         FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id
+        WHERE pr.chain_id = ? AND pi.is_gift = 0 AND pi.product_id IN (${placeholders})`,
+    )
+    .all(chainDbId, ...rows.map((r) => r.product_id)) as any[];
+  const now = deps.now().getTime();
+  const out = new Set<number>();
+  for (const p of promos) {
+    if (!isActive(p.starts_at, p.ends_at, now)) continue;
+    const shelf = byId.get(p.product_id)!.price_max;
+    const unit = unitPromotionPrice(shelf, {
+      promotionId: "",
+      minQty: p.min_qty,
+      maxQty: p.max_qty,
+      discountedPrice: p.discounted_price,
+      discountRate: p.discount_rate,
+      isClubOnly: p.is_club_only === 1,
+      isCoupon: p.is_coupon === 1,
+      minPurchaseAmount: p.min_purchase_amount,
+    });
+    if (unit !== null) out.add(p.product_id);
+  }
+  return out;
+}
+
+/** GET /api/v1/chains/{id}/catalog/: a chain's products in barcode order, keyset-paginated. */
+export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions) {
+  const chain = deps.registry.bySlug.get(chainSlug);
+  if (!chain) throw new ApiError("chain_not_found", `No chain with id ${chainSlug}; GET /api/v1/chains/ lists them.`);
+  const chainRow = stmt(deps.db.prices, "SELECT id FROM chains WHERE slug = ?").get(chainSlug) as { id: number } | null;
+  const version = deps.data.current.version;
+  const queryKey = JSON.stringify(["catalog", chainSlug, options.q ?? "", options.category ?? "", options.limit]);
+  const after: Position = options.cursor ? decodeCursor(options.cursor, version, queryKey, isPosition) : ["", 0];
+  if (!chainRow) return { items: [], nextCursor: null };
+
+  const where = ["cp.chain_id = ?", "(cp.barcode > ? OR (cp.barcode = ? AND cp.product_id > ?))"];
+  const args: (string | number)[] = [chainRow.id, after[0], after[0], after[1]];
+  if (options.category) {
+    where.push("p.category = ?");
+    args.push(options.category);
+  }
+  if (options.q) {
+    const q = options.q.trim();
+    if (/^\d+$/.test(q)) {
+      where.push("(cp.barcode LIKE ? ESCAPE '\\' OR p.barcode_key LIKE ? ESCAPE '\\')");
+      args.push(`${q}%`, `${q.replace(/^0+(?=\d)/, "")}%`);
+    } else {
+      where.push("p.name LIKE ? ESCAPE '\\'");
+      args.push(`%${likeEscape(q)}%`);
+    }
+  }
+  args.push(options.limit + 1);
+  const rows = stmt(
+    deps.db.prices,
+    `SELECT cp.barcode, cp.product_id, p.name, p.manufacturer, p.category, cp.price_min, cp.price_max, cp.store_count
+       FROM chain_products cp JOIN products p ON p.id = cp.product_id
+      WHERE ${where.join(" AND ")}
+      ORDER BY cp.barcode, cp.product_id
+      LIMIT ?`,
+  ).all(...args) as CatalogRow[];
+  const page = rows.slice(0, options.limit);
+  const promoted = promotedIds(deps, chainRow.id, page);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((r) => ({
+      barcode: r.barcode,
+      name: r.name,
+      manufacturer: r.manufacturer,
+      category: r.category,
+      price_min_ils: formatIls(r.price_min),
+      price_max_ils: formatIls(r.price_max),
+      store_count: r.store_count,
+      is_on_promotion: promoted.has(r.product_id),
+    })),
+    nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(version, queryKey, [last.barcode, last.product_id]) : null,
+  };
+}

@@ -1,0 +1,29 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { requireData } from "../../http/require-data.ts";
+import { FeedQuery, FeedResponse } from "./model.ts";
+import { promotionsFeed } from "./service.ts";
+
+/** GET /api/v1/promos/feed/. */
+export function promosModule(deps: AppDeps) {
+  return new Elysia({ name: "module.promos" }).get(
+    "/api/v1/promos/feed",
+    ({ query }) => {
+      requireData(deps);
+      const { items, nextCursor } = promotionsFeed(deps, query);
+      return { data: items, meta: { next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
+    },
+    {
+      query: FeedQuery,
+      response: { 200: FeedResponse },
+      detail: {
+        summary: "Active promotions feed",
+        tags: ["promotions"],
+        description:
+          "Plan: Pro. Promotions active now (between start and end), newest start first, cursor-paginated. Club-only and coupon promotions are included and flagged (`is_club_only`, `is_coupon`); `include_club=false` leaves club-only ones out. " +
+          "Filters: `chain_id`, `barcode` (promotions including the product), `store_id` (the chain's store code). `discounted_price_ils` is the price of `min_qty` units together; `discount_rate` a fraction.\n\n" +
+          "Errors: 400 `invalid_parameter`/`invalid_cursor`, 401/403/429 as everywhere.",
+      },
+    },
+  );
+}

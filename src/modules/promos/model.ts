@@ -1,0 +1,43 @@
+import * as z from "zod";
+import { Barcode, ChainSlug } from "../prices/model.ts";
+import { Cursor, Limit } from "../catalog/model.ts";
+
+export const FeedQuery = z.object({
+  limit: Limit,
+  cursor: Cursor,
+  chain_id: ChainSlug.optional(),
+  barcode: Barcode.optional().describe("Only promotions that include this product"),
+  store_id: z.string().regex(/^\d{1,6}$/, "a store id is digits").optional().describe("Only promotions of this store (store code; combine with chain_id)"),
+  include_club: z.enum(["true", "false"]).default("true").describe("Include club-only promotions (default true)"),
+});
+
+const Money = z.string().regex(/^\d+\.\d{2}$/);
+
+export const FeedItem = z.object({
+  promotion_id: z.string().describe("`<chain_id>:<the chain's promotion id>`"),
+  chain_id: z.string(),
+  chain_name: z.string(),
+  description: z.string().nullable(),
+  starts_at: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  is_club_only: z.boolean(),
+  is_coupon: z.boolean(),
+  reward_type: z.number().int().nullable(),
+  min_qty: z.number().nullable(),
+  max_qty: z.number().nullable(),
+  discounted_price_ils: Money.nullable().describe("Price of min_qty units together"),
+  discount_rate: z.number().nullable().describe("Fraction 0–1"),
+  store_count: z.number().int(),
+  item_count: z.number().int(),
+  items: z.array(z.object({ barcode: z.string(), name: z.string(), is_gift: z.boolean() })).describe("The first 50 items"),
+});
+
+export const FeedResponse = z.object({
+  data: z.array(FeedItem),
+  meta: z.object({
+    next_cursor: z.string().nullable(),
+    data_updated_at: z.string().nullable(),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+  }),
+});

@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { testApp, commitData, get } from "../helpers/app.ts";
+import { Fixture } from "../helpers/fixture.ts";
+import { withKey } from "../helpers/keys.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
+
+const ctx = testApp();
+const f = new Fixture(ctx.db.prices, ctx.chainIds);
+let key: Record<string, string>;
+
+beforeAll(async () => {
+  const s1 = f.store("shufersal", "1");
+  const s2 = f.store("shufersal", "2");
+  const r1 = f.store("rami-levy", "1");
+  const bamba = f.product("7290000066004", "במבה 80 גרם", { manufacturer: "אסם", category: "snacks" });
+  const milk = f.product("7290000066318", "חלב 3% 1 ליטר", { manufacturer: "תנובה", category: "dairy" });
+  const cottage = f.product("7290000066011", "קוטג' 5% 250 גרם", { manufacturer: "תנובה", category: "dairy" });
+  const bread = f.product("0072900000662", "לחם אחיד פרוס", { category: "bakery" });
+  const tomato = f.product("4011", "עגבניות במשקל", { category: "produce", scopeChain: "shufersal" });
+  f.price(s1, bamba, 500);
+  f.price(s2, bamba, 550);
+  f.price(s1, milk, 690);
+  f.price(s2, cottage, 520);
+  f.price(s1, bread, 750);
+  f.price(s1, tomato, 990);
+  f.price(r1, milk, 650); // another chain: not in Shufersal's figures
+  f.promotion("shufersal", "P1", { stores: [s2], items: [cottage], minQty: 1, discountedPrice: 450 });
+  f.promotion("shufersal", "P2", { stores: [s1], items: [milk], minQty: 1, discountedPrice: 400, clubOnly: true });
+  f.promotion("shufersal", "P3", { stores: [s1], items: [bamba], minQty: 3, discountedPrice: 1000 });
+  refreshChainProducts(ctx.db.prices);
+  commitData(ctx.deps);
+  key = await withKey(ctx.deps, "pro");
+});
+
+const call = (path: string) => get(ctx.app, path, key);
+
+describe("GET /api/v1/chains/{id}/catalog/", () => {
+  test("products in barcode order with min/max, store count and promotion flag", async () => {
+    const { status, body } = await call("/api/v1/chains/shufersal/catalog/");
+    expect(status).toBe(200);
+    expect(body.data.map((i: any) => i.barcode)).toEqual(["0072900000662", "4011", "7290000066004", "7290000066011", "7290000066318"]);
+    const byBarcode = Object.fromEntries(body.data.map((i: any) => [i.barcode, i]));
+    expect(byBarcode["7290000066004"]).toEqual({
+      barcode: "7290000066004",
+      name: "במבה 80 גרם",
+      manufacturer: "אסם",
+      category: "snacks",
+      price_min_ils: "5.00",
+      price_max_ils: "5.50",
+      store_count: 2,
+      is_on_promotion: false, // 3-for-10 is multi-buy, not a single-unit promotion
+    });
+    expect(byBarcode["7290000066011"].is_on_promotion).toBe(true);
+    expect(byBarcode["7290000066318"]).toMatchObject({ price_min_ils: "6.90", price_max_ils: "6.90", store_count: 1, is_on_promotion: false });
+    expect(body.meta.next_cursor).toBeNull();
+    expect(body.meta.chain_id).toBe("shufersal");
+  });
+
+  test("cursor pagination walks every item once", async () => {
+    const seen: string[] = [];
+    let path = "/api/v1/chains/shufersal/catalog?limit=2";
+    let pages = 0;
+    while (path) {
+      const { status, body } = await call(path);
+      expect(status).toBe(200);
+      seen.push(...body.data.map((i: any) => i.barcode));
+      pages++;
+      path = body.meta.next_cursor ? `/api/v1/chains/shufersal/catalog?limit=2&cursor=${body.meta.next_cursor}` : "";
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(["0072900000662", "4011", "7290000066004", "7290000066011", "7290000066318"]);
+  });
+
+  test("q and category filters", async () => {
+    const dairy = await call("/api/v1/chains/shufersal/catalog?category=dairy");
+    expect(dairy.body.data.map((i: any) => i.barcode)).toEqual(["7290000066011", "7290000066318"]);
+    const q = await call(`/api/v1/chains/shufersal/catalog?q=${encodeURIComponent("במבה")}`);
+    expect(q.body.data.map((i: any) => i.name)).toEqual(["במבה 80 גרם"]);
+    const digits = await call("/api/v1/chains/shufersal/catalog?q=72900000660");
+    expect(digits.body.data.map((i: any) => i.barcode)).toEqual(["7290000066004", "7290000066011"]);
+    // LIKE wildcards are matched literally: '%' finds the two names with a percent sign, '_' none.
+    const pct = await call(`/api/v1/chains/shufersal/catalog?q=${encodeURIComponent("%")}`);
+    expect(pct.body.data.map((i: any) => i.barcode)).toEqual(["7290000066011", "7290000066318"]);
+    const underscore = await call("/api/v1/chains/shufersal/catalog?q=_");
+    expect(underscore.body.data).toEqual([]);
+  });
+
+  test("a cursor from another query or an older data version is invalid_cursor", async () => {
+    const first = await call("/api/v1/chains/shufersal/catalog?limit=2");
+    const cursor = first.body.meta.next_cursor as string;
+    const other = await call(`/api/v1/chains/shufersal/catalog?limit=3&cursor=${cursor}`);
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: "invalid_cursor", param: "cursor" });
+    const garbage = await call("/api/v1/chains/shufersal/catalog?cursor=%%%");
+    expect(garbage.status).toBe(400);
+    expect(["invalid_cursor", "invalid_parameter"]).toContain(garbage.body.code);
+    const junk = await call("/api/v1/chains/shufersal/catalog?cursor=bm90LWpzb24");
+    expect(junk.body.code).toBe("invalid_cursor");
+    commitData(ctx.deps);
+    const stale = await call(`/api/v1/chains/shufersal/catalog?limit=2&cursor=${cursor}`);
+    expect(stale.status).toBe(400);
+    expect(stale.body.code).toBe("invalid_cursor");
+  });
+
+  test("unknown chain → 404 chain_not_found; bad limit → 400", async () => {
+    const unknown = await call("/api/v1/chains/no-such-chain/catalog/");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("chain_not_found");
+    for (const limit of ["0", "101", "abc"]) {
+      const bad = await call(`/api/v1/chains/shufersal/catalog?limit=${limit}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: "invalid_parameter", param: "limit" });
+    }
+  });
+});
