@@ -35,6 +35,8 @@ export const ChainSchema = z.object({
   /** 13-digit GS1 codes, plus odd forms seen in files (e.g. Stop Market's `72906390`). */
   chain_codes: z.array(z.string().regex(/^\d{1,13}$/)).min(1),
   portal: PortalSchema,
+  /** Further portals the chain also publishes on, fetched as well (City Market: its shop site + Bina Kiryat Gat). */
+  extra_portals: z.array(PortalSchema).optional(),
   /** False for chains that stopped publishing; kept so old files still import. */
   active: z.boolean().default(true),
 });
