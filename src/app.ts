@@ -12,6 +12,7 @@ import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
+import { basketModule } from "./modules/basket/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -83,7 +84,8 @@ export function createApp(deps: AppDeps) {
     .use(chainsModule(deps))
     .use(pricesModule(deps))
     .use(catalogModule(deps))
-    .use(promosModule(deps));
+    .use(promosModule(deps))
+    .use(basketModule(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

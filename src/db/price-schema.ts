@@ -157,8 +157,10 @@ CREATE TABLE chain_products (
   store_count INTEGER NOT NULL,
   price_min   INTEGER NOT NULL,
   price_max   INTEGER NOT NULL,
+  price_mode  INTEGER NOT NULL,          -- the chain price: most common shelf price (tie → lower), Eilat left out unless only Eilat
   PRIMARY KEY (chain_id, barcode, product_id)
 ) WITHOUT ROWID, STRICT;
+CREATE INDEX chain_products_by_product ON chain_products (product_id);
 
 CREATE TABLE import_runs (
   id          INTEGER PRIMARY KEY,

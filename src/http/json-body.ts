@@ -1,0 +1,61 @@
+import type * as z from "zod";
+import { ApiError } from "./problem.ts";
+
+export const MAX_JSON_BODY = 64 * 1024;
+
+/**
+ * Reads a JSON request body with a size limit, without trusting Content-Length alone:
+ * 415 unless the media type is JSON, 413 past `limit` bytes, 400 when it does not parse.
+ */
+export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new ApiError("unsupported_media_type", "Send the body as application/json.");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) throw new ApiError("invalid_body", "The request body is empty.", { param: "body" });
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  if (text.trim() === "") throw new ApiError("invalid_body", "The request body is empty.", { param: "body" });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_body", "The request body is not valid JSON.", { param: "body" });
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError("payload_too_large", `The request body is larger than ${limit / 1024} KiB.`);
+}
+
+/** `["items", 3, "quantity"]` → `items[3].quantity`. */
+export function paramPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += (out ? "." : "") + String(part);
+  }
+  return out || "body";
+}
+
+/** Validates with zod; the first issue becomes 400 invalid_parameter naming its path. */
+export function validateBody<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const param = paramPath(issue.path);
+  throw new ApiError("invalid_parameter", `${param}: ${issue.message}`, { param });
+}

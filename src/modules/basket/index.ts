@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import * as z from "zod";
+import type { AppDeps } from "../../app.ts";
+import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
+import { requireData } from "../../http/require-data.ts";
+import { BasketBody, BasketResponse } from "./model.ts";
+import { compareBasket } from "./service.ts";
+
+const EXAMPLE = {
+  items: [
+    { barcode: "7290000066318", quantity: 2 },
+    { barcode: "7290000066004", quantity: 3 },
+  ],
+  city: "חיפה",
+};
+
+/** POST /api/v1/basket/compare/. The body is read by us (size limit, media type) and validated with zod. */
+export function basketModule(deps: AppDeps) {
+  return new Elysia({ name: "module.basket" }).post(
+    "/api/v1/basket/compare",
+    async ({ request }) => {
+      requireData(deps);
+      const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
+      return { data: compareBasket(deps, body), meta: { data_updated_at: deps.data.current.updatedAt } };
+    },
+    {
+      parse: "none",
+      response: { 200: BasketResponse },
+      detail: {
+        summary: "Compare a basket across chains",
+        tags: ["basket"],
+        description:
+          "Plan: Pro. Body `{ items: [{ barcode, quantity }], chain_ids?, city? }` as `application/json` (at most 64 KiB): 1–100 items, quantity a whole number 1–99, barcodes digits only. " +
+          "Repeated barcodes are merged. Unknown barcodes are not an error: they are listed in `data.missing_items` (and in each chain's `missing_items`).\n\n" +
+          "Per chain: `total_ils` with promotions open to all customers applied — multi-buy ones where the quantity qualifies (\"3 ב-10\" applies to each full group of 3, the rest at the shelf price; a maximum quantity caps it) — and `shelf_total_ils` without them; the per-item breakdown `items` and the chain's `missing_items`. " +
+          "Without `city`, each item is priced at the chain price (most common shelf price among the chain's stores) with the chain's promotions that run in at least half of the stores carrying it. With `city`, each chain's cheapest store in that city (most items, then lowest total) is priced exactly and named in `store`.\n\n" +
+          "`cheapest_store` is the chain_id of the cheapest chain among those with every item; if none has them all, the chain with most items found, then the lowest total. `stores` are sorted the same way. Totals are exact sums in agorot.\n\n" +
+          "Errors: 400 `invalid_parameter` (with `param`, e.g. `items[3].quantity`) or `invalid_body`, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: z.toJSONSchema(BasketBody) as never, example: EXAMPLE } },
+        },
+      },
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import * as z from "zod";
+
+export const BasketItemInput = z
+  .object({
+    barcode: z.string().regex(/^\d{1,20}$/, "a barcode is 1–20 digits"),
+    quantity: z.number().int("quantity must be a whole number").min(1).max(99),
+  })
+  .strict();
+
+export const BasketBody = z
+  .object({
+    items: z.array(BasketItemInput).min(1, "send at least one item").max(100, "at most 100 items"),
+    chain_ids: z.array(z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug")).min(1).max(50).optional(),
+    city: z.string().trim().min(1).max(60).optional(),
+  })
+  .strict();
+
+export type BasketBody = z.infer<typeof BasketBody>;
+
+const Money = z.string().regex(/^\d+\.\d{2}$/);
+
+export const BasketLine = z.object({
+  barcode: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  unit_price_ils: Money,
+  line_total_ils: Money,
+  promotion_id: z.string().nullable(),
+});
+
+export const BasketChain = z.object({
+  chain_id: z.string(),
+  chain_name: z.string(),
+  total_ils: Money,
+  shelf_total_ils: Money,
+  items_found: z.number().int(),
+  items_total: z.number().int(),
+  items: z.array(BasketLine),
+  missing_items: z.array(z.string()),
+  store: z.object({ store_id: z.string(), branch_name: z.string(), city: z.string(), region: z.string() }).optional(),
+});
+
+export const BasketResponse = z.object({
+  data: z.object({
+    cheapest_store: z.string().nullable(),
+    stores: z.array(BasketChain),
+    missing_items: z.array(z.string()),
+  }),
+  meta: z.object({ data_updated_at: z.string().nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional() }),
+});
