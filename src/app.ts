@@ -6,6 +6,7 @@ import type { DataState } from "./data-state.ts";
 import { ApiError, problemResponse } from "./http/problem.ts";
 import { requestState } from "./http/request-state.ts";
 import { log } from "./log.ts";
+import { AllowedMethods } from "./http/allowed-methods.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
@@ -59,12 +60,20 @@ function validationError(error: unknown): ApiError {
  * Hooks are registered before the modules so they apply to every route.
  */
 export function createApp(deps: AppDeps) {
-  return new Elysia({ name: "mehir" })
+  const allowed = new AllowedMethods(() => app.routes);
+  const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = requestState(request).id;
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = requestState(request);
+      if (code === "NOT_FOUND") {
+        const methods = allowed.for(new URL(request.url).pathname);
+        if (methods.length > 0) {
+          const error = new ApiError("method_not_allowed", `Use ${methods.join(" or ")} on this path.`, { headers: { allow: methods.join(", ") } });
+          return problemResponse(error, state.id, state.headers);
+        }
+      }
       const apiError = toApiError(code, error, state.id);
       return problemResponse(apiError, state.id, state.headers);
     })
@@ -86,6 +95,7 @@ export function createApp(deps: AppDeps) {
     .use(catalogModule(deps))
     .use(promosModule(deps))
     .use(basketModule(deps));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

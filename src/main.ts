@@ -58,6 +58,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv.slice(2));
-  if (code !== 0 || !process.argv.includes("serve")) process.exit(code);
+  // No top-level await: the binary is compiled to bytecode.
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -1,12 +1,51 @@
-import type { Command } from "./command.ts";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
+import { loadSettings } from "../config.ts";
+import { ACCOUNTS_FILE, PRICES_FILE, openDataDir } from "../db/open.ts";
 
-// Frame only: the issue that owns `mehir backup` fills this in.
+/**
+ * Online backup of both databases with `VACUUM INTO`: a consistent snapshot taken while
+ * `serve` keeps running (WAL readers and the writer are not blocked).
+ */
+export function backupDataDir(dataDir: string, outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  if (readdirSync(outDir).some((f) => f === PRICES_FILE || f === ACCOUNTS_FILE)) {
+    throw new UsageError(`${outDir} already holds a backup; choose an empty folder`);
+  }
+  const db = openDataDir(dataDir);
+  const written: string[] = [];
+  try {
+    for (const [name, handle] of [[ACCOUNTS_FILE, db.accounts], [PRICES_FILE, db.prices]] as const) {
+      const target = resolve(join(outDir, name));
+      handle.run("VACUUM INTO ?", [target]);
+      written.push(target);
+    }
+  } finally {
+    db.prices.close();
+    db.accounts.close();
+  }
+  return written;
+}
+
 export const backupCommand: Command = {
   name: "backup",
-  summary: "(not built yet)",
-  help: "mehir backup: not built yet.",
-  async run() {
-    console.error("mehir backup: not built yet");
-    return 1;
+  summary: "Copy the databases (accounts and prices) to a folder, online",
+  help: `Usage: mehir backup DIR [--data-dir DIR]
+
+Writes consistent copies of accounts.sqlite and prices.sqlite into DIR (created if needed,
+must not already hold a backup) while the server keeps running. To restore: stop the
+server and copy the files back into the data dir.`,
+  async run(args) {
+    if (wantsHelp(args)) {
+      console.log(this.help);
+      return 0;
+    }
+    const { values, positionals } = parseFlags(args, { "data-dir": { type: "string" } }, true);
+    if (positionals.length !== 1) throw new UsageError("give exactly one target folder");
+    const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
+    if (!existsSync(settings.dataDir)) throw new UsageError(`no data dir at ${settings.dataDir}`);
+    for (const file of backupDataDir(settings.dataDir, positionals[0]!)) console.log(file);
+    return 0;
   },
 };

@@ -1,0 +1,37 @@
+/**
+ * Builds the single binary `dist/mehir`: minified, with bytecode, every asset embedded
+ * (docs UI bundle, widget, registry and seed data are imported statically).
+ * Usage: bun scripts/build.ts [--target bun-linux-x64] [--outfile dist/mehir]
+ */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { target: { type: "string" }, outfile: { type: "string", default: "dist/mehir" } },
+});
+
+// Extra entrypoints: Workers must be bundled into the binary alongside main.ts.
+const WORKERS = ["src/ingest/import-worker.ts", "src/search/build-worker.ts"].filter((p) => existsSync(p));
+
+// The widget is built first so the binary embeds the built files.
+if (existsSync("scripts/build-widget.ts")) {
+  const widget = Bun.spawnSync([process.execPath, "scripts/build-widget.ts"], { stdout: "inherit", stderr: "inherit" });
+  if (widget.exitCode !== 0) process.exit(widget.exitCode ?? 1);
+}
+
+const args = [
+  "build",
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--sourcemap=none",
+  ...(values.target ? [`--target=${values.target}`] : []),
+  "--outfile",
+  values.outfile!,
+  "src/main.ts",
+  ...WORKERS,
+];
+console.log(`bun ${args.join(" ")}`);
+const result = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
+process.exit(result.exitCode ?? 1);

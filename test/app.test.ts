@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { testApp, get } from "./helpers/app.ts";
+
+const { app } = testApp();
+
+describe("envelope, request ids and errors", () => {
+  test("X-Request-Id is generated, or echoed when the client sends a sane one", async () => {
+    const generated = await get(app, "/healthz");
+    expect(generated.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    const echoed = await get(app, "/healthz", { "x-request-id": "client-abc.123" });
+    expect(echoed.headers.get("x-request-id")).toBe("client-abc.123");
+    const refused = await get(app, "/healthz", { "x-request-id": "<script>" });
+    expect(refused.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  test("unknown route → 404 problem+json with a stable code and the request id", async () => {
+    const { status, headers, body } = await get(app, "/api/v1/nope", { "x-request-id": "r-1" });
+    expect(status).toBe(404);
+    expect(headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+    expect(body).toEqual({ type: "/docs/errors#not_found", title: "Not found", status: 404, detail: "No such resource.", code: "not_found", request_id: "r-1" });
+  });
+
+  test("known path, wrong method → 405 with Allow", async () => {
+    const res = await app.handle(new Request("http://localhost/api/v1/chains/", { method: "DELETE" }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+    expect(((await res.json()) as any).code).toBe("method_not_allowed");
+  });
+
+  test("the data endpoints answer 503 data_not_ready with Retry-After before the first import", async () => {
+    const { status, headers, body } = await get(app, "/api/v1/prices/?barcode=7290000066318");
+    expect([401, 503]).toContain(status); // 401 when the access layer asks for a key first
+    if (status === 503) {
+      expect(body.code).toBe("data_not_ready");
+      expect(headers.get("retry-after")).toBe("10");
+    }
+  });
+
+  test("/healthz is live; /readyz is 503 until data is loaded", async () => {
+    expect((await get(app, "/healthz")).body).toEqual({ status: "ok" });
+    const ready = await get(app, "/readyz");
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ ready: false, data: false });
+  });
+});
