@@ -1,0 +1,117 @@
+import * as z from "zod";
+import citiesJson from "../data/cities.json" with { type: "json" };
+
+/** Region slugs of the API's `region` filter. Eilat belongs to `south`. */
+export const REGIONS = ["jerusalem", "tel-aviv", "center", "sharon", "haifa", "north", "south", "shfela", "judea-samaria"] as const;
+export type Region = (typeof REGIONS)[number];
+
+export const CitySchema = z.object({
+  /** CBS locality code (סמל יישוב), as some files publish it in `City`. */
+  code: z.number().int().positive(),
+  /** Canonical Hebrew name, the one stored in `stores.city`. */
+  name: z.string().min(1),
+  name_en: z.string().min(1),
+  region: z.enum(REGIONS),
+  /** Other spellings seen in files (Hebrew or English). */
+  aliases: z.array(z.string().min(1)).optional(),
+});
+export type City = z.infer<typeof CitySchema>;
+
+export interface CityIndex {
+  cities: City[];
+  byCode: Map<number, City>;
+  /** Spelling key (see cityKey) → city. */
+  byKey: Map<string, City>;
+}
+
+const NIQQUD = /[\u0591-\u05C7]/g;
+// Quotes, gershayim, geresh and apostrophe variants; hyphen, maqaf and dash variants; spaces and punctuation.
+const IGNORED = /["'`\u05F3\u05F4\u2018\u2019\u201C\u201D\u00B4\-\u05BE\u2010-\u2015\s.,()_/\\]+/g;
+
+/**
+ * The spelling-tolerant key of a locality name: no niqqud, quotes, hyphens or spaces, doubled
+ * yod/vav collapsed (קריית = קרית), lowercase Latin.
+ * @example cityKey("תל-אביב יפו") === cityKey("תל אביב - יפו") // true
+ */
+export function cityKey(raw: string): string {
+  return raw
+    .normalize("NFC")
+    .replace(NIQQUD, "")
+    .toLowerCase()
+    .replace(IGNORED, "")
+    .replace(/יי/g, "י")
+    .replace(/וו/g, "ו");
+}
+
+/** Indexes a list of cities; throws when two cities claim the same code or spelling. */
+export function buildCityIndex(input: unknown): CityIndex {
+  const cities = z.array(CitySchema).parse(input);
+  const byCode = new Map<number, City>();
+  const byKey = new Map<string, City>();
+  const claim = (spelling: string, city: City) => {
+    const key = cityKey(spelling);
+    if (!key) return;
+    const other = byKey.get(key);
+    if (other && other !== city) throw new Error(`cities: "${spelling}" names both ${other.code} and ${city.code}`);
+    byKey.set(key, city);
+  };
+  for (const city of cities) {
+    if (byCode.has(city.code)) throw new Error(`cities: duplicate code ${city.code}`);
+    byCode.set(city.code, city);
+  }
+  // Canonical names first so an alias can never shadow another city's own name.
+  for (const city of cities) {
+    claim(city.name, city);
+    claim(city.name_en, city);
+  }
+  for (const city of cities) for (const alias of city.aliases ?? []) claim(alias, city);
+  return { cities, byCode, byKey };
+}
+
+let cached: CityIndex | undefined;
+
+/** The localities embedded in the binary (data/cities.json). */
+export function loadCities(): CityIndex {
+  cached ??= buildCityIndex(citiesJson);
+  return cached;
+}
+
+// Values files put in `City` that mean "no city".
+const JUNK = new Set(["", "unknown", "לא ידוע", "{}", "0", "-", "null", "none", "n/a"]);
+
+/** Finds a locality by Hebrew or English spelling or CBS code; undefined when unknown. */
+export function findCity(raw: string | null | undefined, index: CityIndex = loadCities()): City | undefined {
+  if (raw == null) return undefined;
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) return index.byCode.get(Number(text));
+  return index.byKey.get(cityKey(text));
+}
+
+/**
+ * Resolves a store's published `City` value — a Hebrew name in any common spelling, a CBS
+ * locality code, or an English name — to the canonical Hebrew name and its region. Unknown
+ * values come back trimmed with a null region; empty and placeholder values (`unknown`, `0`,
+ * `{}`, `לא ידוע`) become null.
+ *
+ * @example resolveCity("5000")      // { city: "תל אביב-יפו", region: "tel-aviv" }
+ * @example resolveCity('ת"א-יפו')   // { city: "תל אביב-יפו", region: "tel-aviv" }
+ * @example resolveCity("כפר נידח")  // { city: "כפר נידח", region: null }
+ */
+export function resolveCity(raw: string | null, index: CityIndex = loadCities()): { city: string | null; region: string | null } {
+  if (raw == null) return { city: null, region: null };
+  const text = raw.trim().replace(/\s+/g, " ");
+  if (JUNK.has(text.toLowerCase())) return { city: null, region: null };
+  const city = findCity(text, index);
+  if (city) return { city: city.name, region: city.region };
+  return { city: text, region: null };
+}
+
+const EILAT_CODE = 2600;
+
+/**
+ * True for Eilat (a VAT-free zone), in any spelling or as its CBS code.
+ * @example isEilat("אילת") // true
+ */
+export function isEilat(city: string | null | undefined): boolean {
+  return findCity(city)?.code === EILAT_CODE;
+}
