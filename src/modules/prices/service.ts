@@ -170,3 +170,11 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
     prices,
   };
 }
+
+/**
+ * A product's chain-granularity entries, cheapest first — the figures /prices/ shows, for
+ * other modules (widget) to reuse.
+ */
+export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
+  return chainFigures(storeFigures(deps, product, query)).map((c) => chainEntry(c, product));
+}
