@@ -18,6 +18,7 @@ export interface DataSnapshot {
 export class DataState {
   private snapshot: DataSnapshot = { version: 0, updatedAt: null, source: "none" };
   private readonly read;
+  private readonly listeners: ((snapshot: DataSnapshot) => void)[] = [];
 
   constructor(db: Database) {
     this.read = db.prepare("SELECT key, value FROM meta WHERE key IN ('data_version', 'data_updated_at', 'source')");
@@ -35,7 +36,13 @@ export class DataState {
     };
     const changed = next.version !== this.snapshot.version;
     this.snapshot = next;
+    if (changed) for (const listener of this.listeners) listener(next);
     return changed;
+  }
+
+  /** Calls `listener` after every refresh that finds a new data version (e.g. to rebuild the search index). */
+  onChange(listener: (snapshot: DataSnapshot) => void): void {
+    this.listeners.push(listener);
   }
 
   get current(): DataSnapshot {
