@@ -14,6 +14,7 @@ import { pricesModule } from "./modules/prices/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
+import { widgetModule } from "./modules/widget/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -94,7 +95,8 @@ export function createApp(deps: AppDeps) {
     .use(pricesModule(deps))
     .use(catalogModule(deps))
     .use(promosModule(deps))
-    .use(basketModule(deps));
+    .use(basketModule(deps))
+    .use(widgetModule(deps));
   return app;
 }
 

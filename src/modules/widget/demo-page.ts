@@ -1,0 +1,84 @@
+import { escapeHtml } from "../../http/html.ts";
+import type { DemoProduct } from "./service.ts";
+
+/** A publishable key as the portal issues it. */
+export const PUBLISHABLE_KEY = /^pk_live_[A-Za-z0-9]{8,64}$/;
+
+/** Widget variants shown side by side, one per demo product. */
+const VARIANTS = [
+  { label: "עברית, ערכת צבעים בהירה", attrs: `data-theme="light"` },
+  { label: "עברית, ערכת צבעים כהה, שלוש שורות", attrs: `data-theme="dark" data-limit="3"` },
+  { label: "English, theme follows the system", attrs: `data-lang="en" data-theme="auto"` },
+  { label: "עברית, ברירות המחדל", attrs: `` },
+];
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:24px;color:#1a1a1a;background:#f6f6f4}
+h1{font-size:24px}h2{font-size:17px;margin:0 0 8px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}
+.card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:16px}
+.meta{color:#555;font-size:13px;margin:0 0 8px}
+pre{background:#fff;border:1px solid #ddd;padding:12px;overflow-x:auto;direction:ltr;text-align:left}
+.note{background:#fff7d6;border:1px solid #e6cf74;padding:12px;border-radius:8px}
+input{font:inherit;padding:4px 8px;min-width:22em;direction:ltr}
+a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+`;
+
+export interface DemoPageInput {
+  key: string | null;
+  /** True when a key was given but is not a publishable key. */
+  badKey: boolean;
+  products: DemoProduct[];
+  hasData: boolean;
+  /** The service origin as the browser reached it, for the copyable snippet. */
+  origin: string;
+}
+
+/** /widget/v1/demo.html: the widget on the products sold in most stores, with the embed snippet. */
+export function demoPage(input: DemoPageInput): string {
+  const { key, products } = input;
+  const parts: string[] = [];
+  if (!key) {
+    parts.push(
+      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code>pk_live_…</code>). " : ""}` +
+        `כדי לראות את הווידג׳ט צריך מפתח פומבי. צרו אחד ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
+        `ואז פתחו את הדף עם <code>?key=pk_live_…</code> או הדביקו אותו כאן:</p>` +
+        `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form></div>`,
+    );
+  }
+  if (!input.hasData) parts.push(`<p class="note">עדיין אין נתוני מחירים: הייבוא הראשון טרם הסתיים. רעננו בעוד רגע.</p>`);
+  else if (products.length === 0) parts.push(`<p class="note">אין מוצרים משותפים לרשתות בנתונים הנוכחיים.</p>`);
+  if (key && products.length > 0) {
+    const cards = products.map((p, i) => {
+      const variant = VARIANTS[i % VARIANTS.length]!;
+      return (
+        `<section class="card"><h2>${escapeHtml(p.name)}</h2>` +
+        `<p class="meta">ברקוד <bdi>${escapeHtml(p.barcode)}</bdi> · ${p.chains} רשתות · ${p.stores} סניפים · ${escapeHtml(variant.label)}</p>` +
+        `<div data-svc-widget data-barcode="${escapeHtml(p.barcode)}" data-api-key="${escapeHtml(key)}" ${variant.attrs}>` +
+        `<a href="/docs">השוואת מחירים</a></div></section>`
+      );
+    });
+    parts.push(`<div class="grid">${cards.join("")}</div>`);
+    const snippet =
+      `<div data-svc-widget data-barcode="${products[0]!.barcode}" data-api-key="${key}"></div>\n` +
+      `<script src="${input.origin}/widget/v1/loader.js" async></script>`;
+    parts.push(`<h2>הטמעה באתר שלכם</h2><pre><code id="snippet">${escapeHtml(snippet)}</code></pre>`);
+    parts.push(`<p>אפשרויות: <code>data-limit</code> (ברירת מחדל 5), <code>data-lang</code> (<code>he</code> או <code>en</code>), <code>data-theme</code> (<code>light</code>, <code>dark</code>, <code>auto</code>). ` +
+      `התיעוד המלא: <a href="/docs">/docs</a>.</p>`);
+  }
+  return `<!doctype html>
+<html lang="he" dir="rtl">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mehir — הדגמת ווידג׳ט השוואת המחירים</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>ווידג׳ט השוואת מחירים — הדגמה</h1>
+<p>המוצרים שלהלן נבחרו מהנתונים הנוכחיים: אלה הנמכרים במספר הסניפים הגדול ביותר.</p>
+${parts.join("\n")}
+<script src="/widget/v1/loader.js" async></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,114 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { ApiError } from "../../http/problem.ts";
+import { requestState } from "../../http/request-state.ts";
+import { requireData } from "../../http/require-data.ts";
+import { widgetAssets, type WidgetAsset } from "./assets.ts";
+import { ASSET_CORS, dataCors, preflightHeaders } from "./cors.ts";
+import { demoPage, PUBLISHABLE_KEY } from "./demo-page.ts";
+import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
+import { demoProducts, widgetData } from "./service.ts";
+
+const DATA_PATH = /^\/api\/v1\/widget\/data\/?$/;
+
+const ASSET_CACHE = "public, max-age=3600";
+const DATA_CACHE = "public, max-age=300, stale-while-revalidate=3600";
+
+function assetResponse(request: Request, file: WidgetAsset): Response {
+  const headers: Record<string, string> = {
+    "content-type": file.contentType,
+    "cache-control": ASSET_CACHE,
+    etag: file.etag,
+    "x-content-type-options": "nosniff",
+    "x-request-id": requestState(request).id,
+    ...ASSET_CORS,
+  };
+  const match = request.headers.get("if-none-match");
+  if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === file.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(file.body, { headers });
+}
+
+/**
+ * The embeddable widget: its files under /widget/v1/ (built from widget/ or embedded in the
+ * binary), a demo page, and GET /api/v1/widget/data/. Keys, allowed origins, quota and rate
+ * limits of publishable keys are the access layer's; this module only reads its verdict.
+ */
+export function widgetModule(deps: AppDeps) {
+  return new Elysia({ name: "module.widget" })
+    .onRequest(({ request }) => {
+      // Errors raised before the handler (bad key, origin not allowed, rate limit) still reach the widget readably.
+      if (DATA_PATH.test(new URL(request.url).pathname)) {
+        Object.assign(requestState(request).headers, dataCors(request.headers.get("origin"), null, true));
+      }
+    })
+    .get(
+      "/api/v1/widget/data",
+      ({ query, request }) => {
+        const state = requestState(request);
+        delete state.headers["access-control-allow-origin"];
+        delete state.headers["access-control-expose-headers"];
+        Object.assign(state.headers, dataCors(request.headers.get("origin"), state.access, false));
+        requireData(deps);
+        const data = widgetData(deps, query.barcode);
+        state.headers["cache-control"] = DATA_CACHE;
+        return { data, meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source } };
+      },
+      {
+        query: WidgetDataQuery,
+        response: { 200: WidgetDataResponse },
+        detail: {
+          summary: "Data for the embeddable widget",
+          tags: ["widget"],
+          security: [{ publishableKey: [] }],
+          description:
+            "Publishable key (`pk_live_…`) in the `key` query parameter (a simple GET: no CORS preflight) or the `X-API-Key` header. " +
+            "One entry per chain with the same rules as the chain entries of /prices/: `price_ils` is the chain's most common shelf price among its stores carrying the product (tie → lower), " +
+            "`effective_price_ils` likewise after active promotions open to all customers for a single unit; sorted by `effective_price_ils`, then chain name; `cheapest_chain_id` is the first.\n\n" +
+            "CORS: `Access-Control-Allow-Origin` echoes the page's origin when the key allows it (`Vary: Origin`). `Cache-Control: public, max-age=300, stale-while-revalidate=3600`. " +
+            "Counted against the key's monthly widget quota, with a per-address rate limit.\n\n" +
+            "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
+        },
+      },
+    )
+    .options(
+      "/api/v1/widget/data",
+      ({ request }) => new Response(null, { status: 204, headers: { ...preflightHeaders(request.headers.get("origin")), "x-request-id": requestState(request).id } }),
+      { detail: { hide: true } },
+    )
+    .get(
+      "/widget/v1/demo.html",
+      ({ query, request }) => {
+        const given = typeof query.key === "string" ? query.key.trim() : "";
+        const key = PUBLISHABLE_KEY.test(given) ? given : null;
+        const html = demoPage({
+          key,
+          badKey: given !== "" && key === null,
+          products: deps.data.hasData ? demoProducts(deps) : [],
+          hasData: deps.data.hasData,
+          origin: new URL(request.url).origin,
+        });
+        return new Response(html, {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "cache-control": "no-store",
+            "content-security-policy":
+              "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            "referrer-policy": "no-referrer",
+            "x-request-id": requestState(request).id,
+          },
+        });
+      },
+      { detail: { hide: true } },
+    )
+    .get(
+      "/widget/v1/:file",
+      async ({ params, request }) => {
+        const file = (await widgetAssets()).get(params.file);
+        if (!file) throw new ApiError("not_found", `No widget file ${params.file}.`);
+        return assetResponse(request, file);
+      },
+      { detail: { hide: true } },
+    );
+}

@@ -1,0 +1,38 @@
+import * as z from "zod";
+import { Barcode } from "../prices/model.ts";
+
+export const WidgetDataQuery = z.object({
+  barcode: Barcode,
+  key: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("Publishable key `pk_live_…` (or send it in the `X-API-Key` header); the query form needs no CORS preflight"),
+});
+
+const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS, two places");
+
+export const WidgetPriceEntry = z.object({
+  chain_id: z.string(),
+  chain_name: z.string(),
+  price_ils: Money.describe("The chain's most common shelf price among its stores carrying the product (tie → lower)"),
+  effective_price_ils: Money.describe("Likewise after active promotions open to all customers for a single unit"),
+  is_on_promotion: z.boolean(),
+  store_count: z.number().int(),
+});
+
+export const WidgetDataResponse = z.object({
+  data: z.object({
+    barcode: z.string(),
+    name: z.string(),
+    image_url: z.string().nullable(),
+    prices: z.array(WidgetPriceEntry),
+    cheapest_chain_id: z.string().nullable(),
+    data_updated_at: z.string().nullable(),
+  }),
+  meta: z.object({
+    data_updated_at: z.string().nullable(),
+    source: z.string(),
+    request_id: z.string().optional(),
+  }),
+});

@@ -1,0 +1,46 @@
+import type { FetchResult, WidgetData } from "./types.ts";
+
+export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Loads widget data, one request per barcode and key however many elements ask: callers share
+ * the in-flight (and then settled) promise. A network or server failure is forgotten so an
+ * element added later tries again.
+ */
+export class DataClient {
+  private readonly pending = new Map<string, Promise<FetchResult>>();
+
+  constructor(
+    private readonly base: string,
+    private readonly fetchImpl: FetchLike = (url, init) => fetch(url, init),
+  ) {}
+
+  load(barcode: string, key: string): Promise<FetchResult> {
+    const id = barcode + "\n" + key;
+    let promise = this.pending.get(id);
+    if (!promise) {
+      promise = this.request(barcode, key).then((result) => {
+        if (result.kind === "error") this.pending.delete(id);
+        return result;
+      });
+      this.pending.set(id, promise);
+    }
+    return promise;
+  }
+
+  /** The key travels in the query string: a simple GET, so the browser sends no preflight. */
+  private async request(barcode: string, key: string): Promise<FetchResult> {
+    try {
+      const url = `${this.base}/api/v1/widget/data/?barcode=${encodeURIComponent(barcode)}&key=${encodeURIComponent(key)}`;
+      const res = await this.fetchImpl(url, { credentials: "omit" });
+      if (res.status === 401 || res.status === 403) return { kind: "key" };
+      const body = await res.json().catch(() => null);
+      if (res.status === 404 && body && body.code === "product_not_found") return { kind: "not_found" };
+      const data = res.ok && body ? (body.data as WidgetData | undefined) : undefined;
+      if (!data || typeof data.name !== "string" || !Array.isArray(data.prices)) return { kind: "error" };
+      return { kind: "ok", data };
+    } catch {
+      return { kind: "error" };
+    }
+  }
+}

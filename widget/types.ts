@@ -1,0 +1,41 @@
+/** Shapes shared by the widget's modules (the JSON of GET /api/v1/widget/data/ and the element's options). */
+
+export interface WidgetPrice {
+  chain_id: string;
+  chain_name: string;
+  price_ils: string;
+  effective_price_ils: string;
+  is_on_promotion: boolean;
+  store_count: number;
+}
+
+export interface WidgetData {
+  barcode: string;
+  name: string;
+  image_url: string | null;
+  prices: WidgetPrice[];
+  cheapest_chain_id: string | null;
+  data_updated_at: string | null;
+}
+
+/** What one data request came to; every failure maps to a state the widget can show. */
+export type FetchResult =
+  | { kind: "ok"; data: WidgetData }
+  | { kind: "not_found" }
+  | { kind: "key" }
+  | { kind: "error" };
+
+/** A state the widget shows: loading, or the outcome of the request. */
+export type ViewState = { kind: "loading" } | FetchResult;
+
+export type Lang = "he" | "en";
+export type Theme = "light" | "dark" | "auto";
+
+/** The data-* attributes of one `[data-svc-widget]` element, checked and defaulted. */
+export interface WidgetOptions {
+  barcode: string;
+  key: string;
+  limit: number;
+  lang: Lang;
+  theme: Theme;
+}
