@@ -38,20 +38,22 @@ function assetResponse(request: Request, file: WidgetAsset): Response {
 export function widgetModule(deps: AppDeps) {
   return new Elysia({ name: "module.widget" })
     .onRequest(({ request }) => {
-      // Errors raised before the handler (bad key, origin not allowed, rate limit) still reach the widget readably.
-      if (DATA_PATH.test(new URL(request.url).pathname)) {
+      // Every error of the data endpoint (bad key, origin not allowed, rate limit, unknown product)
+      // stays readable by the widget; the handler narrows CORS on success.
+      if (request.url.includes("/api/v1/widget/data") && DATA_PATH.test(new URL(request.url).pathname)) {
         Object.assign(requestState(request).headers, dataCors(request.headers.get("origin"), null, true));
       }
     })
     .get(
       "/api/v1/widget/data",
       ({ query, request }) => {
+        requireData(deps);
+        const data = widgetData(deps, query.barcode);
+        // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
         const state = requestState(request);
         delete state.headers["access-control-allow-origin"];
         delete state.headers["access-control-expose-headers"];
         Object.assign(state.headers, dataCors(request.headers.get("origin"), state.access, false));
-        requireData(deps);
-        const data = widgetData(deps, query.barcode);
         state.headers["cache-control"] = DATA_CACHE;
         return { data, meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source } };
       },

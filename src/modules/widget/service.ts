@@ -1,7 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { formatIls } from "../../time.ts";
-import { chainFigures, requireProduct, storeFigures } from "../prices/service.ts";
+import { chainPriceEntries, requireProduct } from "../prices/service.ts";
 
 /** The product's image: the operator's URL template when set, else none (no generated image route yet). */
 export function productImageUrl(deps: AppDeps, barcode: string): string | null {
@@ -16,20 +15,20 @@ export function productImageUrl(deps: AppDeps, barcode: string): string | null {
  */
 export function widgetData(deps: AppDeps, barcode: string) {
   const product = requireProduct(deps, barcode);
-  const chains = chainFigures(storeFigures(deps, product));
+  const entries = chainPriceEntries(deps, product);
   return {
     barcode: product.barcode,
     name: product.name,
     image_url: productImageUrl(deps, product.barcode),
-    prices: chains.map((c) => ({
-      chain_id: c.chainSlug,
-      chain_name: c.chainName,
-      price_ils: formatIls(c.price),
-      effective_price_ils: formatIls(c.effective),
-      is_on_promotion: c.effective < c.price,
-      store_count: c.storeCount,
+    prices: entries.map((e) => ({
+      chain_id: e.chain_id,
+      chain_name: e.chain_name,
+      price_ils: e.price_ils,
+      effective_price_ils: e.effective_price_ils,
+      is_on_promotion: e.is_on_promotion,
+      store_count: e.store_count,
     })),
-    cheapest_chain_id: chains[0]?.chainSlug ?? null,
+    cheapest_chain_id: entries[0]?.chain_id ?? null,
     data_updated_at: deps.data.current.updatedAt,
   };
 }

@@ -1,0 +1,253 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { testApp, commitData, get } from "../helpers/app.ts";
+import { Fixture } from "../helpers/fixture.ts";
+import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { requestState } from "../../src/http/request-state.ts";
+import { loadSettings } from "../../src/config.ts";
+import { buildWidget } from "../../scripts/build-widget.ts";
+import { loadWidgetAssets } from "../../src/modules/widget/assets.ts";
+import { dataCors } from "../../src/modules/widget/cors.ts";
+
+// Hand-computed fixture. Stores: Shufersal s1–s3, Rami Levy r1–r2, Victory v1–v2.
+// milk:  s1 6.90, s2 6.90, s3 7.20 → Shufersal 6.90 (3 stores); r1 6.50 (promotion: 5.00 open to all), r2 6.20
+//        → Rami Levy shelf 6.20 (tie → lower), effective 5.00 (tie 5.00/6.20 → lower), on promotion; v1 7.00 → Victory 7.00.
+// Store counts for the demo page: eggs 7, milk 6, bread 3, salt 1; a Rami Levy internal code in 2 stores (never a demo).
+const ctx = testApp();
+const f = new Fixture(ctx.db.prices, ctx.chainIds);
+const ORIGIN = "https://shop.example";
+let pk: ReturnType<typeof insertPublishableKey>;
+
+beforeAll(() => {
+  const [s1, s2, s3] = ["1", "2", "3"].map((c) => f.store("shufersal", c));
+  const [r1, r2] = ["1", "2"].map((c) => f.store("rami-levy", c));
+  const [v1, v2] = ["1", "2"].map((c) => f.store("victory", c));
+  const milk = f.product("7290000066318", "חלב 3% 1 ליטר");
+  const eggs = f.product("7290000000024", "ביצים L 12");
+  const bread = f.product("7290000000017", "לחם אחיד");
+  const salt = f.product("7290000000031", "מלח שולחן");
+  const internal = f.product("1234", "עוף טרי במשקל", { scopeChain: "rami-levy" });
+  for (const [store, price] of [[s1, 690], [s2, 690], [s3, 720], [r1, 650], [r2, 620], [v1, 700]] as const) f.price(store!, milk, price);
+  for (const store of [s1, s2, s3, r1, r2, v1, v2]) f.price(store!, eggs, 1290);
+  for (const store of [s1, r1, v1]) f.price(store!, bread, 650);
+  f.price(v2!, salt, 190);
+  for (const store of [r1, r2]) f.price(store!, internal, 3490);
+  f.promotion("rami-levy", "R1", { stores: [r1!], items: [milk], minQty: 1, discountedPrice: 500 });
+  f.promotion("rami-levy", "R2", { stores: [r2!], items: [milk], minQty: 1, discountedPrice: 300, clubOnly: true });
+  refreshChainProducts(ctx.db.prices);
+  commitData(ctx.deps, "2026-11-22T05:30:00+02:00");
+  pk = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [ORIGIN] });
+});
+
+/** A widget-data request as a browser on `origin` sends it, with the access layer's verdict when `accepted`. */
+async function widgetCall(path: string, opts: { origin?: string; accepted?: boolean } = {}) {
+  const headers: Record<string, string> = opts.origin ? { origin: opts.origin } : {};
+  const request = new Request(`http://localhost${path}${path.includes("?") ? "&" : "?"}key=${pk.key}`, { headers });
+  if (opts.accepted) requestState(request).access ??= publishableAccess(pk.keyId, pk.accountId, pk.key);
+  const res = await ctx.app.handle(request);
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+describe("GET /api/v1/widget/data/", () => {
+  test("chain entries with the /prices/ rules, cheapest first", async () => {
+    const { status, body, headers } = await widgetCall("/api/v1/widget/data/?barcode=7290000066318", { origin: ORIGIN, accepted: true });
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toContain("application/json");
+    expect(body.data).toEqual({
+      barcode: "7290000066318",
+      name: "חלב 3% 1 ליטר",
+      image_url: null,
+      prices: [
+        { chain_id: "rami-levy", chain_name: "רמי לוי", price_ils: "6.20", effective_price_ils: "5.00", is_on_promotion: true, store_count: 2 },
+        { chain_id: "shufersal", chain_name: "שופרסל", price_ils: "6.90", effective_price_ils: "6.90", is_on_promotion: false, store_count: 3 },
+        { chain_id: "victory", chain_name: "ויקטורי", price_ils: "7.00", effective_price_ils: "7.00", is_on_promotion: false, store_count: 1 },
+      ],
+      cheapest_chain_id: "rami-levy",
+      data_updated_at: "2026-11-22T05:30:00+02:00",
+    });
+    expect(body.meta.data_updated_at).toBe("2026-11-22T05:30:00+02:00");
+    expect(body.meta.request_id).toBe(headers.get("x-request-id"));
+    expect(body.meta.quota_remaining).toBeUndefined();
+  });
+
+  test("with and without the trailing slash; leading zeros do not matter", async () => {
+    const a = await widgetCall("/api/v1/widget/data?barcode=7290000066318", { accepted: true });
+    const b = await widgetCall("/api/v1/widget/data/?barcode=007290000066318", { accepted: true });
+    expect(a.status).toBe(200);
+    expect(b.body.data).toEqual(a.body.data);
+  });
+
+  test("public caching, varying by Origin", async () => {
+    const { headers } = await widgetCall("/api/v1/widget/data/?barcode=7290000066318", { origin: ORIGIN, accepted: true });
+    expect(headers.get("cache-control")).toBe("public, max-age=300, stale-while-revalidate=3600");
+    expect(headers.get("vary")).toBe("Origin");
+  });
+
+  test("CORS echoes the page's origin only when the access layer accepted a publishable key for it", async () => {
+    const accepted = await widgetCall("/api/v1/widget/data/?barcode=7290000066318", { origin: ORIGIN, accepted: true });
+    expect(accepted.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(accepted.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(accepted.headers.get("access-control-allow-credentials")).toBeNull();
+    // Without a publishable verdict from the access layer no data goes cross-origin.
+    expect(dataCors(ORIGIN, null, false)["access-control-allow-origin"]).toBeUndefined();
+    expect(dataCors(ORIGIN, { ...publishableAccess(1, 1, pk.key), keyKind: "live" }, false)["access-control-allow-origin"]).toBeUndefined();
+    expect(dataCors(ORIGIN, publishableAccess(1, 1, pk.key), false)["access-control-allow-origin"]).toBe(ORIGIN);
+    const noOrigin = await widgetCall("/api/v1/widget/data/?barcode=7290000066318", { accepted: true });
+    expect(noOrigin.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("the secret endpoints send no CORS", async () => {
+    const res = await get(ctx.app, "/api/v1/chains/", { origin: ORIGIN });
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("unknown product: 404 product_not_found, readable by the widget from any page", async () => {
+    const { status, headers, body } = await widgetCall("/api/v1/widget/data/?barcode=7290000099999", { origin: ORIGIN, accepted: true });
+    expect(status).toBe(404);
+    expect(headers.get("content-type")).toContain("application/problem+json");
+    expect(body.code).toBe("product_not_found");
+    expect(headers.get("access-control-allow-origin")).toBe("*");
+    expect(headers.get("vary")).toBe("Origin");
+    expect(headers.get("cache-control") ?? "").not.toContain("public");
+  });
+
+  test("a barcode that is not digits: 400 invalid_parameter naming it", async () => {
+    const { status, body } = await widgetCall("/api/v1/widget/data/?barcode=abc", { accepted: true });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: "invalid_parameter", param: "barcode" });
+  });
+
+  test("before the first import: 503 data_not_ready", async () => {
+    const empty = testApp();
+    const key = insertPublishableKey(empty.db.accounts);
+    const request = new Request(`http://localhost/api/v1/widget/data/?barcode=1&key=${key.key}`);
+    requestState(request).access = publishableAccess(key.keyId, key.accountId, key.key);
+    const res = await empty.app.handle(request);
+    expect(res.status).toBe(503);
+    expect((await res.json()).code).toBe("data_not_ready");
+  });
+
+  test("image_url follows the operator's template", async () => {
+    const custom = testApp({ settings: loadSettings({ MEHIR_IMAGE_URL_TEMPLATE: "https://img.example/{barcode}.jpg" }) });
+    const g = new Fixture(custom.db.prices, custom.chainIds);
+    g.price(g.store("shufersal", "1"), g.product("7290000066318", "חלב"), 690);
+    commitData(custom.deps);
+    const key = insertPublishableKey(custom.db.accounts);
+    const request = new Request(`http://localhost/api/v1/widget/data/?barcode=7290000066318&key=${key.key}`);
+    requestState(request).access = publishableAccess(key.keyId, key.accountId, key.key);
+    const res = await custom.app.handle(request);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.image_url).toBe("https://img.example/7290000066318.jpg");
+  });
+
+  test("OPTIONS preflight (key in X-API-Key) is answered", async () => {
+    const res = await ctx.app.handle(
+      new Request("http://localhost/api/v1/widget/data/?barcode=7290000066318", {
+        method: "OPTIONS",
+        headers: { origin: ORIGIN, "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+      }),
+    );
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(res.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect(res.headers.get("access-control-allow-headers")).toContain("X-API-Key");
+    expect(res.headers.get("access-control-max-age")).toBe("86400");
+    expect(res.headers.get("vary")).toBe("Origin");
+  });
+});
+
+describe("/widget/v1/ files", () => {
+  test("loader.js: the built bundle, JavaScript, cacheable for an hour, loadable from any origin", async () => {
+    const [built] = await buildWidget();
+    const res = await ctx.app.handle(new Request("http://localhost/widget/v1/loader.js", { headers: { origin: ORIGIN } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(res.headers.get("etag")).toMatch(/^"w1-[0-9a-z]+"$/);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(built!.bytes);
+  });
+
+  test("a matching If-None-Match gets 304 without a body", async () => {
+    const first = await ctx.app.handle(new Request("http://localhost/widget/v1/loader.js"));
+    const etag = first.headers.get("etag")!;
+    const again = await ctx.app.handle(new Request("http://localhost/widget/v1/loader.js", { headers: { "if-none-match": `W/${etag}` } }));
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    const other = await ctx.app.handle(new Request("http://localhost/widget/v1/loader.js", { headers: { "if-none-match": '"w1-other"' } }));
+    expect(other.status).toBe(200);
+  });
+
+  test("an unknown file: 404 problem+json", async () => {
+    const res = await get(ctx.app, "/widget/v1/widget.js");
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("not_found");
+  });
+
+  test("running from source, the assets are built in memory with ETags of their bytes", async () => {
+    const assets = await loadWidgetAssets();
+    const loader = assets.get("loader.js")!;
+    expect(loader.body.length).toBeGreaterThan(1000);
+    expect(loader.etag).toBe(`"w1-${Bun.hash(loader.body).toString(36)}"`);
+  });
+});
+
+describe("/widget/v1/demo.html", () => {
+  const demo = async (query = "") => {
+    const res = await ctx.app.handle(new Request(`http://localhost/widget/v1/demo.html${query}`));
+    return { res, html: await res.text() };
+  };
+  const barcodes = (html: string) => [...html.matchAll(/data-svc-widget data-barcode="(\d+)"/g)].map((m) => m[1]);
+
+  test("with a key: the widget on the products sold in most stores, chosen from the data", async () => {
+    const { res, html } = await demo(`?key=${pk.key}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(barcodes(html)).toEqual(["7290000000024", "7290000066318", "7290000000017", "7290000000031"]);
+    expect(html).toContain(`data-api-key="${pk.key}"`);
+    expect(html).toContain('<script src="/widget/v1/loader.js" async></script>');
+    expect(html).toContain("http://localhost/widget/v1/loader.js");
+    expect(html).not.toContain("1234");
+  });
+
+  test("the choice follows the data: salt sold in more stores moves up", async () => {
+    const other = testApp();
+    const g = new Fixture(other.db.prices, other.chainIds);
+    const stores = ["1", "2", "3"].map((c) => g.store("shufersal", c));
+    const a = g.product("7290000000048", "אורז");
+    const b = g.product("7290000000055", "סוכר");
+    g.price(stores[0]!, a, 500);
+    for (const s of stores) g.price(s, b, 400);
+    refreshChainProducts(other.db.prices);
+    commitData(other.deps);
+    const html = await (await other.app.handle(new Request(`http://localhost/widget/v1/demo.html?key=${pk.key}`))).text();
+    expect(barcodes(html)).toEqual(["7290000000055", "7290000000048"]);
+  });
+
+  test("without a key: no widgets, a pointer to the portal and a form", async () => {
+    const { res, html } = await demo();
+    expect(res.status).toBe(200);
+    expect(barcodes(html)).toEqual([]);
+    expect(html).toContain('href="/portal/"');
+    expect(html).toContain('<input name="key"');
+  });
+
+  test("a key that is not publishable is not echoed into the page", async () => {
+    const { html } = await demo(`?key=${encodeURIComponent('pk_live_"><script>alert(1)</script>')}`);
+    expect(barcodes(html)).toEqual([]);
+    expect(html).not.toContain("alert(1)");
+    expect(html).toContain("אינו מפתח פומבי");
+    const secret = await demo("?key=sk_live_" + "a".repeat(32));
+    expect(secret.html).not.toContain("sk_live_");
+  });
+
+  test("before the first import the page says the data is coming", async () => {
+    const empty = testApp();
+    const html = await (await empty.app.handle(new Request(`http://localhost/widget/v1/demo.html?key=${pk.key}`))).text();
+    expect(barcodes(html)).toEqual([]);
+    expect(html).toContain("עדיין אין נתוני מחירים");
+  });
+});
