@@ -1,12 +1,92 @@
-import type { Command } from "./command.ts";
+import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
+import { loadSettings } from "../config.ts";
+import { openDataDir } from "../db/open.ts";
+import { syncRegistry } from "../db/sync-registry.ts";
+import { setLogLevel } from "../log.ts";
+import { loadRegistry } from "../registry.ts";
+import { fetchChains, FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
+import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
 
-// Frame only: the issue that owns `mehir fetch` fills this in.
+/** One line per chain: slug, status, files, first error. */
+export function formatReport(report: FetchReport): string {
+  const width = Math.max(4, ...report.chains.map((c) => c.slug.length));
+  const lines = [`fetch ${report.date}: ${report.files.length} new file(s)`];
+  for (const c of report.chains) {
+    const counts = `${c.downloaded.length} new, ${c.alreadyFetched} already fetched, ${c.selected} selected of ${c.listed} listed`;
+    const error = c.errors[0] ? `  — ${c.errors[0]}` : "";
+    lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}`);
+  }
+  return lines.join("\n");
+}
+
 export const fetchCommand: Command = {
   name: "fetch",
-  summary: "(not built yet)",
-  help: "mehir fetch: not built yet.",
-  async run() {
-    console.error("mehir fetch: not built yet");
-    return 1;
+  summary: "Download the day's price files from the chains' portals and import them",
+  help: `Usage: mehir fetch [--chain SLUG]... [--date YYYY-MM-DD] [--deltas] [--data-dir DIR] [--sources-file FILE]
+
+Lists each chain's portal, downloads the newest Stores, PriceFull and PromoFull file per store
+for the day (Israel time; default today) into <data-dir>/downloads/<chain>/<date>/, skipping
+files fetched before, then imports them. A chain that fails keeps its previous data; its
+error is recorded in its health (GET /api/v1/chains/).
+
+Options:
+  --chain SLUG          Only this chain (repeatable); default every active chain
+  --date YYYY-MM-DD     The day to fetch (default today in Israel)
+  --deltas              Also fetch the day's Price/Promo updates after each full file
+  --data-dir DIR        Data folder (MEHIR_DATA_DIR; default ./mehir-data)
+  --sources-file FILE   Portal overrides, JSON slug → { base_url, username, password } (MEHIR_SOURCES_FILE)
+
+Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (several portals refuse
+non-Israeli addresses). Exit status 1 when any chain failed.`,
+  async run(args) {
+    if (wantsHelp(args)) {
+      console.log(this.help);
+      return 0;
+    }
+    const { values } = parseFlags(args, {
+      chain: { type: "string", multiple: true },
+      date: { type: "string" },
+      deltas: { type: "boolean" },
+      "data-dir": { type: "string" },
+      "sources-file": { type: "string" },
+    });
+    if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError(`--date expects YYYY-MM-DD, got "${values.date}"`);
+    const settings = loadSettings(process.env, { dataDir: values["data-dir"], sourcesFile: values["sources-file"] });
+    setLogLevel(settings.logLevel);
+    const registry = loadRegistry();
+    for (const slug of values.chain ?? []) {
+      if (!registry.bySlug.has(slug)) throw new UsageError(`unknown chain "${slug}"; known: ${registry.chains.map((c) => c.slug).join(", ")}`);
+    }
+    let sourcesOverride;
+    try {
+      sourcesOverride = settings.sourcesFile ? loadSourcesFile(settings.sourcesFile) : undefined;
+    } catch (error) {
+      if (error instanceof SourcesFileError) throw new UsageError(error.message);
+      throw error;
+    }
+    const db = openDataDir(settings.dataDir);
+    try {
+      syncRegistry(db.prices, registry);
+      let report: FetchReport;
+      try {
+        report = await fetchChains({
+          db: db.prices,
+          registry,
+          dataDir: settings.dataDir,
+          chains: values.chain,
+          date: values.date,
+          deltas: values.deltas ?? false,
+          sourcesOverride,
+        });
+      } catch (error) {
+        if (error instanceof FetchUsageError) throw new UsageError(error.message);
+        throw error;
+      }
+      console.log(formatReport(report));
+      return report.chains.some((c) => c.status === "failed") ? 1 : 0;
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+    }
   },
 };

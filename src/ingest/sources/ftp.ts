@@ -1,0 +1,254 @@
+import { createConnection, type Socket } from "node:net";
+
+/**
+ * A minimal passive-mode FTP client (plain FTP: the Cerberus retail host is reported to refuse
+ * AUTH TLS). Commands run one at a time over a single control connection.
+ */
+
+export interface FtpEntry {
+  name: string;
+  size: number | null;
+  /** The listing's time column, verbatim. */
+  time: string | null;
+}
+
+interface Reply {
+  code: number;
+  text: string;
+}
+
+export class FtpError extends Error {
+  override name = "FtpError";
+}
+
+export class FtpClient {
+  private socket: Socket | null = null;
+  private buffer = "";
+  private lines: string[] = [];
+  private waiters: ((line: string | Error) => void)[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Serialises operations on the one control connection. */
+  private exclusive<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private nextLine(): Promise<string> {
+    const ready = this.lines.shift();
+    if (ready !== undefined) return Promise.resolve(ready);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new FtpError(`ftp: no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      this.waiters.push((line) => {
+        clearTimeout(timer);
+        if (line instanceof Error) reject(line);
+        else resolve(line);
+      });
+    });
+  }
+
+  private async reply(): Promise<Reply> {
+    const first = await this.nextLine();
+    const code = Number(first.slice(0, 3));
+    if (!Number.isFinite(code)) throw new FtpError(`ftp: bad reply "${first}"`);
+    let text = first.slice(4);
+    if (first[3] === "-") {
+      for (;;) {
+        const line = await this.nextLine();
+        text += "\n" + line;
+        if (line.startsWith(`${code} `)) break;
+      }
+    }
+    return { code, text };
+  }
+
+  private async command(line: string, expect: number[]): Promise<Reply> {
+    this.socket!.write(line + "\r\n");
+    const r = await this.reply();
+    if (!expect.includes(r.code)) {
+      const shown = line.startsWith("PASS") ? "PASS ***" : line;
+      throw new FtpError(`ftp: ${shown} → ${r.code} ${r.text}`);
+    }
+    return r;
+  }
+
+  private fail(error: Error): void {
+    for (const w of this.waiters.splice(0)) w(error);
+  }
+
+  /** Connects and logs in; `folder` is entered with CWD when not "/". */
+  connect(user: string, password: string, folder: string): Promise<void> {
+    return this.exclusive(async () => {
+      await new Promise<void>((resolve, reject) => {
+        const socket = createConnection({ host: this.host, port: this.port });
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new FtpError(`ftp: connect timed out after ${this.timeoutMs} ms`));
+        }, this.timeoutMs);
+        socket.setEncoding("utf8");
+        socket.once("connect", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        socket.once("error", (e) => {
+          clearTimeout(timer);
+          reject(new FtpError(`ftp: ${e.message}`));
+          this.fail(new FtpError(`ftp: ${e.message}`));
+        });
+        socket.on("close", () => this.fail(new FtpError("ftp: connection closed")));
+        socket.on("data", (chunk: string) => {
+          this.buffer += chunk;
+          let nl: number;
+          while ((nl = this.buffer.indexOf("\n")) >= 0) {
+            const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+            this.buffer = this.buffer.slice(nl + 1);
+            const waiter = this.waiters.shift();
+            if (waiter) waiter(line);
+            else this.lines.push(line);
+          }
+        });
+        this.socket = socket;
+      });
+      const greeting = await this.reply();
+      if (greeting.code !== 220) throw new FtpError(`ftp: greeting ${greeting.code} ${greeting.text}`);
+      const u = await this.command(`USER ${user}`, [230, 331]);
+      if (u.code === 331) await this.command(`PASS ${password}`, [230, 202]);
+      await this.command("TYPE I", [200]);
+      if (folder && folder !== "/") await this.command(`CWD ${folder}`, [250]);
+    });
+  }
+
+  /** Opens a passive data connection; connects to the control host (PASV addresses are often private). */
+  private async passive(): Promise<Socket> {
+    const r = await this.command("PASV", [227]);
+    const m = r.text.match(/(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)/);
+    if (!m) throw new FtpError(`ftp: bad PASV reply ${r.text}`);
+    const port = Number(m[5]) * 256 + Number(m[6]);
+    return await new Promise<Socket>((resolve, reject) => {
+      const data = createConnection({ host: this.host, port });
+      const timer = setTimeout(() => {
+        data.destroy();
+        reject(new FtpError("ftp: data connection timed out"));
+      }, this.timeoutMs);
+      data.once("connect", () => {
+        clearTimeout(timer);
+        resolve(data);
+      });
+      data.once("error", (e) => {
+        clearTimeout(timer);
+        reject(new FtpError(`ftp: data connection: ${e.message}`));
+      });
+    });
+  }
+
+  /** LIST of the current folder, parsed (Unix and IIS styles). */
+  list(): Promise<FtpEntry[]> {
+    return this.exclusive(async () => {
+      const data = await this.passive();
+      const chunks: Buffer[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        data.on("data", (c: Buffer) => chunks.push(c));
+        data.once("end", () => resolve());
+        data.once("error", (e) => reject(new FtpError(`ftp: ${e.message}`)));
+      });
+      await this.command("LIST", [125, 150]);
+      await done;
+      await this.reply(); // 226
+      return parseFtpList(Buffer.concat(chunks).toString("utf8"));
+    });
+  }
+
+  /**
+   * RETR as a stream. The control connection stays busy until the stream ends; a transfer
+   * that does not end with 226 errors the stream (a truncated file).
+   */
+  retrieve(name: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    let release!: () => void;
+    const busy = new Promise<void>((r) => (release = r));
+    return new Promise((resolveStream, rejectStream) => {
+      this.exclusive(async () => {
+        try {
+          const data = await this.passive();
+          await this.command(`RETR ${name}`, [125, 150]);
+          const stream = new ReadableStream<Uint8Array>({
+            start: (controller) => {
+              let settled = false;
+              const finish = (error?: Error) => {
+                if (settled) return;
+                settled = true;
+                signal?.removeEventListener("abort", abort);
+                if (error) {
+                  data.destroy();
+                  controller.error(error);
+                  release();
+                  return;
+                }
+                this.reply()
+                  .then((r) => (r.code === 226 || r.code === 250 ? controller.close() : controller.error(new FtpError(`ftp: transfer ended ${r.code} ${r.text}`))))
+                  .catch((e) => controller.error(e))
+                  .finally(release);
+              };
+              const abort = () => finish(new FtpError("ftp: download aborted"));
+              signal?.addEventListener("abort", abort, { once: true });
+              data.on("data", (c: Buffer) => controller.enqueue(new Uint8Array(c)));
+              data.once("error", (e) => finish(new FtpError(`ftp: ${e.message}`)));
+              data.once("end", () => finish());
+            },
+          });
+          resolveStream(stream);
+        } catch (error) {
+          release();
+          rejectStream(error);
+        }
+        await busy;
+      });
+    });
+  }
+
+  /** Ends the session at once (also while a command hangs). */
+  async close(): Promise<void> {
+    const socket = this.socket;
+    this.socket = null;
+    if (!socket) return;
+    try {
+      socket.end("QUIT\r\n");
+    } catch {
+      // already gone
+    }
+    socket.destroy();
+    this.fail(new FtpError("ftp: closed"));
+  }
+}
+
+/**
+ * Parses LIST output: Unix (`-rw-r--r-- 1 ftp ftp 1234 Nov 22 05:30 name`) or IIS
+ * (`11-22-26  05:30AM  1234 name`); directories are skipped.
+ */
+export function parseFtpList(text: string): FtpEntry[] {
+  const out: FtpEntry[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || /^total\s+\d+$/i.test(line)) continue;
+    const unix = line.match(/^([-dl])[rwxsStT-]{9}\S*\s+\d+\s+\S+\s+\S+\s+(\d+)\s+(\w{3}\s+\d{1,2}\s+[\d:]+)\s+(.+)$/);
+    if (unix) {
+      if (unix[1] !== "-") continue;
+      out.push({ name: unix[4]!, size: Number(unix[2]), time: unix[3]! });
+      continue;
+    }
+    const iis = line.match(/^(\d{2}-\d{2}-\d{2,4}\s+\d{1,2}:\d{2}[AP]M)\s+(<DIR>|\d+)\s+(.+)$/i);
+    if (iis) {
+      if (iis[2] === "<DIR>") continue;
+      out.push({ name: iis[3]!, size: Number(iis[2]), time: iis[1]! });
+      continue;
+    }
+    if (!/\s/.test(line)) out.push({ name: line, size: null, time: null });
+  }
+  return out;
+}

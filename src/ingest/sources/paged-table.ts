@@ -1,0 +1,43 @@
+import type { HttpClient } from "./http.ts";
+import { lastSegment, parseSize, tableRows, textOf, type HtmlRow } from "./html.ts";
+import { parseListingName } from "./file-name.ts";
+import { listedFile } from "./listing.ts";
+import type { ListedFile } from "./types.ts";
+
+/**
+ * One row of a server-rendered file table as a ListedFile: the link is the row's first href
+ * matching `linkPattern`; the name is the cell that reads as a price-file name, else the link's
+ * last segment (City Market links are opaque `/downloadFile/<guid>`).
+ */
+export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): ListedFile | null {
+  const href = row.hrefs.find((h) => linkPattern.test(h));
+  if (!href) return null;
+  const cells = row.cells.map(textOf);
+  const named = cells.find((c) => /^[\w.-]+$/.test(c) && parseListingName(c).type !== null);
+  const name = named ?? lastSegment(href);
+  if (!name) return null;
+  const sizeCell = cells.find((c) => /^[\d.,]+\s*(b|kb|mb|gb)$/i.test(c));
+  const time = cells.find((c) => /\d{1,2}\/\d{1,2}\/\d{4}|\d{4}-\d{2}-\d{2}/.test(c)) ?? null;
+  return listedFile(name, new URL(href, pageUrl).toString(), { size: parseSize(sizeCell ?? null), sizeExact: false, portalTime: time });
+}
+
+/**
+ * Walks `?…&p=N` pages until one brings no file not seen before (the portals repeat the last
+ * page or answer an empty table past the end).
+ */
+export async function walkPages(http: HttpClient, pageUrl: (page: number) => string, linkPattern: RegExp, maxPages = 200): Promise<ListedFile[]> {
+  const seen = new Map<string, ListedFile>();
+  for (let page = 1; page <= maxPages; page++) {
+    const url = pageUrl(page);
+    const { text } = await http.text(url);
+    let fresh = 0;
+    for (const row of tableRows(text)) {
+      const file = rowToFile(row, url, linkPattern);
+      if (!file || seen.has(file.fileName)) continue;
+      seen.set(file.fileName, file);
+      fresh++;
+    }
+    if (fresh === 0) break;
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,92 @@
+import { ISRAEL_TZ, israelDate, israelLocalToDate } from "../../time.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The next instant at `at` (HH:MM, Israel local time) strictly after `now`; DST-correct.
+ * @example nextRunAt("05:30", new Date("2026-11-22T04:00:00Z")).toISOString() // "2026-11-23T03:30:00.000Z"
+ */
+export function nextRunAt(at: string, now: Date): Date {
+  const m = at.match(/^([01]\d|2[0-3]):([0-5]\d)$/);
+  if (!m) throw new Error(`schedule: expected HH:MM, got "${at}"`);
+  const [y, mo, d] = israelDate(now).split("-").map(Number) as [number, number, number];
+  for (let offset = 0; offset <= 2; offset++) {
+    const day = new Date(Date.UTC(y, mo - 1, d) + offset * DAY_MS);
+    const candidate = israelLocalToDate(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), Number(m[1]), Number(m[2]));
+    if (candidate.getTime() > now.getTime()) return candidate;
+  }
+  throw new Error("schedule: no next run found"); // unreachable
+}
+
+/**
+ * True when the newest data is older than a day (or there is none): a live start should fetch
+ * at once instead of waiting for the daily time.
+ * @example needsCatchUp("2026-11-20T05:30:00+02:00", new Date("2026-11-22T06:00:00+02:00")) // true
+ */
+export function needsCatchUp(lastDataAt: string | null | undefined, now: Date): boolean {
+  if (!lastDataAt) return true;
+  const last = Date.parse(lastDataAt);
+  if (Number.isNaN(last)) return true;
+  return now.getTime() - last > DAY_MS;
+}
+
+export interface DailyFetchOptions {
+  /** HH:MM, Israel local time. */
+  at: string;
+  /** Only Asia/Jerusalem is supported: the files' and the API's clock. */
+  timezone?: typeof ISRAEL_TZ;
+  run: () => Promise<void>;
+  now?: () => Date;
+  /** Called when a run throws (the schedule continues). */
+  onError?: (error: unknown) => void;
+  /** Timer functions, replaceable in tests. */
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+/**
+ * Runs `run` every day at `at` Israel time until stopped. A run still going at the next time
+ * is not started twice; a failing run is reported to `onError` and the schedule continues.
+ *
+ * @example const daily = startDailyFetch({ at: "05:30", run: fetchAndImport }); … daily.stop();
+ */
+export function startDailyFetch(options: DailyFetchOptions): { stop(): void; readonly nextAt: Date | null } {
+  if (options.timezone && options.timezone !== ISRAEL_TZ) throw new Error(`schedule: only ${ISRAEL_TZ} is supported`);
+  const now = options.now ?? (() => new Date());
+  const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  let handle: unknown = null;
+  let nextAt: Date | null = null;
+  let stopped = false;
+  let running = false;
+
+  const schedule = () => {
+    if (stopped) return;
+    nextAt = nextRunAt(options.at, now());
+    handle = setTimer(fire, Math.max(0, nextAt.getTime() - now().getTime()));
+  };
+  const fire = () => {
+    if (stopped) return;
+    if (running) return schedule();
+    running = true;
+    options
+      .run()
+      .catch((error) => options.onError?.(error))
+      .finally(() => {
+        running = false;
+      });
+    schedule();
+  };
+  schedule();
+  return {
+    stop() {
+      stopped = true;
+      if (handle !== null) clearTimer(handle);
+      handle = null;
+      nextAt = null;
+    },
+    get nextAt() {
+      return nextAt;
+    },
+  };
+}

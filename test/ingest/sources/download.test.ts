@@ -1,0 +1,67 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { safeFileName, saveResponse, verifyPayload } from "../../../src/ingest/sources/download.ts";
+import { HttpError } from "../../../src/ingest/sources/http.ts";
+import { priceFullGz, tempDir, zipOf } from "./fake-portal.ts";
+
+describe("saveResponse", () => {
+  test("writes a whole gzip file into place", async () => {
+    const dir = tempDir();
+    const gz = priceFullGz("7290058140886", "1");
+    const saved = await saveResponse(new Response(gz), dir, "PriceFull7290058140886-001-202611220300.gz");
+    expect(saved.bytes).toBe(gz.length);
+    expect(readFileSync(saved.path)).toEqual(Buffer.from(gz));
+    expect(readdirSync(dir)).toEqual(["PriceFull7290058140886-001-202611220300.gz"]);
+  });
+
+  test("a truncated gzip is refused (retryable) and leaves nothing behind", async () => {
+    const dir = tempDir();
+    const gz = priceFullGz("7290058140886", "1", 50);
+    const error = await saveResponse(new Response(gz.subarray(0, gz.length - 40)), dir, "PriceFull.gz").catch((e) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain("truncated");
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("a body shorter than its Content-Length is truncated", async () => {
+    const dir = tempDir();
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("<Root>"));
+        c.close();
+      },
+    });
+    const error = await saveResponse(new Response(stream, { headers: { "content-length": "100" } }), dir, "Stores1-202611220500.xml").catch((e) => e);
+    expect(error.message).toContain("6 of 100 bytes");
+    expect(existsSync(join(dir, "Stores1-202611220500.xml"))).toBe(false);
+  });
+
+  test("non-2xx and oversized bodies are refused", async () => {
+    const dir = tempDir();
+    expect((await saveResponse(new Response("x", { status: 503 }), dir, "a.gz").catch((e) => e)).retryable).toBe(true);
+    expect((await saveResponse(new Response("x", { status: 404 }), dir, "a.gz").catch((e) => e)).retryable).toBe(false);
+    expect((await saveResponse(new Response("x".repeat(100)), dir, "a.xml", 10).catch((e) => e)).message).toContain("larger than");
+  });
+});
+
+describe("verifyPayload", () => {
+  test("ZIP under a .gz name passes when whole, fails when cut", () => {
+    const zip = zipOf("PriceFull.xml", new TextEncoder().encode("<Root/>"));
+    expect(() => verifyPayload(zip, "x.gz")).not.toThrow();
+    expect(() => verifyPayload(zip.subarray(0, zip.length - 10), "x.gz")).toThrow(/truncated ZIP/);
+  });
+
+  test("an HTML page is never saved as a price file; empty is refused", () => {
+    expect(() => verifyPayload(new TextEncoder().encode("<!DOCTYPE html><html><form>login</form>"), "x.xml")).toThrow(/HTML page/);
+    expect(() => verifyPayload(new Uint8Array(), "x.xml")).toThrow(/empty/);
+    expect(() => verifyPayload(new TextEncoder().encode("\uFEFF<?xml version='1.0'?><Root/>"), "x.xml")).not.toThrow();
+  });
+
+  test("safeFileName keeps files inside their folder", () => {
+    expect(safeFileName("../../etc/passwd")).toBe("passwd");
+    expect(safeFileName("..hidden")).toBe("hidden");
+    expect(() => safeFileName("/")).toThrow();
+  });
+});

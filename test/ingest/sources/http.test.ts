@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { CookieJar, HttpClient, HttpError, proxyFor } from "../../../src/ingest/sources/http.ts";
+import { FAST_HTTP, htmlResponse, startFakePortal } from "./fake-portal.ts";
+
+describe("proxyFor", () => {
+  const env = { HTTPS_PROXY: "http://proxy.il:3128", http_proxy: "http://plain.il:8080", NO_PROXY: "internal.example,.corp" };
+  test("scheme picks the variable; lowercase names work", () => {
+    expect(proxyFor("https://prices.shufersal.co.il/", env)).toBe("http://proxy.il:3128");
+    expect(proxyFor("http://prices.super-pharm.co.il/", env)).toBe("http://plain.il:8080");
+    expect(proxyFor("https://x.co.il/", { HTTP_PROXY: "http://only-http:1" })).toBe("http://only-http:1");
+  });
+  test("loopback and NO_PROXY hosts go direct", () => {
+    expect(proxyFor("http://127.0.0.1:9/", env)).toBeNull();
+    expect(proxyFor("https://internal.example/x", env)).toBeNull();
+    expect(proxyFor("https://a.b.corp/x", env)).toBeNull();
+    expect(proxyFor("https://x.co.il/", { ...env, NO_PROXY: "*" })).toBeNull();
+    expect(proxyFor("https://x.co.il/", {})).toBeNull();
+  });
+});
+
+describe("CookieJar", () => {
+  test("stores per host, replaces and expires", () => {
+    const jar = new CookieJar();
+    const h = new Headers();
+    h.append("set-cookie", "cftpSID=abc; Path=/; HttpOnly");
+    h.append("set-cookie", "other=1");
+    jar.store("https://a.example/login", new Response(null, { headers: h }));
+    expect(jar.header("https://a.example/file")).toBe("cftpSID=abc; other=1");
+    expect(jar.header("https://b.example/")).toBeNull();
+    jar.store("https://a.example/", new Response(null, { headers: { "set-cookie": "other=; Max-Age=0" } }));
+    expect(jar.header("https://a.example/")).toBe("cftpSID=abc");
+  });
+});
+
+describe("HttpClient", () => {
+  let failures = 0;
+  let slowHits = 0;
+  const portal = startFakePortal(async (_req, url) => {
+    if (url.pathname === "/flaky") return failures++ < 2 ? htmlResponse("oops", 500) : htmlResponse("fine");
+    if (url.pathname === "/slow") {
+      slowHits++;
+      await Bun.sleep(1000);
+      return htmlResponse("late");
+    }
+    if (url.pathname === "/redirect") return new Response(null, { status: 302, headers: { location: "/landing", "set-cookie": "sid=42" } });
+    if (url.pathname === "/landing") return htmlResponse("landed");
+    if (url.pathname === "/forbidden") return htmlResponse("no", 403);
+    return htmlResponse("?", 404);
+  });
+  afterAll(() => portal.stop());
+
+  test("retries 500s with backoff, then succeeds; sends the User-Agent", async () => {
+    const http = new HttpClient({ ...FAST_HTTP, retries: 3, userAgent: "mehir-test/1" });
+    const res = await http.text(portal.url + "/flaky");
+    expect(res.text).toBe("fine");
+    expect(portal.requests.filter((r) => r.path === "/flaky")).toHaveLength(3);
+    expect(portal.requests.at(-1)!.ua).toBe("mehir-test/1");
+  });
+
+  test("times out each attempt and gives up after the retries", async () => {
+    const http = new HttpClient({ ...FAST_HTTP, timeoutMs: 80, retries: 1 });
+    const started = Date.now();
+    const error = await http.text(portal.url + "/slow").catch((e) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.message).toContain("timed out");
+    expect(slowHits).toBe(2);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  test("keeps cookies set on a redirect", async () => {
+    const http = new HttpClient(FAST_HTTP);
+    expect((await http.text(portal.url + "/redirect")).text).toBe("landed");
+    expect(portal.requests.at(-1)!.cookie).toBe("sid=42");
+  });
+
+  test("a 403 is not retried", async () => {
+    const http = new HttpClient({ ...FAST_HTTP, retries: 3 });
+    const before = portal.requests.length;
+    const error = await http.text(portal.url + "/forbidden").catch((e) => e);
+    expect(error.status).toBe(403);
+    expect(portal.requests.length - before).toBe(1);
+  });
+});
