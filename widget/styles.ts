@@ -1,7 +1,8 @@
 /**
  * The widget's whole stylesheet, applied inside its shadow root only. `:host { all: initial }`
- * stops the page's inherited styles at the boundary; colours are set on the wrapper so nothing
- * depends on the page. Themes through --svc-accent, --svc-font and --svc-radius, which the page
+ * stops the page's inherited styles at the boundary, and every inherited property is set again on
+ * the wrapper, because a page's `!important` rules on the host element beat `:host` and would
+ * otherwise be inherited. Themes through --svc-accent, --svc-font and --svc-radius, which the page
  * may set on the element on purpose. Logical properties serve RTL and LTR alike.
  */
 export const CSS = `
@@ -10,7 +11,8 @@ export const CSS = `
 .w{--bg:#fff;--fg:#1a1a1a;--mu:#4a4a4a;--ln:#d4d4d4;--ac:var(--svc-accent,#0b57d0);--cb:#e3f3e8;--cf:#0b5527;--pb:#a61b1b;--pf:#fff;
 box-sizing:border-box;display:block;max-width:100%;padding:12px;margin:0;text-align:start;
 font:14px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Arial,sans-serif);
-color:var(--fg);background:var(--bg);border:1px solid var(--ln);border-radius:var(--svc-radius,8px)}
+color:var(--fg);background:var(--bg);border:1px solid var(--ln);border-radius:var(--svc-radius,8px);
+letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;white-space:normal;visibility:visible;cursor:auto}
 .dark{--bg:#1d1f23;--fg:#f0f0f0;--mu:#bdbdbd;--ln:#43474e;--ac:var(--svc-accent,#8ab4f8);--cb:#163a22;--cf:#a8e6b8;--pb:#f4b7b2;--pf:#5c1010}
 @media (prefers-color-scheme:dark){.auto{--bg:#1d1f23;--fg:#f0f0f0;--mu:#bdbdbd;--ln:#43474e;--ac:var(--svc-accent,#8ab4f8);--cb:#163a22;--cf:#a8e6b8;--pb:#f4b7b2;--pf:#5c1010}}
 *{box-sizing:border-box}
