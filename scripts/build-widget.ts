@@ -52,10 +52,18 @@ export async function writeWidget(outDir = WIDGET_OUT_DIR): Promise<WidgetFile[]
   return files;
 }
 
-if (import.meta.main) {
+async function main(): Promise<void> {
   const files = await writeWidget();
   for (const file of files) {
     const gzipped = Bun.gzipSync(file.bytes).length;
     console.log(`widget: dist/widget/v1/${file.path} ${file.bytes.length} B, ${gzipped} B gzipped`);
   }
+}
+
+// No top-level await: the server imports this module, and the binary's bytecode build forbids it.
+if (import.meta.main) {
+  main().catch((error) => {
+    console.error(String(error));
+    process.exit(1);
+  });
 }

@@ -101,10 +101,23 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     refreshChainProducts(ctx.db.prices);
     commitData(ctx.deps, "2026-11-22T05:30:00+02:00");
 
+    shop = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("not yet", { status: 503 }) });
+    shopOrigin = `http://127.0.0.1:${shop.port}`;
+    const good = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [shopOrigin] }).key;
+    const otherSite = insertPublishableKey(ctx.db.accounts, { allowedOrigins: ["https://elsewhere.example"] }).key;
+
     // Wired access layer? An unknown publishable key must then be refused.
     const probe = await ctx.app.handle(new Request(`http://127.0.0.1/api/v1/widget/data/?barcode=${MILK}&key=pk_live_${"0".repeat(32)}`));
     const standIn = probe.status === 401 ? null : accessStandIn(ctx.db.accounts);
     if (standIn) console.warn("widget e2e: no access layer in createApp yet; using the test's publishable-key stand-in");
+    else {
+      // Keys made while the service runs take effect within about a second (contract): wait for ours.
+      for (let i = 0; i < 40; i++) {
+        const res = await ctx.app.handle(new Request(`http://127.0.0.1/api/v1/widget/data/?barcode=${MILK}&key=${good}`, { headers: { origin: shopOrigin } }));
+        if (res.status === 200) break;
+        await Bun.sleep(100);
+      }
+    }
 
     const server = Bun.serve({
       hostname: "127.0.0.1",
@@ -113,11 +126,6 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     });
     api = server;
     apiOrigin = `http://127.0.0.1:${server.port}`;
-    shop = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("placeholder") });
-    shopOrigin = `http://127.0.0.1:${shop.port}`;
-
-    const good = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [shopOrigin] }).key;
-    const otherSite = insertPublishableKey(ctx.db.accounts, { allowedOrigins: ["https://elsewhere.example"] }).key;
     const html = shopPage({ good, otherSite, unknown: "pk_live_" + "Z".repeat(32) });
     shop.reload({ fetch: () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }) });
 
