@@ -40,9 +40,9 @@ export function demoPage(input: DemoPageInput): string {
   const parts: string[] = [];
   if (!key) {
     parts.push(
-      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code>pk_live_…</code>). " : ""}` +
+      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code dir="ltr">pk_live_…</code>). " : ""}` +
         `כדי לראות את הווידג׳ט צריך מפתח פומבי. צרו אחד ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
-        `ואז פתחו את הדף עם <code>?key=pk_live_…</code> או הדביקו אותו כאן:</p>` +
+        `ואז פתחו את הדף עם <code dir="ltr">?key=pk_live_…</code> או הדביקו אותו כאן:</p>` +
         `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form></div>`,
     );
   }
@@ -64,7 +64,7 @@ export function demoPage(input: DemoPageInput): string {
       `<script src="${input.origin}/widget/v1/loader.js" async></script>`;
     parts.push(`<h2>הטמעה באתר שלכם</h2><pre><code id="snippet">${escapeHtml(snippet)}</code></pre>`);
     parts.push(`<p>אפשרויות: <code>data-limit</code> (ברירת מחדל 5), <code>data-lang</code> (<code>he</code> או <code>en</code>), <code>data-theme</code> (<code>light</code>, <code>dark</code>, <code>auto</code>). ` +
-      `התיעוד המלא: <a href="/docs">/docs</a>.</p>`);
+      `התיעוד המלא: <a href="/docs"><bdi>/docs</bdi></a>.</p>`);
   }
   return `<!doctype html>
 <html lang="he" dir="rtl">
