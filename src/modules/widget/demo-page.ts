@@ -40,7 +40,7 @@ export function demoPage(input: DemoPageInput): string {
   const parts: string[] = [];
   if (!key) {
     parts.push(
-      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code dir="ltr">pk_live_…</code>). " : ""}` +
+      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code dir='ltr'>pk_live_…</code>). " : ""}` +
         `כדי לראות את הווידג׳ט צריך מפתח פומבי. צרו אחד ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
         `ואז פתחו את הדף עם <code dir="ltr">?key=pk_live_…</code> או הדביקו אותו כאן:</p>` +
         `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form></div>`,
