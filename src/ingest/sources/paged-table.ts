@@ -6,15 +6,17 @@ import type { ListedFile } from "./types.ts";
 
 /**
  * One row of a server-rendered file table as a ListedFile: the link is the row's first href
- * matching `linkPattern`; the name is the cell that reads as a price-file name, else the link's
- * last segment (City Market links are opaque `/downloadFile/<guid>`).
+ * matching `linkPattern`; the name is the link's last segment when that is a price-file name,
+ * else the cell that reads as one (City Market links are opaque `/downloadFile/<guid>`).
  */
 export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): ListedFile | null {
   const href = row.hrefs.find((h) => linkPattern.test(h));
   if (!href) return null;
   const cells = row.cells.map(textOf);
-  const named = cells.find((c) => /^[\w.-]+$/.test(c) && parseListingName(c).type !== null);
-  const name = named ?? lastSegment(href);
+  // The link's own name when it is a price-file name (it keeps the extension), else the cell naming the file.
+  const fromLink = lastSegment(href);
+  const fromCell = cells.find((c) => /^[\w.-]+$/.test(c) && parseListingName(c).type !== null);
+  const name = parseListingName(fromLink).type !== null ? fromLink : (fromCell ?? fromLink);
   if (!name) return null;
   const sizeCell = cells.find((c) => /^[\d.,]+\s*(b|kb|mb|gb)$/i.test(c));
   const time = cells.find((c) => /\d{1,2}\/\d{1,2}\/\d{4}|\d{4}-\d{2}-\d{2}/.test(c)) ?? null;

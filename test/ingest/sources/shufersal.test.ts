@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "./fake-portal.ts";
+
+const SH = "7290027600007";
+const CAT = { "2": "pricefull", "4": "promofull", "5": "stores" } as const;
+
+function row(base: string, name: string, sig: string, store: string, category: string): string {
+  const link = `${base}/blob/${category}/${name}?sv=2014-02-14&sr=b&sig=${sig}&se=2026-11-22T08%3A30%3A00Z&sp=r`;
+  return `<tr class="webgrid-row-style"><td><a href="${link.replaceAll("&", "&amp;")}" target="_blank">לחץ כאן להורדה</a></td><td>11/22/2026 5:00:00 AM</td><td>12.5 KB</td><td>gz</td><td>${category}</td><td>${store} - שלי ת&quot;א- בן יהודה</td><td>${name.replace(/\.gz$/, "")}</td></tr>`;
+}
+
+const grid = (rows: string[], page: number) => `<div id="gridContainer"><table class="webgrid"><thead><tr><th>קישור</th><th>תאריך</th></tr></thead>
+<tbody>${rows.join("\n")}</tbody><tfoot><tr><td colspan="7"><a href="/FileObject/UpdateCategory?catID=2&amp;storeId=0&amp;page=${page + 1}">&gt;</a></td></tr></tfoot></table></div>`;
+
+describe("Shufersal", () => {
+  const stops: (() => void)[] = [];
+  afterAll(() => stops.forEach((s) => s()));
+
+  test("403 before cookies, paged HTML table, HTML-escaped signed links, expired link listed again", async () => {
+    const files: Record<string, { bytes: Uint8Array; cat: keyof typeof CAT; store: string }> = {
+      [`Stores${SH}-000-202611220201.gz`]: { bytes: Bun.gzipSync(storesXml(SH)), cat: "5", store: "0" },
+      [`PriceFull${SH}-001-202611220300.gz`]: { bytes: priceFullGz(SH, "1"), cat: "2", store: "1" },
+      [`PriceFull${SH}-002-202611220300.gz`]: { bytes: priceFullGz(SH, "2"), cat: "2", store: "2" },
+      [`PriceFull${SH}-413-202611220300.gz`]: { bytes: priceFullGz(SH, "413"), cat: "2", store: "413" },
+      [`PromoFull${SH}-001-202611220300.gz`]: { bytes: promoFullGz(SH, "1"), cat: "4", store: "1" },
+    };
+    let refreshed = 0;
+    // The session cookie is good for three listing calls; then the portal answers 403 until / is visited again.
+    let generation = 1;
+    let calls = 0;
+    const portal = startFakePortal((req, url) => {
+      const hasCookie = (req.headers.get("cookie") ?? "").includes(`TS01a=g${generation}`);
+      if (url.pathname === "/") return new Response("<html>Shufersal prices</html>", { headers: { "content-type": "text/html", "set-cookie": `TS01a=g${generation}; Path=/` } });
+      if (url.pathname === "/FileObject/UpdateCategory") {
+        if (!hasCookie) return htmlResponse("<html>Request Rejected</html>", 403);
+        if (++calls === 3) generation++;
+        const cat = url.searchParams.get("catID")!;
+        const store = url.searchParams.get("storeId")!;
+        const page = Number(url.searchParams.get("page"));
+        const matching = Object.entries(files).filter(([, f]) => f.cat === cat && (store === "0" || f.store === store));
+        if (store !== "0" && page === 1) refreshed++;
+        const sig = store === "0" ? "first" : "fresh";
+        const perPage = 2;
+        const slice = matching.slice((page - 1) * perPage, page * perPage);
+        return htmlResponse(grid(slice.map(([name, f]) => row(portal.url, name, sig, f.store, CAT[f.cat])), page));
+      }
+      const m = url.pathname.match(/^\/blob\/\w+\/(.+)$/);
+      if (m) {
+        const name = decodeURIComponent(m[1]!);
+        // Every parameter arrives separately: the &amp; were decoded.
+        if (url.searchParams.get("sp") !== "r" || !url.searchParams.get("sig")) return htmlResponse("AuthenticationFailed", 403);
+        if (name.includes("-413-") && url.searchParams.get("sig") === "first") return new Response("<Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>Signed expiry time has passed</AuthenticationErrorDetail></Error>", { status: 403, headers: { "content-type": "application/xml" } });
+        return bytesResponse(files[name]!.bytes);
+      }
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "shufersal", chain_codes: [SH], portal: { family: "shufersal", base_url: portal.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    const r = report.chains[0]!;
+    expect(r.errors).toEqual([]);
+    expect(r.status).toBe("ok");
+    expect(r.downloaded.map((d) => d.fileName).sort()).toEqual(Object.keys(files).sort());
+    expect(refreshed).toBe(1);
+    expect(portal.requests[0]!.path).toBe("/");
+    expect(portal.requests.filter((q) => q.path === "/").length).toBe(2); // again after the 403
+    const listingRequests = portal.requests.filter((q) => q.path === "/FileObject/UpdateCategory");
+    expect(listingRequests[0]!.cookie).toBe("TS01a=g1");
+    // catID 2 has three files at two per page: pages 1, 2 and an empty 3.
+    const pages = listingRequests.filter((q) => q.search.includes("catID=2&storeId=0")).map((q) => new URLSearchParams(q.search).get("page"));
+    expect([...new Set(pages)]).toEqual(["1", "2", "3"]);
+  });
+
+  test("a listing that keeps answering 403 fails the chain", async () => {
+    const portal = startFakePortal(() => htmlResponse("<html>Request Rejected</html>", 403));
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "shufersal", chain_codes: [SH], portal: { family: "shufersal", base_url: portal.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(report.chains[0]!.status).toBe("failed");
+    expect(report.chains[0]!.errors[0]).toContain("HTTP 403");
+  });
+});

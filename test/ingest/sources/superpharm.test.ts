@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "./fake-portal.ts";
+
+const SP = "7290172900007";
+
+const grid = (total: number, rows: { name: string; category: string }[]) => `<!DOCTYPE html><html><body>
+<div class="mvc-grid" data-name="files" data-total-rows="${total}" data-rows-per-page="2"><table><thead><tr><th>#</th><th>שם</th><th>תאריך</th><th>סוג</th><th>סניף</th><th></th></tr></thead><tbody>
+${rows.map((r, i) => `<tr><td>${i + 1}</td><td>${r.name}</td><td>22/11/2026 05:00</td><td>${r.category}</td><td>1</td><td><a href="/Download/${r.name}?bucketName=superpharm-prices&amp;fileType=${r.category}">הורדה</a></td></tr>`).join("\n")}
+</tbody></table></div></body></html>`;
+
+describe("Super-Pharm", () => {
+  const stops: (() => void)[] = [];
+  afterAll(() => stops.forEach((s) => s()));
+
+  test("paged grid per category and day, JSON href indirection, a 500 on one page retried", async () => {
+    const files: Record<string, { bytes: Uint8Array; category: string }> = {
+      [`StoresFull${SP}--202611220200.gz`]: { bytes: Bun.gzipSync(storesXml(SP)), category: "Stores" },
+      [`PriceFull${SP}-001-202611220500.gz`]: { bytes: priceFullGz(SP, "1"), category: "PriceFull" },
+      [`PriceFull${SP}-002-202611220500.gz`]: { bytes: priceFullGz(SP, "2"), category: "PriceFull" },
+      [`PriceFull${SP}-667-202611220500.gz`]: { bytes: priceFullGz(SP, "667", 30), category: "PriceFull" },
+      [`PromoFull${SP}-001-202611220500.gz`]: { bytes: promoFullGz(SP, "1"), category: "PromoFull" },
+    };
+    let failedOnce = false;
+    const portal = startFakePortal((_req, url) => {
+      if (url.pathname === "/") {
+        const category = url.searchParams.get("Category-equals");
+        if (url.searchParams.get("Date-equals") !== "22/11/2026") return htmlResponse(grid(0, []));
+        const page = Number(url.searchParams.get("page"));
+        if (category === "PriceFull" && page === 2 && !failedOnce) {
+          failedOnce = true;
+          return htmlResponse("<html>Server error</html>", 500);
+        }
+        const matching = Object.entries(files).filter(([, f]) => f.category === category).map(([name, f]) => ({ name, category: f.category }));
+        return htmlResponse(grid(matching.length, matching.slice((page - 1) * 2, page * 2)));
+      }
+      if (url.pathname.startsWith("/Download/")) return jsonResponse({ href: `/files/${url.pathname.slice(10)}?sig=1` });
+      if (url.pathname.startsWith("/files/")) return bytesResponse(files[decodeURIComponent(url.pathname.slice(7))]!.bytes);
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "super-pharm", chain_codes: [SP], portal: { family: "superpharm", base_url: portal.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    const r = report.chains[0]!;
+    expect(r.status).toBe("ok");
+    expect(r.downloaded.map((d) => d.fileName).sort()).toEqual(Object.keys(files).sort());
+    for (const d of r.downloaded) expect(Bun.file(d.path).size).toBe(files[d.fileName]!.bytes.length);
+    // data-total-rows=3 at 2 per page: exactly two PriceFull pages.
+    const pages = portal.requests.filter((q) => q.search.includes("Category-equals=PriceFull")).map((q) => new URLSearchParams(q.search).get("page"));
+    expect([...new Set(pages)]).toEqual(["1", "2"]);
+  });
+});
