@@ -26,6 +26,9 @@ const args = [
   "--minify",
   "--bytecode",
   "--sourcemap=none",
+  // The built widget (dist/widget/v1/*) is embedded and read back through Bun.embeddedFiles.
+  "--asset",
+  "dist/widget",
   ...(values.target ? [`--target=${values.target}`] : []),
   "--outfile",
   values.outfile!,

@@ -37,4 +37,5 @@ check /healthz '"status":"ok"'
 check /docs/json '"openapi"'
 check /api/v1/chains/ '"chain_id":"rami-levy"'
 check /docs '<html'
+check /widget/v1/loader.js 'data-svc-widget'
 echo "smoke: binary ok"
