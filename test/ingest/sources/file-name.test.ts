@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { baseName, parseListingName } from "../../../src/ingest/sources/file-name.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+
+const REAL = "/work/shared/samples/real";
 
 describe("parseListingName", () => {
   test("legacy 3-part name", () => {
@@ -40,5 +44,18 @@ describe("parseListingName", () => {
 
   test("baseName strips folders and stacked extensions", () => {
     expect(baseName("Yuda/PriceFull1-1-202611220500.xml.gz")).toBe("PriceFull1-1-202611220500");
+  });
+});
+
+describe("real published file names", () => {
+  test.skipIf(!existsSync(REAL))("every sample name has a type, a time and a chain of the registry", () => {
+    const registry = loadRegistry();
+    const names = readdirSync(REAL).filter((n) => /^(NULL)?(Price|Promo|Stores)/i.test(n));
+    expect(names.length).toBeGreaterThanOrEqual(14);
+    for (const name of names) {
+      const parsed = parseListingName(name);
+      expect({ name, type: parsed.type !== null, time: parsed.time !== null }).toEqual({ name, type: true, time: true });
+      expect({ name, chain: registry.byCode.get(parsed.chainCode!)?.slug ?? null }).not.toEqual({ name, chain: null });
+    }
   });
 });
