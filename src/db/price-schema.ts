@@ -54,6 +54,7 @@ CREATE TABLE stores (
   store_type     INTEGER,                -- 1 physical, 2 online, 3 both
   updated_at     TEXT,
   prices_at      TEXT,                   -- file time of the newest price file loaded for the store
+  promos_at      TEXT,                   -- file time of the newest promotion file loaded for the store
   UNIQUE (chain_code, store_code)
 ) STRICT;
 CREATE INDEX stores_by_chain ON stores (chain_id);

@@ -1,0 +1,89 @@
+import { normaliseCode, type Chain, type Registry } from "../../registry.ts";
+import type { FileType, ParsedFile } from "../records.ts";
+import { toIsraelIso } from "../../time.ts";
+import { resolveFileChain } from "./chain.ts";
+import type { LoadInput } from "./types.ts";
+
+/** Everything the loader needs to know about a file before touching the database. */
+export interface FileDescription {
+  type: FileType;
+  chain: Chain;
+  /** Canonical chain code the file's stores and promotions are keyed under. */
+  chainCode: string;
+  /** Null for Stores files. */
+  storeCode: string | null;
+  subChainCode: string | null;
+  time: string;
+  timeMs: number;
+  warnings: string[];
+}
+
+export type Description =
+  | { ok: true; file: FileDescription }
+  | { ok: false; reason: string; type: FileType | null; chainCode: string | null; chainSlug: string | null; storeCode: string | null; time: string | null };
+
+const KIND_OF: Record<FileType, ParsedFile["kind"]> = {
+  stores: "stores",
+  pricefull: "prices",
+  price: "prices",
+  promofull: "promos",
+  promo: "promos",
+};
+// Without a type in the name the safe reading is the delta: it never removes anything.
+const TYPE_OF_KIND: Record<ParsedFile["kind"], FileType> = { stores: "stores", prices: "price", promos: "promo" };
+
+const code = (value: string | null | undefined) => (value && /^\d+$/.test(value.trim()) ? normaliseCode(value.trim()) : null);
+
+/**
+ * Works out a parsed file's type, chain, store and time from its name and header, or why it
+ * is rejected: unknown chain, a header chain that is not the name's, content of another type
+ * than the name says, a store file without a store code.
+ *
+ * @example describeFile(registry, input, new Date())
+ * // { ok: true, file: { type: "pricefull", chain: rami-levy, chainCode: "7290058140886", storeCode: "1", time: "2026-11-22T05:00:00+02:00", … } }
+ */
+export function describeFile(registry: Registry, input: LoadInput, now: Date): Description {
+  const { name, parsed } = input;
+  const header = parsed.chainCode;
+  const nameType = name?.type ?? null;
+  const type = nameType ?? TYPE_OF_KIND[parsed.kind];
+  const headerStore = parsed.kind === "stores" ? null : code(parsed.storeCode);
+  const storeCode = parsed.kind === "stores" ? null : (code(name?.storeCode) ?? headerStore);
+  const time = name?.time ?? null;
+  const fail = (reason: string, chainSlug: string | null = null): Description => ({
+    ok: false,
+    reason,
+    type,
+    chainCode: code(name?.chainCode) ?? code(header),
+    chainSlug,
+    storeCode,
+    time,
+  });
+
+  const chain = resolveFileChain(registry, name?.chainCode ?? null, header);
+  if (!chain.ok) return fail(chain.reason);
+  const slug = chain.value.chain.slug;
+  if (nameType && KIND_OF[nameType] !== parsed.kind) return fail(`the file name says ${nameType} but the content is ${parsed.kind}`, slug);
+  if (parsed.kind !== "stores" && !storeCode) return fail("no store code in the file name or content", slug);
+
+  const warnings: string[] = [];
+  const nameStore = code(name?.storeCode);
+  if (nameStore && headerStore && nameStore !== headerStore) {
+    warnings.push(`header store ${headerStore} differs from the file name's store ${nameStore}; used the name's`);
+  }
+  const at = time ?? toIsraelIso(now);
+  if (!time) warnings.push("no time in the file name; used the import time");
+  return {
+    ok: true,
+    file: {
+      type,
+      chain: chain.value.chain,
+      chainCode: chain.value.code,
+      storeCode,
+      subChainCode: code(name?.subChainCode) ?? (parsed.kind === "stores" ? null : code(parsed.subChainCode)),
+      time: at,
+      timeMs: Date.parse(at),
+      warnings,
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { PriceRecord } from "../records.ts";
+import { productIdentity } from "./barcode.ts";
+import type { ProductCache } from "./products.ts";
+
+export interface PriceOptions {
+  /** PriceFull: items absent from the file are no longer sold there (removed, history NULL). */
+  replace: boolean;
+  /** The file's time: history rows start here; fallback for a missing PriceUpdateDate. */
+  time: string;
+  timeMs: number;
+}
+
+export interface PriceResult {
+  /** Price rows in the file. */
+  rows: number;
+  inserted: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  /** Rows repeating an item already listed in the same file (the last one wins). */
+  duplicates: number;
+}
+
+/** Prepared statements of the price loader, one set per connection and run. */
+export class PriceStatements {
+  readonly storeRows: Statement;
+  readonly oneRow: Statement;
+  readonly upsert: Statement;
+  readonly remove: Statement;
+  readonly history: Statement;
+
+  constructor(db: Database) {
+    this.storeRows = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ?");
+    this.oneRow = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ? AND product_id = ?");
+    this.upsert = db.prepare(
+      `INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (store_id, product_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at, allow_discount = excluded.allow_discount`,
+    );
+    this.remove = db.prepare("DELETE FROM price_current WHERE store_id = ? AND product_id = ?");
+    this.history = db.prepare(
+      `INSERT INTO price_history (product_id, store_id, valid_from, price) VALUES (?, ?, ?, ?)
+       ON CONFLICT (product_id, store_id, valid_from) DO UPDATE SET price = excluded.price`,
+    );
+  }
+}
+
+type Current = [productId: number, price: number, updatedAt: string, allowDiscount: number];
+
+// Below this many items a delta file looks its rows up one by one instead of reading the store.
+const POINT_LOOKUP_LIMIT = 200;
+
+/**
+ * Loads one store's price file. A change of price (or a new item) writes `price_current` and a
+ * `price_history` row at the file's time; an unchanged price writes nothing (only a changed
+ * PriceUpdateDate or AllowDiscount refreshes the current row). With `replace` (a complete
+ * PriceFull), items the store no longer lists are deleted and get a history row with price
+ * NULL. Rows are written in primary-key order (product id), which keeps inserts cheap.
+ *
+ * @example loadPrices(statements, products, storeId, chainId, items, { replace: true, time, timeMs })
+ * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0 }
+ */
+export function loadPrices(
+  st: PriceStatements,
+  products: ProductCache,
+  storeId: number,
+  chainId: number,
+  items: PriceRecord[],
+  options: PriceOptions,
+): PriceResult {
+  const { time, timeMs } = options;
+  const incoming = new Map<number, PriceRecord>();
+  let duplicates = 0;
+  for (const item of items) {
+    const id = products.upsert(productIdentity(item.itemCode, item.itemType, chainId), item, time, timeMs);
+    if (incoming.has(id)) duplicates++;
+    incoming.set(id, item);
+  }
+
+  const existing = new Map<number, Current>();
+  if (options.replace || incoming.size > POINT_LOOKUP_LIMIT) {
+    for (const row of st.storeRows.values(storeId) as Current[]) existing.set(row[0], row);
+  } else {
+    for (const id of incoming.keys()) {
+      const row = st.oneRow.values(storeId, id)[0] as Current | undefined;
+      if (row) existing.set(id, row);
+    }
+  }
+
+  const ids = Float64Array.from(incoming.keys()).sort();
+  let inserted = 0;
+  let changed = 0;
+  let unchanged = 0;
+  for (const id of ids) {
+    const item = incoming.get(id)!;
+    const updatedAt = item.updatedAt ?? time;
+    const allow = item.allowDiscount ? 1 : 0;
+    const old = existing.get(id);
+    if (!old || old[1] !== item.price) {
+      st.upsert.run(storeId, id, item.price, updatedAt, allow);
+      st.history.run(id, storeId, time, item.price);
+      if (old) changed++;
+      else inserted++;
+    } else {
+      if (old[2] !== updatedAt || old[3] !== allow) st.upsert.run(storeId, id, item.price, updatedAt, allow);
+      unchanged++;
+    }
+  }
+
+  let removed = 0;
+  if (options.replace) {
+    const gone: number[] = [];
+    for (const id of existing.keys()) if (!incoming.has(id)) gone.push(id);
+    gone.sort((a, b) => a - b);
+    for (const id of gone) {
+      st.remove.run(storeId, id);
+      st.history.run(id, storeId, time, null);
+    }
+    removed = gone.length;
+  }
+  return { rows: items.length, inserted, changed, unchanged, removed, duplicates };
+}

@@ -1,0 +1,195 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { PriceRecord } from "../records.ts";
+import type { ProductIdentity } from "./barcode.ts";
+
+/** Fills `products.category` from a name and manufacturer (the keyword classifier). */
+export type Classifier = (name: string, manufacturer: string | null) => string | null;
+
+interface ProductEntry {
+  id: number;
+  name: string;
+  manufacturer: string | null;
+  country: string | null;
+  unitQty: string | null;
+  sizeAmount: number | null;
+  sizeUnit: string | null;
+  qtyInPackage: number | null;
+  isWeighted: number;
+  /** File time of the values, as text and as epoch ms. */
+  updatedAt: string;
+  updatedMs: number;
+}
+
+type JournalEntry = [scope: number, key: string, previous: ProductEntry | undefined, previousPending: ProductEntry | undefined];
+
+const PRODUCT_FIELDS = "id, name, manufacturer, manufacture_country, unit_qty, size_amount, size_unit, qty_in_package, is_weighted, updated_at";
+
+function entryFromRow(row: unknown[]): ProductEntry {
+  const updatedAt = row[9] as string;
+  return {
+    id: row[0] as number,
+    name: row[1] as string,
+    manufacturer: row[2] as string | null,
+    country: row[3] as string | null,
+    unitQty: row[4] as string | null,
+    sizeAmount: row[5] as number | null,
+    sizeUnit: row[6] as string | null,
+    qtyInPackage: row[7] as number | null,
+    isWeighted: row[8] as number,
+    updatedAt,
+    updatedMs: Date.parse(updatedAt),
+  };
+}
+
+/** A record's display name: the published name, else its description, else the code. */
+function nameOf(item: PriceRecord): string {
+  return item.name?.trim() || item.description?.trim() || item.itemCode;
+}
+
+/**
+ * The products of one import run, cached in memory. New products are inserted at once (their
+ * ids are needed); changes to a known product's name, manufacturer or size are kept in memory,
+ * newest file wins, and written once by `flush()` at the end of the run — the same GTIN is
+ * published by many chains under slightly different names, so writing every change would
+ * rewrite the row once per store file. Missing values (null) never erase known ones.
+ *
+ * Per-file journal: `rollbackFile()` undoes the cache changes of a file whose savepoint was
+ * rolled back, `commitFile()` keeps them.
+ */
+export class ProductCache {
+  private readonly entries = new Map<number, Map<string, ProductEntry>>();
+  private readonly pending = new Map<number, ProductEntry>();
+  private journal: JournalEntry[] = [];
+  private readonly select: Statement;
+  private readonly insert: Statement;
+  private readonly update: Statement;
+  /** Products inserted during the run (kept after commitFile). */
+  inserted = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly classify: Classifier | null,
+  ) {
+    this.select = db.prepare(`SELECT ${PRODUCT_FIELDS} FROM products WHERE scope_chain_id = ? AND barcode_key = ?`);
+    this.insert = db.prepare(
+      `INSERT INTO products (scope_chain_id, barcode, barcode_key, name, manufacturer, manufacture_country, unit_qty,
+                             size_amount, size_unit, qty_in_package, is_weighted, category, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.update = db.prepare(
+      `UPDATE products SET name = ?, manufacturer = ?, manufacture_country = ?, unit_qty = ?, size_amount = ?, size_unit = ?,
+                           qty_in_package = ?, is_weighted = ?, category = coalesce(?, category), updated_at = ?
+        WHERE id = ?`,
+    );
+  }
+
+  private lookup(identity: ProductIdentity): ProductEntry | undefined {
+    let scoped = this.entries.get(identity.scope);
+    if (!scoped) this.entries.set(identity.scope, (scoped = new Map()));
+    let entry = scoped.get(identity.key);
+    if (entry) return entry;
+    const row = this.select.values(identity.scope, identity.key)[0];
+    if (!row) return undefined;
+    entry = entryFromRow(row);
+    scoped.set(identity.key, entry);
+    return entry;
+  }
+
+  private put(identity: ProductIdentity, entry: ProductEntry, previous: ProductEntry | undefined): void {
+    this.journal.push([identity.scope, identity.key, previous, this.pending.get(entry.id)]);
+    this.entries.get(identity.scope)!.set(identity.key, entry);
+  }
+
+  /** The id of a known product, or null (promotion items never create products). */
+  find(identity: ProductIdentity): number | null {
+    return this.lookup(identity)?.id ?? null;
+  }
+
+  /**
+   * The product id for a price record, inserting the product when new and merging its
+   * descriptive fields when the file is at least as new as the values held.
+   * @example cache.upsert({ scope: 0, key: "7290000066318" }, record, "2026-11-22T05:00:00+02:00", Date.parse(...)) // → 17
+   */
+  upsert(identity: ProductIdentity, item: PriceRecord, time: string, timeMs: number): number {
+    const entry = this.lookup(identity);
+    const name = nameOf(item);
+    if (!entry) {
+      const fresh: ProductEntry = {
+        id: 0,
+        name,
+        manufacturer: item.manufacturer,
+        country: item.manufactureCountry,
+        unitQty: item.unitQty,
+        sizeAmount: item.sizeAmount,
+        sizeUnit: item.sizeUnit,
+        qtyInPackage: item.qtyInPackage,
+        isWeighted: item.isWeighted ? 1 : 0,
+        updatedAt: time,
+        updatedMs: timeMs,
+      };
+      const category = this.classify ? this.classify(name, item.manufacturer) : null;
+      const result = this.insert.run(
+        identity.scope, item.itemCode.trim(), identity.key, name, fresh.manufacturer, fresh.country, fresh.unitQty,
+        fresh.sizeAmount, fresh.sizeUnit, fresh.qtyInPackage, fresh.isWeighted, category, time,
+      );
+      fresh.id = Number(result.lastInsertRowid);
+      this.inserted++;
+      this.put(identity, fresh, undefined);
+      return fresh.id;
+    }
+    if (timeMs < entry.updatedMs) return entry.id;
+    const manufacturer = item.manufacturer ?? entry.manufacturer;
+    const country = item.manufactureCountry ?? entry.country;
+    const unitQty = item.unitQty ?? entry.unitQty;
+    const sizeAmount = item.sizeAmount ?? entry.sizeAmount;
+    const sizeUnit = item.sizeUnit ?? entry.sizeUnit;
+    const qtyInPackage = item.qtyInPackage ?? entry.qtyInPackage;
+    const isWeighted = item.isWeighted ? 1 : 0;
+    if (
+      name === entry.name && manufacturer === entry.manufacturer && country === entry.country && unitQty === entry.unitQty &&
+      sizeAmount === entry.sizeAmount && sizeUnit === entry.sizeUnit && qtyInPackage === entry.qtyInPackage && isWeighted === entry.isWeighted
+    ) {
+      return entry.id;
+    }
+    const next: ProductEntry = { id: entry.id, name, manufacturer, country, unitQty, sizeAmount, sizeUnit, qtyInPackage, isWeighted, updatedAt: time, updatedMs: timeMs };
+    this.put(identity, next, entry);
+    this.pending.set(next.id, next);
+    return next.id;
+  }
+
+  /** Keeps the current file's cache changes. */
+  commitFile(): void {
+    this.journal = [];
+  }
+
+  /** Undoes the current file's cache changes (its rows were rolled back). */
+  rollbackFile(): void {
+    for (let i = this.journal.length - 1; i >= 0; i--) {
+      const [scope, key, previous, previousPending] = this.journal[i]!;
+      const scoped = this.entries.get(scope)!;
+      const current = scoped.get(key);
+      if (previous) scoped.set(key, previous);
+      else {
+        scoped.delete(key);
+        this.inserted--;
+      }
+      if (current) {
+        if (previousPending) this.pending.set(current.id, previousPending);
+        else this.pending.delete(current.id);
+      }
+    }
+    this.journal = [];
+  }
+
+  /** Writes the merged changes of known products; returns how many rows changed. */
+  flush(): number {
+    const ids = [...this.pending.keys()].sort((a, b) => a - b);
+    for (const id of ids) {
+      const e = this.pending.get(id)!;
+      const category = this.classify ? this.classify(e.name, e.manufacturer) : null;
+      this.update.run(e.name, e.manufacturer, e.country, e.unitQty, e.sizeAmount, e.sizeUnit, e.qtyInPackage, e.isWeighted, category, e.updatedAt, e.id);
+    }
+    this.pending.clear();
+    return ids.length;
+  }
+}

@@ -1,0 +1,254 @@
+import type { Database } from "bun:sqlite";
+import type { Registry } from "../../registry.ts";
+import { syncRegistry } from "../../db/sync-registry.ts";
+import { refreshChainProducts } from "../../db/chain-products.ts";
+import { bumpDataVersion } from "../../data-state.ts";
+import { toIsraelIso } from "../../time.ts";
+import { describeFile, type FileDescription } from "./describe.ts";
+import { ProductCache, type Classifier } from "./products.ts";
+import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
+import { PriceStatements, loadPrices } from "./prices.ts";
+import { PromotionStatements, collectOrphanPromotions, loadPromos } from "./promos.ts";
+import { wipePriceData } from "./wipe.ts";
+import type { FileOutcome, LoadInput } from "./types.ts";
+
+export interface SessionOptions {
+  /** A connection nobody else uses during the run (readers use their own connections). */
+  db: Database;
+  registry: Registry;
+  now?: () => Date;
+  /** Fills products.category; null leaves it empty. */
+  classify?: Classifier | null;
+  /** Resolves stores' City values; default keeps the value and leaves the region empty. */
+  resolveCity?: CityResolver;
+  /** Delete all price data first (switching between demo and live). */
+  replace?: boolean;
+}
+
+/** A file over this size that parses to no rows is suspect (research notes §7). */
+export const ZERO_ROWS_MIN_BYTES = 1024;
+
+interface ChainRun {
+  dataAt: string | null;
+  dataMs: number;
+  success: boolean;
+  zeroRows: boolean;
+}
+
+const keepCity: CityResolver = (raw) => ({ city: raw?.trim() || null, region: null });
+
+/**
+ * One import run as ONE write transaction: `begin()` takes the write lock (BEGIN IMMEDIATE),
+ * each `loadFile()` runs inside its own SAVEPOINT (a file that fails is rolled back alone and
+ * reported), and `finish()` removes orphan promotions, writes merged product changes, rebuilds
+ * chain_products, updates chain_health and bumps meta.data_version before COMMIT. Readers on
+ * other connections (WAL) see the old data until the commit, then the new; a process killed
+ * before the commit leaves the old data.
+ *
+ * @example
+ * const session = LoadSession.begin({ db, registry });
+ * session.loadFile({ fileName, bytes, name, parsed, partial: false, warnings: [] });
+ * session.finish("live"); // → data version, or null when nothing was imported (rolled back)
+ */
+export class LoadSession {
+  private readonly products: ProductCache;
+  private readonly stores: StoreCache;
+  private readonly prices: PriceStatements;
+  private readonly promos: PromotionStatements;
+  private readonly chainIds: Map<string, number>;
+  private readonly chains = new Map<string, ChainRun>();
+  private readonly now: () => Date;
+  private readonly resolveCity: CityResolver;
+  private open = true;
+  /** Files loaded with rows or as legitimately empty (status ok, or partial with rows). */
+  imported = 0;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly registry: Registry,
+    options: SessionOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.resolveCity = options.resolveCity ?? keepCity;
+    this.chainIds = syncRegistry(db, registry);
+    db.run("BEGIN IMMEDIATE");
+    try {
+      if (options.replace) wipePriceData(db);
+      this.products = new ProductCache(db, options.classify ?? null);
+      this.stores = new StoreCache(db);
+      this.prices = new PriceStatements(db);
+      this.promos = new PromotionStatements(db);
+    } catch (error) {
+      db.run("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** Opens the run's transaction (waits up to the connection's busy_timeout for the write lock). */
+  static begin(options: SessionOptions): LoadSession {
+    return new LoadSession(options.db, options.registry, options);
+  }
+
+  /** Loads one parsed file inside a savepoint; never throws for a bad file (the outcome says why). */
+  loadFile(input: LoadInput): FileOutcome {
+    if (!this.open) throw new Error("load session already finished");
+    const described = describeFile(this.registry, input, this.now());
+    if (!described.ok) {
+      return {
+        type: described.type,
+        chainCode: described.chainCode,
+        chainSlug: described.chainSlug,
+        storeCode: described.storeCode,
+        fileTime: described.time,
+        rows: 0,
+        status: "rejected",
+        reason: described.reason,
+        warnings: input.warnings,
+        zeroRows: false,
+        counts: {},
+      };
+    }
+    const file = described.file;
+    const outcome: FileOutcome = {
+      type: file.type,
+      chainCode: file.chainCode,
+      chainSlug: file.chain.slug,
+      storeCode: file.storeCode,
+      fileTime: file.time,
+      rows: 0,
+      status: "ok",
+      reason: null,
+      warnings: [...input.warnings, ...file.warnings],
+      zeroRows: false,
+      counts: {},
+    };
+    this.db.run("SAVEPOINT import_file");
+    try {
+      this.loadDescribed(input, file, outcome);
+      this.db.run("RELEASE import_file");
+    } catch (error) {
+      this.db.run("ROLLBACK TO import_file");
+      this.db.run("RELEASE import_file");
+      this.products.rollbackFile();
+      this.stores.clear();
+      this.promos.clear();
+      return { ...outcome, rows: 0, status: "rejected", reason: `load failed: ${(error as Error).message}`, zeroRows: false, counts: {} };
+    }
+    this.products.commitFile();
+    this.account(file, outcome);
+    return outcome;
+  }
+
+  private loadDescribed(input: LoadInput, file: FileDescription, outcome: FileOutcome): void {
+    const { parsed } = input;
+    const records = parsed.kind === "stores" ? parsed.stores : parsed.kind === "prices" ? parsed.items : parsed.promotions;
+    if (records.length === 0 && input.bytes > ZERO_ROWS_MIN_BYTES) {
+      outcome.status = "partial";
+      outcome.zeroRows = true;
+      outcome.reason = `parsed to 0 rows from ${input.bytes} bytes; nothing changed`;
+      return;
+    }
+    const chainId = this.chainIds.get(file.chain.slug)!;
+    const placeholder = input.name?.isNullPlaceholder ?? false;
+
+    if (parsed.kind === "stores") {
+      const result = loadStores(this.db, this.registry, this.chainIds, parsed, { chain: file.chain, code: file.chainCode }, file.time, this.resolveCity);
+      outcome.rows = result.rows;
+      outcome.counts = { ...result };
+      if (result.skipped > 0) outcome.warnings.push(`${result.skipped} store records of other chains or without a store code skipped`);
+    } else {
+      const store = this.stores.resolve(chainId, file.chainCode, file.storeCode!, file.subChainCode);
+      const loadedMs = parsed.kind === "prices" ? store.pricesMs : store.promosMs;
+      if (loadedMs !== null && file.timeMs < loadedMs) {
+        outcome.status = "skipped";
+        outcome.reason = `older than the ${parsed.kind === "prices" ? "prices" : "promotions"} already loaded for store ${file.storeCode} (${toIsraelIso(new Date(loadedMs))})`;
+        return;
+      }
+      if (parsed.kind === "prices") {
+        // A truncated PriceFull may update prices but never removes items; an empty one is a
+        // publishing failure, not a store that sells nothing.
+        const replace = file.type === "pricefull" && !input.partial && !placeholder && parsed.items.length > 0;
+        const result = loadPrices(this.prices, this.products, store.id, chainId, parsed.items, { replace, time: file.time, timeMs: file.timeMs });
+        outcome.rows = result.rows;
+        outcome.counts = { ...result };
+        if (file.type === "pricefull" && parsed.items.length === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
+        if (result.duplicates > 0) outcome.warnings.push(`${result.duplicates} repeated items (the last one counts)`);
+      } else {
+        const replace = file.type === "promofull" && !input.partial && !placeholder;
+        const result = loadPromos(this.promos, this.products, store.id, { chainId, chainCode: file.chainCode }, parsed.promotions, { replace });
+        outcome.rows = result.rows;
+        outcome.counts = { ...result };
+        if (result.unknownItems > 0) outcome.warnings.push(`${result.unknownItems} promotion items of unknown products skipped`);
+      }
+      this.stores.touch(store, parsed.kind, file.time, file.timeMs);
+    }
+    if (input.partial) {
+      outcome.status = "partial";
+      outcome.reason = `truncated file: ${outcome.rows} rows loaded${file.type === "pricefull" || file.type === "promofull" ? ", nothing removed" : ""}`;
+    }
+  }
+
+  private account(file: FileDescription, outcome: FileOutcome): void {
+    if (outcome.status === "skipped") return;
+    let run = this.chains.get(file.chain.slug);
+    if (!run) this.chains.set(file.chain.slug, (run = { dataAt: null, dataMs: -Infinity, success: false, zeroRows: false }));
+    if (outcome.zeroRows) {
+      run.zeroRows = true;
+      return;
+    }
+    this.imported++;
+    run.success = true;
+    if (file.timeMs > run.dataMs) {
+      run.dataMs = file.timeMs;
+      run.dataAt = file.time;
+    }
+  }
+
+  /**
+   * Finishes the run: commits and returns the new data version, or rolls back and returns null
+   * when no file could be imported (a run of only bad files changes nothing, not even a wipe).
+   */
+  finish(source: "demo" | "live", updatedAt: string = toIsraelIso(this.now())): number | null {
+    if (!this.open) throw new Error("load session already finished");
+    if (this.imported === 0) {
+      this.abort();
+      return null;
+    }
+    try {
+      collectOrphanPromotions(this.db);
+      this.products.flush();
+      refreshChainProducts(this.db);
+      this.writeChainHealth(updatedAt);
+      const version = bumpDataVersion(this.db, updatedAt, source);
+      this.db.run("COMMIT");
+      this.open = false;
+      return version;
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
+  }
+
+  /** Rolls the whole run back (the previous data stays). */
+  abort(): void {
+    if (!this.open) return;
+    this.open = false;
+    if (this.db.inTransaction) this.db.run("ROLLBACK");
+  }
+
+  private writeChainHealth(at: string): void {
+    const read = this.db.prepare("SELECT last_data_at FROM chain_health WHERE chain_slug = ?");
+    const upsert = this.db.prepare(
+      `INSERT INTO chain_health (chain_slug, last_success_at, last_data_at, zero_rows) VALUES (?, ?, ?, ?)
+       ON CONFLICT (chain_slug) DO UPDATE SET
+         last_success_at = coalesce(excluded.last_success_at, last_success_at),
+         last_data_at = excluded.last_data_at,
+         zero_rows = excluded.zero_rows`,
+    );
+    for (const [slug, run] of this.chains) {
+      const known = (read.get(slug) as { last_data_at: string | null } | null)?.last_data_at ?? null;
+      const dataAt = run.dataAt && (!known || Date.parse(run.dataAt) > Date.parse(known)) ? run.dataAt : known;
+      upsert.run(slug, run.success ? at : null, dataAt, run.zeroRows ? 1 : 0);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { describe, expect, test } from "bun:test";
+import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";
+import { count, freshDb, history, runInputs, storePrices } from "./session-helpers.ts";
+
+const A = gtin(1), B = gtin(2), C = gtin(3);
+
+describe("PriceFull and Price", () => {
+  test("a PriceFull replaces the store's list: absent items are removed and get a NULL history row", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 700), item(C, 900)])]);
+    const { outcomes } = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 500), item(B, 750)])]);
+    expect(outcomes[0]!.status).toBe("ok");
+    expect(outcomes[0]!.counts).toMatchObject({ rows: 2, inserted: 0, changed: 1, unchanged: 1, removed: 1 });
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 500, [B]: 750 });
+    expect(history(db, RAMI_LEVY, "1", C)).toEqual([[at(20), 900], [at(21), null]]);
+  });
+
+  test("a Price file updates only the rows it lists", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 700)]),
+      pricesInput("price", RAMI_LEVY, "1", at(20, 11), [item(B, 650), item(C, 300)]),
+    ]);
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 500, [B]: 650, [C]: 300 });
+    expect(history(db, RAMI_LEVY, "1", B)).toEqual([[at(20), 700], [at(20, 11), 650]]);
+  });
+
+  test("history gets a row only when the price changes", () => {
+    const db = freshDb();
+    for (const [day, price] of [[20, 500], [21, 500], [22, 520], [23, 520], [24, 500]] as const) {
+      runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(day), [item(A, price)])]);
+    }
+    expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500], [at(22), 520], [at(24), 500]]);
+  });
+
+  test("an item back after removal gets a new history row", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 1)])]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(B, 1)])]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(22), [item(A, 500), item(B, 1)])]);
+    expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500], [at(21), null], [at(22), 500]]);
+  });
+
+  test("an unchanged price with a new PriceUpdateDate refreshes the current row without history", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { updatedAt: at(19) })])]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 500, { updatedAt: at(20, 22) })])]);
+    expect(db.query("SELECT updated_at FROM price_current").get()).toEqual({ updated_at: at(20, 22) });
+    expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500]]);
+  });
+
+  test("a truncated PriceFull updates prices but removes nothing", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 700), item(C, 900)])]);
+    const { outcomes } = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 550)], { partial: true })]);
+    expect(outcomes[0]!.status).toBe("partial");
+    expect(outcomes[0]!.reason).toContain("nothing removed");
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 550, [B]: 700, [C]: 900 });
+  });
+
+  test("an empty PriceFull keeps the store's list; a NULL-prefixed one never removes", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 700)])]);
+    const empty = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [])]);
+    expect(empty.outcomes[0]!.status).toBe("ok");
+    expect(empty.outcomes[0]!.reason).toContain("previous list is kept");
+    const placeholder = pricesInput("pricefull", RAMI_LEVY, "1", at(22), [item(A, 510)]);
+    placeholder.name!.isNullPlaceholder = true;
+    runInputs(db, [placeholder]);
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 510, [B]: 700 });
+  });
+
+  test("a file older than the prices already loaded for the store is skipped", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 500)])]);
+    const { outcomes } = runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 400), item(B, 1)]),
+      pricesInput("price", RAMI_LEVY, "2", at(20), [item(A, 450)]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["skipped", "ok"]);
+    expect(outcomes[0]!.reason).toContain("older than the prices already loaded");
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 500 });
+  });
+
+  test("a price file of an unknown store creates a minimal store row with its prices_at", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "0042", at(20), [item(A, 500)])]);
+    expect(db.query("SELECT chain_code, store_code, name, prices_at FROM stores").all()).toEqual([
+      { chain_code: RAMI_LEVY, store_code: "42", name: null, prices_at: at(20) },
+    ]);
+  });
+});
+
+describe("products", () => {
+  test("leading zeros are not significant: one product for 0-padded and plain barcodes", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item("0000" + A, 500)]),
+      pricesInput("pricefull", SHUFERSAL, "7", at(20), [item(A, 520)]),
+    ]);
+    expect(db.query("SELECT scope_chain_id, barcode, barcode_key FROM products").all()).toEqual([
+      { scope_chain_id: 0, barcode: "0000" + A, barcode_key: A },
+    ]);
+  });
+
+  test("chain-internal codes are never merged across chains", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item("4021", 990, { itemType: 0, name: "עגבניה" })]),
+      pricesInput("pricefull", SHUFERSAL, "7", at(20), [item("4021", 1290, { itemType: 0, name: "מלפפון" })]),
+      pricesInput("pricefull", SHUFERSAL, "8", at(20), [item("04021", 1190, { itemType: 0, name: "מלפפון" })]),
+    ]);
+    const rows = db.query("SELECT c.slug, p.barcode_key, p.name FROM products p JOIN chains c ON c.id = p.scope_chain_id ORDER BY c.slug").all();
+    expect(rows).toEqual([
+      { slug: "rami-levy", barcode_key: "4021", name: "עגבניה" },
+      { slug: "shufersal", barcode_key: "4021", name: "מלפפון" },
+    ]);
+  });
+
+  test("name, manufacturer and size come from the latest file; missing values keep known ones", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { name: "חלב 3%", manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml" })]),
+      pricesInput("pricefull", SHUFERSAL, "7", at(21), [item(A, 520, { name: "חלב תנובה 3% 1 ליטר", manufacturer: null })]),
+      // An older file loaded later does not win.
+      pricesInput("pricefull", SHUFERSAL, "8", at(19), [item(A, 510, { name: "ישן" })]),
+    ]);
+    expect(db.query("SELECT name, manufacturer, size_amount, size_unit, updated_at FROM products").get()).toEqual({
+      name: "חלב תנובה 3% 1 ליטר",
+      manufacturer: "תנובה",
+      size_amount: 1000,
+      size_unit: "ml",
+      updated_at: at(21),
+    });
+  });
+
+  test("a classifier fills the category", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { name: "חלב 3%" })])], {
+      classify: (name) => (name.includes("חלב") ? "dairy" : null),
+    });
+    expect(db.query("SELECT category FROM products").get()).toEqual({ category: "dairy" });
+  });
+
+  test("repeated items in one file: the last one counts", () => {
+    const db = freshDb();
+    const { outcomes } = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(A, 450)])]);
+    expect(outcomes[0]!.warnings.join()).toContain("1 repeated items");
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 450 });
+    expect(count(db, "SELECT count(*) AS n FROM price_history")).toBe(1);
+  });
+});
