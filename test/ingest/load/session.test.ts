@@ -1,0 +1,146 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { LoadSession } from "../../../src/ingest/load/session.ts";
+import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, promoItem, promosInput, promotion, storesInput, store } from "../../helpers/price-records.ts";
+import { NOW, count, freshDb, runInputs, storePrices } from "./session-helpers.ts";
+
+const A = gtin(1), B = gtin(2);
+
+function dataVersion(db: import("bun:sqlite").Database): number {
+  const row = db.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string } | null;
+  return Number(row?.value ?? 0);
+}
+
+describe("files that are rejected", () => {
+  test("a chain code missing from the registry is reported, not guessed", () => {
+    const db = freshDb();
+    const { outcomes } = runInputs(db, [
+      pricesInput("pricefull", "7290000000999", "1", at(20), [item(A, 100)]),
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100)]),
+    ]);
+    expect(outcomes[0]).toMatchObject({ status: "rejected", reason: "unknown chain 7290000000999", chainCode: "7290000000999" });
+    expect(count(db, "SELECT count(*) AS n FROM stores")).toBe(1);
+  });
+
+  test("a header naming another chain than the file name is rejected", () => {
+    const db = freshDb();
+    const input = pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100)]);
+    input.parsed = { ...input.parsed, chainCode: SHUFERSAL } as typeof input.parsed;
+    const { outcomes, version } = runInputs(db, [input]);
+    expect(outcomes[0]!.status).toBe("rejected");
+    expect(outcomes[0]!.reason).toContain("differs from the file name's chain");
+    expect(version).toBeNull();
+  });
+
+  test("content of another type than the name says, or no store code, is rejected", () => {
+    const db = freshDb();
+    const wrongType = promosInput("promofull", RAMI_LEVY, "1", at(20), []);
+    wrongType.name!.type = "pricefull";
+    const noStore = pricesInput("price", RAMI_LEVY, "1", at(20), [item(A, 1)], { name: null });
+    noStore.parsed = { ...noStore.parsed, storeCode: null } as typeof noStore.parsed;
+    const { outcomes } = runInputs(db, [wrongType, noStore]);
+    expect(outcomes.map((o) => o.reason)).toEqual(["the file name says pricefull but the content is promos", "no store code in the file name or content"]);
+  });
+});
+
+describe("chain health", () => {
+  test("a file over 1 KB with no rows is partial and flags zero_rows; good files set last_data_at", () => {
+    const db = freshDb();
+    const { outcomes } = runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20, 3), [item(A, 100)]),
+      pricesInput("pricefull", RAMI_LEVY, "2", at(20, 4), [], { bytes: 40_000 }),
+      storesInput(SHUFERSAL, at(20, 2), [store(SHUFERSAL, "1")]),
+    ]);
+    expect(outcomes[1]).toMatchObject({ status: "partial", zeroRows: true, reason: "parsed to 0 rows from 40000 bytes; nothing changed" });
+    expect(db.query("SELECT chain_slug, last_data_at, last_success_at, zero_rows FROM chain_health ORDER BY chain_slug").all()).toEqual([
+      { chain_slug: "rami-levy", last_data_at: at(20, 3), last_success_at: "2026-11-25T12:00:00+02:00", zero_rows: 1 },
+      { chain_slug: "shufersal", last_data_at: at(20, 2), last_success_at: "2026-11-25T12:00:00+02:00", zero_rows: 0 },
+    ]);
+  });
+});
+
+describe("atomicity", () => {
+  test("a file that fails to load is rolled back alone; the rest imports", () => {
+    const db = freshDb();
+    const { outcomes } = runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100)]),
+      // 12.5 agorot cannot be stored in the STRICT INTEGER column: the file fails mid-way.
+      pricesInput("pricefull", RAMI_LEVY, "2", at(20), [item(B, 200), item(gtin(3), 12.5)]),
+      pricesInput("pricefull", RAMI_LEVY, "3", at(20), [item(B, 300)]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "rejected", "ok"]);
+    expect(outcomes[1]!.reason).toStartWith("load failed:");
+    expect(storePrices(db, RAMI_LEVY, "2")).toEqual({});
+    expect(storePrices(db, RAMI_LEVY, "3")).toEqual({ [B]: 300 });
+    // The product B the failed file inserted first was rolled back and re-created by store 3's file.
+    expect(db.query("SELECT count(*) AS n FROM products WHERE barcode_key = ?").get(B)).toEqual({ n: 1 });
+    expect(count(db, "SELECT count(*) AS n FROM products WHERE barcode_key = ?", gtin(3))).toBe(0);
+  });
+
+  test("an aborted run leaves the old data and data version", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100), item(B, 200)])]);
+    const before = dataVersion(db);
+    const session = LoadSession.begin({ db, registry: loadRegistry(), now: () => NOW });
+    session.loadFile(pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 999)]));
+    session.abort();
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 100, [B]: 200 });
+    expect(dataVersion(db)).toBe(before);
+  });
+
+  test("a run where nothing imports commits nothing, not even the replace wipe", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100)])]);
+    const { version } = runInputs(db, [pricesInput("pricefull", "7290000000999", "1", at(21), [item(A, 1)])], { replace: true });
+    expect(version).toBeNull();
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 100 });
+    expect(dataVersion(db)).toBe(1);
+  });
+
+  test("replace deletes the previous price data in the same transaction", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100)]),
+      promosInput("promofull", RAMI_LEVY, "1", at(20), [promotion("P", [promoItem(A)])]),
+    ]);
+    runInputs(db, [pricesInput("pricefull", SHUFERSAL, "9", at(21), [item(B, 100)])], { replace: true });
+    expect(db.query("SELECT chain_code, store_code FROM stores").all()).toEqual([{ chain_code: SHUFERSAL, store_code: "9" }]);
+    expect(count(db, "SELECT count(*) AS n FROM products")).toBe(1);
+    expect(count(db, "SELECT count(*) AS n FROM price_history")).toBe(1);
+    expect(count(db, "SELECT count(*) AS n FROM promotions")).toBe(0);
+    expect(db.query("SELECT key, value FROM meta WHERE key IN ('data_version', 'source') ORDER BY key").all()).toEqual([
+      { key: "data_version", value: "2" },
+      { key: "source", value: "live" },
+    ]);
+  });
+
+  test("a reader on another connection sees the old data during the run and the new after commit", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mehir-load-"));
+    try {
+      const path = join(dir, "prices.sqlite");
+      const writer = openDatabase(path, PRICE_MIGRATIONS);
+      const reader = openDatabase(path, PRICE_MIGRATIONS);
+      runInputs(writer, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100), item(B, 200)])]);
+      const snapshot = () => ({ prices: storePrices(reader, RAMI_LEVY, "1"), version: dataVersion(reader) });
+      const old = snapshot();
+      expect(old).toEqual({ prices: { [A]: 100, [B]: 200 }, version: 1 });
+
+      const session = LoadSession.begin({ db: writer, registry: loadRegistry(), now: () => NOW });
+      session.loadFile(pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 150)]));
+      expect(snapshot()).toEqual(old);
+      session.loadFile(pricesInput("pricefull", RAMI_LEVY, "2", at(21), [item(B, 250)]));
+      expect(snapshot()).toEqual(old);
+      session.finish("live");
+      expect(snapshot()).toEqual({ prices: { [A]: 150 }, version: 2 });
+      writer.close();
+      reader.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
