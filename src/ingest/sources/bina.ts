@@ -51,22 +51,28 @@ export class BinaAdapter implements PortalAdapter {
   async download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
     const { http, portal } = this.ctx;
     const res = await http.send(file.url, {}, signal);
-    const type = res.headers.get("content-type") ?? "";
-    if (res.ok && /json|text/i.test(type)) {
-      const text = await res.text();
-      let target: string | undefined;
-      try {
-        const body = JSON.parse(text) as { SPath?: string }[] | { SPath?: string };
-        target = Array.isArray(body) ? body[0]?.SPath : body.SPath;
-      } catch {
-        target = undefined;
-      }
-      if (!target) throw new HttpError(`bina: no SPath for ${file.fileName}`, null, false);
-      return http.send(new URL(target, file.url).toString(), {}, signal);
+    if (res.ok) {
+      // Download.aspx answers `[{"SPath": url}]` (often labelled text/html); some portals answer the file itself.
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const target = spathOf(bytes);
+      if (target) return http.send(new URL(target, file.url).toString(), {}, signal);
+      if (/^\s*[[{]/.test(new TextDecoder().decode(bytes.subarray(0, 16)))) throw new HttpError(`bina: no SPath for ${file.fileName}`, null, false);
+      return new Response(bytes, { status: 200, headers: { "content-type": res.headers.get("content-type") ?? "application/octet-stream" } });
     }
-    if (res.ok) return res; // the portal answered the file itself
     await res.body?.cancel().catch(() => {});
     if (res.status >= 500) return res;
     return http.send(joinUrl(portal.base_url, "/Download/" + encodeURIComponent(file.fileName)), {}, signal);
+  }
+}
+
+/** The `SPath` of a Download.aspx answer, or null when the bytes are not that JSON. */
+function spathOf(bytes: Uint8Array): string | null {
+  if (bytes.length > 64 * 1024 || !/^\s*[[{]/.test(new TextDecoder().decode(bytes.subarray(0, 16)))) return null;
+  try {
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as { SPath?: string }[] | { SPath?: string };
+    const path = Array.isArray(body) ? body[0]?.SPath : body.SPath;
+    return typeof path === "string" && path ? path : null;
+  } catch {
+    return null;
   }
 }

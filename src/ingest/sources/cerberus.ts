@@ -61,8 +61,8 @@ export class CerberusAdapter implements PortalAdapter {
       method: "POST",
       form: { r: "", username: portal.username ?? "", password: portal.password ?? "", Submit: "Sign in", csrftoken: token },
     });
-    // A rejected login lands back on the login form.
-    if (/name=["']password["']/i.test(after.text) && /login/i.test(after.text)) {
+    // A rejected login lands back on the login form (success redirects to /file).
+    if (new URL(after.url).pathname.startsWith("/login") || /type=["']password["']/i.test(after.text)) {
       throw new PortalError(`cerberus: login rejected for user ${portal.username ?? ""}`);
     }
     this.csrf = after.text.match(CSRF)?.[1] ?? token;

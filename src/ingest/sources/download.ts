@@ -65,7 +65,9 @@ export async function saveResponse(response: Response, dir: string, fileName: st
   await mkdir(dir, { recursive: true });
   const final = join(dir, name);
   const part = final + ".part";
-  const declared = Number(response.headers.get("content-length") ?? NaN);
+  // With a Content-Encoding the body arrives decoded and Content-Length counts the encoded bytes.
+  const encoding = (response.headers.get("content-encoding") ?? "identity").toLowerCase();
+  const declared = encoding === "identity" ? Number(response.headers.get("content-length") ?? NaN) : NaN;
   const chunks: Uint8Array[] = [];
   let total = 0;
   const handle = await open(part, "w");

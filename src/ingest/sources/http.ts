@@ -193,7 +193,8 @@ export class HttpClient {
       const response = await this.send(url, init, init.signal ? AbortSignal.any([init.signal, signal]) : signal);
       const text = await response.text();
       if (!response.ok) throw new HttpError(`HTTP ${response.status} from ${redact(url)}`, response.status, isRetryableStatus(response.status));
-      return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, url };
+      // After manual redirects the final response carries the last URL requested.
+      return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, url: response.url || url };
     }, init.timeoutMs);
   }
 

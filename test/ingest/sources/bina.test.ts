@@ -74,6 +74,19 @@ describe("Bina", () => {
     expect(report.chains[0]!.downloaded.map((d) => d.fileName)).toEqual([`PriceFull${KS}-001-202611220600.gz`, `NULLPrice${KS}-001-202611220900.gz`]);
   });
 
+  test("Download.aspx answering the file itself (bare XML labelled text/html) is saved as is", async () => {
+    const xml = storesXml(KS);
+    const portal = startFakePortal((_req, url, body) => {
+      if (url.pathname === "/MainIO_Hok.aspx") return jsonResponse(new URLSearchParams(body).get("WFileType") === "1" ? [{ FileNm: `StoresFull${KS}-000-202611220500.xml` }] : []);
+      if (url.pathname === "/Download.aspx") return new Response(xml, { headers: { "content-type": "text/html; charset=utf-8" } });
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "king-store", chain_codes: [KS], portal: { family: "bina", base_url: portal.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(new Uint8Array(readFileSync(report.files[0]!))).toEqual(xml);
+  });
+
   test("an empty listing is 'empty', not a success", async () => {
     const portal = startFakePortal(() => jsonResponse([]));
     stops.push(portal.stop);

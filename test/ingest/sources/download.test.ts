@@ -38,6 +38,13 @@ describe("saveResponse", () => {
     expect(existsSync(join(dir, "Stores1-202611220500.xml"))).toBe(false);
   });
 
+  test("a transport-encoded body (Content-Encoding) is not judged by its Content-Length", async () => {
+    const dir = tempDir();
+    const xml = new TextEncoder().encode("<Root><Items Count=\"0\"/></Root>");
+    const saved = await saveResponse(new Response(xml, { headers: { "content-encoding": "gzip", "content-length": "12" } }), dir, "Stores1-202611220500.xml");
+    expect(saved.bytes).toBe(xml.length);
+  });
+
   test("non-2xx and oversized bodies are refused", async () => {
     const dir = tempDir();
     expect((await saveResponse(new Response("x", { status: 503 }), dir, "a.gz").catch((e) => e)).retryable).toBe(true);

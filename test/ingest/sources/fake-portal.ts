@@ -52,21 +52,21 @@ export function registryOf(...chains: Record<string, unknown>[]): Registry {
 const enc = new TextEncoder();
 
 /** A small PriceFull in the Cerberus dialect, gzipped. */
-export function priceFullGz(chainCode: string, store: string, items = 2): Uint8Array {
+export function priceFullGz(chainCode: string, store: string, items = 2): Uint8Array<ArrayBuffer> {
   const rows = Array.from({ length: items }, (_, i) => `<Item><ItemCode>72900000${String(i).padStart(5, "0")}</ItemCode><ItemName>מוצר ${i}</ItemName><ItemPrice>${5 + i}.90</ItemPrice></Item>`).join("");
   return Bun.gzipSync(enc.encode(`\uFEFF<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${chainCode}</ChainId><StoreId>${store}</StoreId><Items Count="${items}">${rows}</Items></Root>`));
 }
 
-export function storesXml(chainCode: string): Uint8Array {
+export function storesXml(chainCode: string): Uint8Array<ArrayBuffer> {
   return enc.encode(`<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${chainCode}</ChainId><SubChains><SubChain><SubChainId>1</SubChainId><Stores><Store><StoreId>1</StoreId><StoreName>סניף</StoreName><City>5000</City></Store></Stores></SubChain></SubChains></Root>`);
 }
 
-export function promoFullGz(chainCode: string, store: string): Uint8Array {
+export function promoFullGz(chainCode: string, store: string): Uint8Array<ArrayBuffer> {
   return Bun.gzipSync(enc.encode(`<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${chainCode}</ChainId><StoreId>${store}</StoreId><Promotions Count="0"></Promotions></Root>`));
 }
 
 /** A ZIP archive (stored, one entry) — what Bina serves under a `.gz` name. */
-export function zipOf(entryName: string, data: Uint8Array): Uint8Array {
+export function zipOf(entryName: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const name = enc.encode(entryName);
   const crc = Bun.hash.crc32(data);
   const local = new DataView(new ArrayBuffer(30));
@@ -101,7 +101,7 @@ export function zipOf(entryName: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-export const bytesResponse = (bytes: Uint8Array, type = "application/octet-stream") => new Response(bytes, { headers: { "content-type": type } });
+export const bytesResponse = (bytes: Uint8Array, type = "application/octet-stream") => new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } });
 export const htmlResponse = (html: string, status = 200) => new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } });
 export const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 
