@@ -1,9 +1,9 @@
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
-import { openDataDir } from "../db/open.ts";
+import { openDataDir, type Databases } from "../db/open.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
 import { setLogLevel } from "../log.ts";
-import { loadRegistry } from "../registry.ts";
+import { loadRegistry, type Registry } from "../registry.ts";
 import { fetchChains, FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
 
@@ -19,10 +19,19 @@ export function formatReport(report: FetchReport): string {
   return lines.join("\n");
 }
 
-export const fetchCommand: Command = {
-  name: "fetch",
-  summary: "Download the day's price files from the chains' portals and import them",
-  help: `Usage: mehir fetch [--chain SLUG]... [--date YYYY-MM-DD] [--deltas] [--data-dir DIR] [--sources-file FILE]
+/**
+ * The import step after a fetch: loads the downloaded files (oldest first, Stores before prices)
+ * into the price database. Wired to `importPaths` of src/ingest/import.ts by createFetchCommand's
+ * caller; without it `mehir fetch` only downloads and says so.
+ */
+export type ImportDownloads = (args: { db: Databases; registry: Registry; dataDir: string; paths: string[] }) => Promise<unknown>;
+
+/** `mehir fetch`, with the import step given (see ImportDownloads). */
+export function createFetchCommand(importDownloads?: ImportDownloads): Command {
+  return {
+    name: "fetch",
+    summary: "Download the day's price files from the chains' portals and import them",
+    help: `Usage: mehir fetch [--chain SLUG]... [--date YYYY-MM-DD] [--deltas] [--data-dir DIR] [--sources-file FILE]
 
 Lists each chain's portal, downloads the newest Stores, PriceFull and PromoFull file per store
 for the day (Israel time; default today) into <data-dir>/downloads/<chain>/<date>/, skipping
@@ -38,55 +47,62 @@ Options:
 
 Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (several portals refuse
 non-Israeli addresses). Exit status 1 when any chain failed.`,
-  async run(args) {
-    if (wantsHelp(args)) {
-      console.log(this.help);
-      return 0;
-    }
-    const { values } = parseFlags(args, {
-      chain: { type: "string", multiple: true },
-      date: { type: "string" },
-      deltas: { type: "boolean" },
-      "data-dir": { type: "string" },
-      "sources-file": { type: "string" },
-    });
-    if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError(`--date expects YYYY-MM-DD, got "${values.date}"`);
-    const settings = loadSettings(process.env, { dataDir: values["data-dir"], sourcesFile: values["sources-file"] });
-    setLogLevel(settings.logLevel);
-    const registry = loadRegistry();
-    for (const slug of values.chain ?? []) {
-      if (!registry.bySlug.has(slug)) throw new UsageError(`unknown chain "${slug}"; known: ${registry.chains.map((c) => c.slug).join(", ")}`);
-    }
-    let sourcesOverride;
-    try {
-      sourcesOverride = settings.sourcesFile ? loadSourcesFile(settings.sourcesFile) : undefined;
-    } catch (error) {
-      if (error instanceof SourcesFileError) throw new UsageError(error.message);
-      throw error;
-    }
-    const db = openDataDir(settings.dataDir);
-    try {
-      syncRegistry(db.prices, registry);
-      let report: FetchReport;
+    async run(args) {
+      if (wantsHelp(args)) {
+        console.log(this.help);
+        return 0;
+      }
+      const { values } = parseFlags(args, {
+        chain: { type: "string", multiple: true },
+        date: { type: "string" },
+        deltas: { type: "boolean" },
+        "data-dir": { type: "string" },
+        "sources-file": { type: "string" },
+      });
+      if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError(`--date expects YYYY-MM-DD, got "${values.date}"`);
+      const settings = loadSettings(process.env, { dataDir: values["data-dir"], sourcesFile: values["sources-file"] });
+      setLogLevel(settings.logLevel);
+      const registry = loadRegistry();
+      for (const slug of values.chain ?? []) {
+        if (!registry.bySlug.has(slug)) throw new UsageError(`unknown chain "${slug}"; known: ${registry.chains.map((c) => c.slug).join(", ")}`);
+      }
+      let sourcesOverride;
       try {
-        report = await fetchChains({
-          db: db.prices,
-          registry,
-          dataDir: settings.dataDir,
-          chains: values.chain,
-          date: values.date,
-          deltas: values.deltas ?? false,
-          sourcesOverride,
-        });
+        sourcesOverride = settings.sourcesFile ? loadSourcesFile(settings.sourcesFile) : undefined;
       } catch (error) {
-        if (error instanceof FetchUsageError) throw new UsageError(error.message);
+        if (error instanceof SourcesFileError) throw new UsageError(error.message);
         throw error;
       }
-      console.log(formatReport(report));
-      return report.chains.some((c) => c.status === "failed") ? 1 : 0;
-    } finally {
-      db.prices.close();
-      db.accounts.close();
-    }
-  },
-};
+      const db = openDataDir(settings.dataDir);
+      try {
+        syncRegistry(db.prices, registry);
+        let report: FetchReport;
+        try {
+          report = await fetchChains({
+            db: db.prices,
+            registry,
+            dataDir: settings.dataDir,
+            chains: values.chain,
+            date: values.date,
+            deltas: values.deltas ?? false,
+            sourcesOverride,
+          });
+        } catch (error) {
+          if (error instanceof FetchUsageError) throw new UsageError(error.message);
+          throw error;
+        }
+        console.log(formatReport(report));
+        if (report.files.length > 0) {
+          if (importDownloads) await importDownloads({ db, registry, dataDir: settings.dataDir, paths: report.files });
+          else console.log(`import step not wired into this build: the files are in ${settings.dataDir}/downloads/`);
+        }
+        return report.chains.some((c) => c.status === "failed") ? 1 : 0;
+      } finally {
+        db.prices.close();
+        db.accounts.close();
+      }
+    },
+  };
+}
+
+export const fetchCommand: Command = createFetchCommand();

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { main } from "../../src/main.ts";
+import { createFetchCommand } from "../../src/cli/fetch.ts";
 import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../ingest/sources/fake-portal.ts";
 
 const KS = "7290058108879";
@@ -55,6 +56,24 @@ describe("mehir fetch", () => {
     const db = new Database(join(dataDir, "prices.sqlite"), { readonly: true });
     expect(db.query("SELECT files_fetched, last_error FROM chain_health WHERE chain_slug = 'king-store'").get()).toEqual({ files_fetched: 1, last_error: null });
     db.close();
+  });
+
+  test("the import step receives the downloaded paths", async () => {
+    const dir = tempDir();
+    const sources = join(dir, "sources.json");
+    writeFileSync(sources, JSON.stringify({ "king-store": { base_url: portal.url } }));
+    const seen: string[][] = [];
+    const command = createFetchCommand(async ({ paths, registry }) => {
+      expect(registry.bySlug.has("king-store")).toBe(true);
+      seen.push(paths);
+    });
+    const log = spyOn(console, "log").mockImplementation(() => {});
+    try {
+      expect(await command.run(["--chain", "king-store", "--date", "2026-11-22", "--data-dir", join(dir, "data"), "--sources-file", sources])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(seen).toEqual([[join(dir, "data", "downloads", "king-store", "2026-11-22", `PriceFull${KS}-001-202611220500.gz`)]]);
   });
 
   test("a failed chain exits 1", async () => {
