@@ -15,6 +15,8 @@ import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
+import { accessPlugin } from "./http/access/plugin.ts";
+import type { AccessService } from "./http/access/service.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -26,6 +28,11 @@ export interface AppDeps {
   now: () => Date;
   /** The product search index (absent in tests that do not need it). */
   search?: { readonly ready: boolean };
+  /**
+   * Keys, rate limits and quota counters shared by the access plugin and the portal; created by
+   * createApp when absent. Stopping the app (app.stop()) flushes its usage counters.
+   */
+  access?: AccessService;
 }
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
@@ -89,6 +96,7 @@ export function createApp(deps: AppDeps) {
         }
       }
     })
+    .use(accessPlugin(deps))
     .use(healthModule(deps))
     .use(docsModule(deps))
     .use(chainsModule(deps))

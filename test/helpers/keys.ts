@@ -1,9 +1,15 @@
 import type { AppDeps } from "../../src/app.ts";
+import { createAccount } from "../../src/http/access/accounts.ts";
+import { createKey } from "../../src/http/access/keys.ts";
+
+let counter = 0;
 
 /**
- * Headers carrying a test secret key on the given plan. Until the access layer exists this
- * returns no header (the API is then open); once it does, it creates an account and key.
+ * Headers carrying a test secret key (`sk_test_`: never counted against the quota) of a new
+ * account on the given plan, created in the app's accounts database.
  */
-export async function withKey(_deps: AppDeps, _plan: "free" | "basic" | "pro"): Promise<Record<string, string>> {
-  return {};
+export async function withKey(deps: AppDeps, plan: "free" | "basic" | "pro", kind: "test" | "live" = "test"): Promise<Record<string, string>> {
+  const account = createAccount(deps.db.accounts, { email: `tester${++counter}-${plan}@example.com`, plan }, new Date());
+  const { key } = createKey(deps.db.accounts, { accountId: account.id, kind }, new Date());
+  return { "x-api-key": key };
 }

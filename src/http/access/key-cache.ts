@@ -1,0 +1,96 @@
+import type { Database } from "bun:sqlite";
+import { timingSafeEqual } from "node:crypto";
+import type { Plan } from "../plans.ts";
+import { hashKey, keyKindOf, type KeyKind } from "./key-format.ts";
+
+/** An active key as the access layer needs it on every request. */
+export interface ActiveKey {
+  id: number;
+  accountId: number;
+  kind: KeyKind;
+  prefix: string;
+  hash: string;
+  plan: Plan;
+  allowedOrigins: string[];
+}
+
+interface Row {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  prefix: string;
+  hash: string;
+  plan: Plan;
+  allowed_origins: string;
+}
+
+const SELECT = `SELECT k.id, k.account_id, k.kind, k.prefix, k.hash, a.plan, k.allowed_origins
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.revoked_at IS NULL`;
+
+/**
+ * Active keys by hash, in memory. Changes committed by another connection (the operator CLI in
+ * another process) show in `PRAGMA data_version`, checked at most every `pollMs` on lookup, which
+ * reloads the table. Writers on this process's own connection call `invalidate()`. A key missing
+ * from the cache is looked up once in the database (keys just inserted on this connection).
+ */
+export class KeyCache {
+  private byHash = new Map<string, ActiveKey>();
+  private version = -1;
+  private checkedAt = -Infinity;
+  private readonly dataVersion;
+  private readonly all;
+  private readonly one;
+
+  constructor(
+    db: Database,
+    private readonly options: { pollMs?: number; clock?: () => number } = {},
+  ) {
+    this.dataVersion = db.prepare("PRAGMA data_version");
+    this.all = db.prepare(SELECT);
+    this.one = db.prepare(`${SELECT} AND k.hash = ?`);
+  }
+
+  /** The active key for the presented text, or null (malformed, unknown or revoked). */
+  lookup(presented: string): ActiveKey | null {
+    if (!keyKindOf(presented)) return null;
+    this.refreshIfChanged();
+    const hash = hashKey(presented);
+    let key = this.byHash.get(hash);
+    if (!key) {
+      const row = this.one.get(hash) as Row | null;
+      if (!row) return null;
+      key = toActive(row);
+      this.byHash.set(hash, key);
+    }
+    // Map lookup found it by hash already; compare anyway in constant time (defence in depth).
+    return timingSafeEqual(Buffer.from(key.hash, "hex"), Buffer.from(hash, "hex")) ? key : null;
+  }
+
+  /** Forget everything; the next lookup reloads (call after revoking or editing on this connection). */
+  invalidate(): void {
+    this.version = -1;
+    this.checkedAt = -Infinity;
+  }
+
+  private refreshIfChanged(): void {
+    const now = this.options.clock ? this.options.clock() : performance.now();
+    if (now - this.checkedAt < (this.options.pollMs ?? 250) && this.version !== -1) return;
+    this.checkedAt = now;
+    const version = (this.dataVersion.get() as { data_version: number }).data_version;
+    if (version === this.version) return;
+    this.version = version;
+    this.byHash = new Map((this.all.all() as Row[]).map((row) => [row.hash, toActive(row)]));
+  }
+}
+
+function toActive(row: Row): ActiveKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    kind: row.kind,
+    prefix: row.prefix,
+    hash: row.hash,
+    plan: row.plan,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+  };
+}

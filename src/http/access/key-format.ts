@@ -1,0 +1,52 @@
+/**
+ * API key format: a kind prefix plus 32 random base62 characters. Keys are stored only as a
+ * SHA-256 hash, with the prefix and the last 4 characters kept for display.
+ */
+
+export type KeyKind = "live" | "test" | "publishable";
+
+export const KEY_PREFIX: Record<KeyKind, string> = { live: "sk_live_", test: "sk_test_", publishable: "pk_live_" };
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const RANDOM_LENGTH = 32;
+const KEY_PATTERN = /^(sk_live_|sk_test_|pk_live_)[0-9A-Za-z]{32}$/;
+/** Length of the stored display prefix: kind prefix + the first 4 random characters. */
+export const DISPLAY_PREFIX_LENGTH = 12;
+
+/** 32 uniformly random base62 characters (rejection sampling: no modulo bias). */
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** A new key of the given kind, e.g. `sk_live_3fQ…` (40 characters). */
+export function generateKey(kind: KeyKind): string {
+  return KEY_PREFIX[kind] + randomBase62(RANDOM_LENGTH);
+}
+
+/** The kind of a well-formed key, or null when the text is not a key at all. */
+export function keyKindOf(text: string): KeyKind | null {
+  const match = KEY_PATTERN.exec(text);
+  if (!match) return null;
+  return match[1] === "sk_live_" ? "live" : match[1] === "sk_test_" ? "test" : "publishable";
+}
+
+/** True for anything presented as a secret key (`sk_…`), well-formed or not. */
+export function looksSecret(text: string): boolean {
+  return text.startsWith("sk_");
+}
+
+/** Hex SHA-256 of the whole key: the only form a key is stored in. */
+export function hashKey(key: string): string {
+  return new Bun.CryptoHasher("sha256").update(key).digest("hex");
+}
+
+/** What is kept for display: `sk_live_AbC1` and `wxYz`. */
+export function keyDisplay(key: string): { prefix: string; last4: string } {
+  return { prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), last4: key.slice(-4) };
+}

@@ -1,0 +1,45 @@
+/** Allowed origins of publishable keys: `scheme://host[:port]`, nothing else. */
+
+export const MAX_ORIGINS = 20;
+
+/**
+ * The canonical origin of a user-typed value, or null when it is not a plain http(s) origin
+ * (a path, query, fragment or credentials make it invalid; a lone trailing slash is fine).
+ *
+ * @example parseOrigin("https://Shop.Example:443/") // "https://shop.example"
+ */
+export function parseOrigin(text: string): string | null {
+  const value = text.trim();
+  if (value === "" || value.length > 200) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== "/") return null;
+  if (/[?#@]/.test(value.replace(/^[a-z]+:\/\//i, ""))) return null;
+  return url.origin;
+}
+
+export type OriginsResult = { ok: true; origins: string[] } | { ok: false; invalid: string };
+
+/** Parses a list (one per line, or separated by commas/spaces); duplicates are dropped. */
+export function parseOriginList(values: string[]): OriginsResult {
+  const origins: string[] = [];
+  for (const raw of values.flatMap((v) => v.split(/[\s,]+/))) {
+    if (raw.trim() === "") continue;
+    const origin = parseOrigin(raw);
+    if (!origin) return { ok: false, invalid: raw.slice(0, 200) };
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  if (origins.length > MAX_ORIGINS) return { ok: false, invalid: `more than ${MAX_ORIGINS} origins` };
+  return { ok: true, origins };
+}
+
+/** Whether a request's Origin header may use a key with these allowed origins (empty = any; no header = server-side call). */
+export function originAllowed(allowed: readonly string[], origin: string | null): boolean {
+  if (allowed.length === 0 || origin === null) return true;
+  return allowed.includes(origin.toLowerCase());
+}

@@ -1,0 +1,201 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { dataCors } from "../../modules/widget/cors.ts";
+import { ApiError } from "../problem.ts";
+import { planAllows, type Plan } from "../plans.ts";
+import { requestState, type AccessContext } from "../request-state.ts";
+import { etagFor, etagMatches, httpDate } from "../etag.ts";
+import { clientAddress, type PeerSource } from "./client-address.ts";
+import type { ActiveKey } from "./key-cache.ts";
+import { looksSecret } from "./key-format.ts";
+import { originAllowed } from "./origins.ts";
+import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
+import { accountSubject, widgetSubject, type Reservation } from "./quota-ledger.ts";
+import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
+import { matchRoute } from "./route-match.ts";
+import { accessOf } from "./service.ts";
+import { secondsToNextMonth } from "./utc-month.ts";
+
+/** Public paths limited per client address (the portal); other public paths (probes, docs, static files) are not limited here. */
+const ADDRESS_LIMITED = /^\/portal(\/|$)/;
+
+/** Final statuses that do not count against the quota. */
+function refunds(status: number): boolean {
+  return status === 304 || status === 429 || status >= 500;
+}
+
+/** The status an answer ended with, as seen from onAfterResponse (errors are rendered by the app's onError). */
+function finalStatus(ctx: { set: { status?: unknown }; error?: unknown; code?: unknown; responseValue?: unknown }): number {
+  if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
+  if (ctx.error !== undefined && ctx.error !== null) {
+    const status = (ctx.error as { status?: unknown }).status;
+    if (typeof status === "number") return status;
+    if (ctx.code === "NOT_FOUND") return 404;
+    if (ctx.code === "VALIDATION" || ctx.code === "PARSE" || ctx.code === "INVALID_COOKIE_SIGNATURE") return 400;
+    return 500;
+  }
+  return typeof ctx.set.status === "number" ? ctx.set.status : 200;
+}
+
+/**
+ * The access layer, one global plugin registered before the modules. In onRequest, before
+ * routing and validation: key checks, plan gate, rate limit, conditional GET, quota. The verdict
+ * goes on `requestState(request)`: `access` (the app fills meta.quota_remaining from it) and
+ * `headers` (X-RateLimit-*, X-Quota-*, on success and error answers alike).
+ */
+export function accessPlugin(deps: AppDeps) {
+  const access = accessOf(deps);
+  const { settings } = deps;
+  const reservations = new WeakMap<Request, Reservation>();
+
+  /** Refuses a request that has no usable key, charging the caller's address (so guessing is throttled too). */
+  function refuseAnonymous(request: Request, address: string, widget: boolean, error: ApiError): never {
+    const state = requestState(request);
+    const verdict = widget ? access.limiter.take(`widget:${address}`, settings.widgetRate) : access.limiter.take(`ip:${address}`, settings.rateAnonymous);
+    Object.assign(state.headers, rateHeaders(verdict));
+    if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
+    throw error;
+  }
+
+  function rateLimited(retryAfter: number): ApiError {
+    return new ApiError("rate_limited", `Too many requests; retry in ${retryAfter} s.`, { headers: { "retry-after": String(retryAfter) } });
+  }
+
+  function guard(request: Request, server: PeerSource | null): Response | undefined {
+    const url = new URL(request.url);
+    const { audience } = matchRoute(request.method, url.pathname);
+    const state = requestState(request);
+    const address = clientAddress(request, server, settings.trustProxy);
+
+    if (audience === "public") {
+      if (ADDRESS_LIMITED.test(url.pathname)) {
+        const verdict = access.limiter.take(`ip:${address}`, settings.rateAnonymous);
+        Object.assign(state.headers, rateHeaders(verdict));
+        if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
+      }
+      return undefined;
+    }
+
+    const widget = audience === "publishable";
+    const origin = request.headers.get("origin");
+    // Errors on the widget endpoint stay readable by the widget on any page (no data in them).
+    if (widget) Object.assign(state.headers, dataCors(origin, null, true));
+
+    const header = request.headers.get("x-api-key")?.trim() || null;
+    const fromQuery = url.searchParams.get("key")?.trim() || null;
+    if (fromQuery !== null && looksSecret(fromQuery)) {
+      refuseAnonymous(request, address, widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
+    }
+    const presented = header ?? fromQuery;
+    if (presented === null) {
+      refuseAnonymous(request, address, widget, new ApiError("missing_api_key", widget ? "Send a publishable key in the key query parameter or the X-API-Key header." : "Send your API key in the X-API-Key header."));
+    }
+    const key = access.keys.lookup(presented);
+    if (!key) refuseAnonymous(request, address, widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
+
+    const bucketId = widget ? `widget:${address}` : `key:${key.id}`;
+    const perMinute = widget ? settings.widgetRate : planRate(settings, key.plan);
+    const now = deps.now();
+    const secret = key.kind !== "publishable";
+    const quotaLimit = secret ? planQuota(settings, key.plan) : null;
+    const quotaSubject = secret ? accountSubject(key.accountId) : widgetSubject(key.id);
+    const liveRemaining = () => Math.max(0, (quotaLimit ?? 0) - access.quota.usedThisMonth(quotaSubject, now));
+
+    /** A refusal for a known key: its bucket's figures (nothing taken) and its quota figures. */
+    const refuse = (error: ApiError): never => {
+      Object.assign(state.headers, rateHeaders(access.limiter.peek(bucketId, perMinute)));
+      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, liveRemaining()));
+      throw error;
+    };
+    if (widget && secret) refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
+    if (!widget && !secret) refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
+    if (widget && !originAllowed(key.allowedOrigins, origin)) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${origin}.`));
+    if (!widget && !planAllows(key.plan, audience as Plan)) {
+      refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
+    }
+
+    const verdict = access.limiter.take(bucketId, perMinute);
+    Object.assign(state.headers, rateHeaders(verdict));
+    if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, liveRemaining()));
+    if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
+
+    state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : liveRemaining());
+
+    if (request.method === "GET" || request.method === "HEAD") {
+      const etag = etagFor(deps.data.current.version, request);
+      if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget);
+    }
+
+    // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's widget quota.
+    if (key.kind === "test") return undefined;
+    const limit = quotaLimit ?? settings.widgetQuota;
+    const reserved = access.quota.tryReserve(quotaSubject, limit, now);
+    if (!reserved.ok) {
+      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
+      state.access.quotaRemaining = quotaLimit === null ? null : 0;
+      const retryAfter = secondsToNextMonth(now);
+      const what = secret ? `${PLAN_NAMES[key.plan]} plan's ${limit} calls` : `publishable key's ${limit} widget views`;
+      throw new ApiError("quota_exceeded", `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`, {
+        headers: { "retry-after": String(retryAfter) },
+      });
+    }
+    reservations.set(request, reserved.reservation);
+    state.access.quotaReserved = true;
+    if (quotaLimit !== null) {
+      state.access.quotaRemaining = reserved.remaining;
+      Object.assign(state.headers, quotaHeaders(quotaLimit, reserved.remaining));
+    }
+    return undefined;
+  }
+
+  function contextFor(key: ActiveKey, quotaLimit: number | null, quotaRemaining: number | null): AccessContext {
+    return {
+      accountId: key.accountId,
+      keyId: key.id,
+      keyKind: key.kind,
+      keyPrefix: key.prefix,
+      plan: key.plan,
+      quotaLimit,
+      quotaRemaining,
+      quotaReserved: false,
+    };
+  }
+
+  function notModified(request: Request, etag: string, widget: boolean): Response {
+    const state = requestState(request);
+    const headers: Record<string, string> = { ...state.headers, "x-request-id": state.id, etag };
+    const lastModified = httpDate(deps.data.current.updatedAt);
+    if (lastModified) headers["last-modified"] = lastModified;
+    if (widget) {
+      delete headers["access-control-allow-origin"];
+      delete headers["access-control-expose-headers"];
+      Object.assign(headers, dataCors(request.headers.get("origin"), state.access, false));
+      headers["cache-control"] = WIDGET_CACHE_CONTROL;
+    } else {
+      headers["cache-control"] = SECRET_CACHE_CONTROL;
+    }
+    return new Response(null, { status: 304, headers });
+  }
+
+  return new Elysia({ name: "access" })
+    .onRequest(({ request, server }) => guard(request, server as PeerSource | null))
+    .onAfterHandle({ as: "global" }, ({ request, set }) => {
+      const state = requestState(request);
+      if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      if (status < 200 || status >= 300) return;
+      set.headers.etag = etagFor(deps.data.current.version, request);
+      const lastModified = httpDate(deps.data.current.updatedAt);
+      if (lastModified) set.headers["last-modified"] = lastModified;
+      if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {
+        set.headers["cache-control"] = SECRET_CACHE_CONTROL;
+      }
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const reservation = reservations.get(ctx.request);
+      if (!reservation) return;
+      reservations.delete(ctx.request);
+      if (refunds(finalStatus(ctx as never))) access.quota.refund(reservation);
+    })
+    .onStop(() => access.flush());
+}

@@ -1,0 +1,132 @@
+import type { Database } from "bun:sqlite";
+import { log } from "../../log.ts";
+import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
+
+/** A unit of quota taken for one request, to give back if the answer turns out not to count. */
+export interface Reservation {
+  subject: string;
+  month: string;
+  day: string;
+}
+
+export type ReserveResult = { ok: true; remaining: number; reservation: Reservation } | { ok: false; remaining: 0 };
+
+/** Quota subjects: an account's live calls, or one publishable key's widget views. */
+export const accountSubject = (accountId: number) => `account:${accountId}`;
+export const widgetSubject = (keyId: number) => `widget:${keyId}`;
+
+/**
+ * Monthly usage counters. Reservations happen synchronously in memory, so N concurrent
+ * requests against M remaining succeed exactly M times. Counts reach `usage_daily` in a
+ * batch at most `flushMs` later (one transaction, not a write per request) and on `flush()`;
+ * a subject's month is loaded from the table on first use, so counts survive restarts.
+ * A crash (SIGKILL) loses at most the last unflushed batch.
+ */
+export class QuotaLedger {
+  private readonly used = new Map<string, { month: string; count: number }>();
+  /** subject → day → calls not yet written. */
+  private readonly pending = new Map<string, Map<string, number>>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly sumMonth;
+  private readonly upsert;
+  private readonly daily;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: { flushMs?: number } = {},
+  ) {
+    this.sumMonth = db.prepare("SELECT coalesce(sum(count), 0) AS total FROM usage_daily WHERE subject = ? AND day >= ? AND day <= ?");
+    this.upsert = db.prepare(
+      `INSERT INTO usage_daily (subject, day, count) VALUES (?1, ?2, max(?3, 0))
+       ON CONFLICT (subject, day) DO UPDATE SET count = max(0, count + ?3)`,
+    );
+    this.daily = db.prepare("SELECT day, count FROM usage_daily WHERE subject = ? AND day >= ? AND day <= ?");
+  }
+
+  /** Calls counted for the subject in the month of `now`. */
+  usedThisMonth(subject: string, now: Date): number {
+    return this.entry(subject, now).count;
+  }
+
+  /** Takes one unit if fewer than `limit` were used this month. */
+  tryReserve(subject: string, limit: number, now: Date): ReserveResult {
+    const entry = this.entry(subject, now);
+    if (entry.count >= limit) return { ok: false, remaining: 0 };
+    entry.count++;
+    const day = dayOf(now);
+    this.addPending(subject, day, 1);
+    return { ok: true, remaining: limit - entry.count, reservation: { subject, month: entry.month, day } };
+  }
+
+  /** Gives a reserved unit back (the answer was a 304, a 429 or a server error). */
+  refund(reservation: Reservation): void {
+    const entry = this.used.get(reservation.subject);
+    if (entry && entry.month === reservation.month && entry.count > 0) entry.count--;
+    this.addPending(reservation.subject, reservation.day, -1);
+  }
+
+  /** This month's counts by day (written and pending), for the portal's chart. */
+  dailyUsage(subject: string, now: Date): { day: string; count: number }[] {
+    const days = daysOfMonth(now);
+    const counts = new Map<string, number>();
+    for (const row of this.daily.all(subject, days[0]!, days[days.length - 1]!) as { day: string; count: number }[]) counts.set(row.day, row.count);
+    for (const [day, delta] of this.pending.get(subject) ?? []) counts.set(day, Math.max(0, (counts.get(day) ?? 0) + delta));
+    return days.map((day) => ({ day, count: counts.get(day) ?? 0 }));
+  }
+
+  /** Writes pending counts in one transaction; returns the number of rows touched. */
+  flush(): number {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const rows: [string, string, number][] = [];
+    for (const [subject, days] of this.pending) for (const [day, delta] of days) if (delta !== 0) rows.push([subject, day, delta]);
+    if (rows.length > 0) {
+      this.db.transaction(() => {
+        for (const row of rows) this.upsert.run(...row);
+      })();
+    }
+    this.pending.clear();
+    return rows.length;
+  }
+
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  private entry(subject: string, now: Date): { month: string; count: number } {
+    const month = monthOf(now);
+    let entry = this.used.get(subject);
+    if (!entry || entry.month !== month) {
+      const days = daysOfMonth(now);
+      let count = (this.sumMonth.get(subject, days[0]!, days[days.length - 1]!) as { total: number }).total;
+      for (const [day, delta] of this.pending.get(subject) ?? []) if (day.startsWith(month)) count += delta;
+      entry = { month, count: Math.max(0, count) };
+      this.used.set(subject, entry);
+    }
+    return entry;
+  }
+
+  private addPending(subject: string, day: string, delta: number): void {
+    let days = this.pending.get(subject);
+    if (!days) this.pending.set(subject, (days = new Map()));
+    days.set(day, (days.get(day) ?? 0) + delta);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      try {
+        this.flush();
+      } catch (error) {
+        // Keep the counts in memory; the next flush (or shutdown) retries.
+        log.warn("usage flush failed", { error: String(error) });
+        this.schedule();
+      }
+    }, this.options.flushMs ?? 1000);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+}

@@ -1,0 +1,20 @@
+import type { RateVerdict } from "./token-bucket.ts";
+
+/** X-RateLimit-* of a bucket verdict. */
+export function rateHeaders(verdict: RateVerdict): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(verdict.limit),
+    "x-ratelimit-remaining": String(verdict.remaining),
+    "x-ratelimit-reset": String(verdict.reset),
+  };
+}
+
+/** X-Quota-* of a secret key's account. */
+export function quotaHeaders(limit: number, remaining: number): Record<string, string> {
+  return { "x-quota-limit": String(limit), "x-quota-remaining": String(Math.max(0, remaining)) };
+}
+
+/** Secret endpoints: a client may reuse an answer for five minutes (data changes daily). */
+export const SECRET_CACHE_CONTROL = "private, max-age=300";
+/** Must equal the widget module's own header for widget data (sent on its 304s here). */
+export const WIDGET_CACHE_CONTROL = "public, max-age=300, stale-while-revalidate=3600";

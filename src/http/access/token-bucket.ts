@@ -1,0 +1,83 @@
+/**
+ * Token buckets, in memory: `perMinute` tokens refill evenly over a minute, and a bucket holds at
+ * most a tenth of that (at least 1), the burst. One bucket per id (a key, or a client address).
+ */
+
+export interface RateVerdict {
+  allowed: boolean;
+  /** The per-minute figure (X-RateLimit-Limit). */
+  limit: number;
+  /** Whole requests left now (X-RateLimit-Remaining). */
+  remaining: number;
+  /** Whole seconds until the bucket is full again (X-RateLimit-Reset). */
+  reset: number;
+  /** When refused: whole seconds until one request is allowed (≥ 1). */
+  retryAfter: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  perMinute: number;
+}
+
+export function burstOf(perMinute: number): number {
+  return Math.max(1, Math.floor(perMinute / 10));
+}
+
+const SWEEP_EVERY_MS = 60_000;
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private sweptAt: number;
+
+  constructor(private readonly clock: () => number = () => performance.now()) {
+    this.sweptAt = clock();
+  }
+
+  /** Takes one token from the bucket `id`, if there is one. */
+  take(id: string, perMinute: number): RateVerdict {
+    return this.verdict(id, perMinute, true);
+  }
+
+  /** The bucket's figures without taking a token (for answers refused for another reason). */
+  peek(id: string, perMinute: number): RateVerdict {
+    return this.verdict(id, perMinute, false);
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private verdict(id: string, perMinute: number, consume: boolean): RateVerdict {
+    const now = this.clock();
+    this.sweep(now);
+    const capacity = burstOf(perMinute);
+    const perMs = perMinute / 60_000;
+    const bucket = this.buckets.get(id);
+    let tokens = bucket ? Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs) : capacity;
+    let allowed = true;
+    if (consume) {
+      allowed = tokens >= 1;
+      if (allowed) tokens -= 1;
+      this.buckets.set(id, { tokens, at: now, perMinute });
+    }
+    const ms = (need: number) => Math.max(0, need) / perMs;
+    return {
+      allowed,
+      limit: perMinute,
+      remaining: Math.floor(tokens),
+      reset: Math.ceil(ms(capacity - tokens) / 1000),
+      retryAfter: Math.max(1, Math.ceil(ms(1 - tokens) / 1000)),
+    };
+  }
+
+  /** Drops buckets that have refilled completely: they are the same as no bucket. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    for (const [id, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * (b.perMinute / 60_000) >= burstOf(b.perMinute)) this.buckets.delete(id);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Weak ETags for API answers: the data version plus a short hash of the canonical request
+ * (method, path without trailing slash, query sorted, the publishable `key` left out). Volatile
+ * `meta` fields (quota_remaining, request_id) are not part of it, hence weak.
+ *
+ * @example etagFor(42, new Request("http://x/api/v1/prices/?barcode=1")) // 'W/"42-…"'
+ */
+export function etagFor(dataVersion: number, request: Request): string {
+  const url = new URL(request.url);
+  const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  const params = [...url.searchParams].filter(([name]) => name !== "key");
+  params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const canonical = `${method} ${path}?${new URLSearchParams(params).toString()}`;
+  const hash = new Bun.CryptoHasher("sha256").update(canonical).digest("base64url").slice(0, 16);
+  return `W/"${dataVersion}-${hash}"`;
+}
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 asks for GET). */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  const wanted = opaque(etag);
+  return ifNoneMatch.split(",").some((tag) => opaque(tag) === wanted);
+}
+
+/** An ISO time as an HTTP date (Last-Modified), or null. */
+export function httpDate(iso: string | null): string | null {
+  if (!iso) return null;
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? null : new Date(time).toUTCString();
+}
