@@ -26,6 +26,8 @@ export class CerberusAdapter implements PortalAdapter {
   readonly family = "cerberus" as const;
   private csrf: string | null = null;
   private login: Promise<void> | null = null;
+  /** Counts sessions, so concurrent calls that all hit an expired one log in again only once. */
+  private generation = 0;
 
   constructor(private readonly ctx: AdapterContext) {}
 
@@ -38,17 +40,23 @@ export class CerberusAdapter implements PortalAdapter {
     return f.startsWith("/") ? f : "/" + f;
   }
 
-  /** Logs in (once at a time; concurrent callers share the same attempt). */
-  private ensureLogin(force = false): Promise<void> {
-    if (force) {
-      this.csrf = null;
-      this.login = null;
-    }
+  /** Logs in once; concurrent callers share the same attempt. */
+  private ensureLogin(): Promise<void> {
     this.login ??= this.doLogin().catch((error) => {
       this.login = null;
       throw error;
     });
     return this.login;
+  }
+
+  /** Starts a new session unless another caller already did since session `seen`. */
+  private relogin(seen: number): Promise<void> {
+    if (this.generation === seen) {
+      this.generation++;
+      this.csrf = null;
+      this.login = null;
+    }
+    return this.ensureLogin();
   }
 
   private async doLogin(): Promise<void> {
@@ -71,6 +79,7 @@ export class CerberusAdapter implements PortalAdapter {
   private async listDir(): Promise<DirRow[]> {
     await this.ensureLogin();
     for (let attempt = 0; attempt < 2; attempt++) {
+      const seen = this.generation;
       const res = await this.ctx.http.text(joinUrl(this.base, "/file/json/dir"), {
         method: "POST",
         form: { sEcho: 1, iDisplayStart: 0, iDisplayLength: 100000, sSearch: "", cd: this.folder, csrftoken: this.csrf ?? "" },
@@ -85,7 +94,7 @@ export class CerberusAdapter implements PortalAdapter {
         }
       }
       this.ctx.log("info", "cerberus: session expired, logging in again", { chain: this.ctx.chain.slug });
-      await this.ensureLogin(true);
+      await this.relogin(seen);
     }
     throw new PortalError("cerberus: listing still not JSON after logging in again");
   }
@@ -112,11 +121,12 @@ export class CerberusAdapter implements PortalAdapter {
   async download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
     await this.ensureLogin();
     for (let attempt = 0; attempt < 2; attempt++) {
+      const seen = this.generation;
       const res = await this.ctx.http.send(file.url, {}, signal);
       if (res.ok && !/text\/html/i.test(res.headers.get("content-type") ?? "")) return res;
       if (res.ok || res.status === 401 || res.status === 403) {
         await res.body?.cancel().catch(() => {});
-        await this.ensureLogin(true);
+        await this.relogin(seen);
         continue;
       }
       return res;
