@@ -19,6 +19,7 @@ export function safeFileName(name: string): string {
  * Checks a downloaded file is whole: gzip must decompress to the end, ZIP must carry its
  * end-of-central-directory record, and an HTML page (a login or error page served with 200)
  * is refused. Throws a retryable HttpError for a truncated file.
+ * @example verifyPayload(Bun.gzipSync(xml), "PriceFull….gz") // passes; a cut copy throws
  */
 export function verifyPayload(bytes: Uint8Array, fileName: string): void {
   if (bytes.length === 0) throw new HttpError(`${fileName}: empty download`, null, true);

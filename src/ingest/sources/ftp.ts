@@ -230,6 +230,7 @@ export class FtpClient {
 /**
  * Parses LIST output: Unix (`-rw-r--r-- 1 ftp ftp 1234 Nov 22 05:30 name`) or IIS
  * (`11-22-26  05:30AM  1234 name`); directories are skipped.
+ * @example parseFtpList("-rw-r--r-- 1 ftp ftp 1234 Nov 22 05:30 a.gz") // [{ name: "a.gz", size: 1234, time: "Nov 22 05:30" }]
  */
 export function parseFtpList(text: string): FtpEntry[] {
   const out: FtpEntry[] = [];

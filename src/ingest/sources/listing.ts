@@ -31,6 +31,7 @@ export function listedFile(
 /**
  * A portal's time column as ISO 8601 in Israel time: `2026-11-22 05:30:00`, `2026-11-22T05:30`,
  * `22/11/2026 05:30`, `05:30 22/11/2026`; null when unreadable.
+ * @example parsePortalTime("06:00 22/11/2026") // "2026-11-22T06:00:00+02:00"
  */
 export function parsePortalTime(raw: string | null): string | null {
   if (!raw) return null;

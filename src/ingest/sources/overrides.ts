@@ -42,7 +42,10 @@ export function loadSourcesFile(path: string): SourcesOverride {
   return parsed.data;
 }
 
-/** The chain's main portal with the overrides for its slug applied. */
+/**
+ * The chain's main portal with the overrides for its slug applied.
+ * @example effectivePortal(chain, { "rami-levy": { base_url: "https://mirror.example" } }).base_url // "https://mirror.example"
+ */
 export function effectivePortal(chain: Chain, overrides: SourcesOverride | undefined): Portal {
   const o = overrides?.[chain.slug];
   if (!o) return chain.portal;

@@ -8,6 +8,7 @@ import type { ListedFile } from "./types.ts";
  * One row of a server-rendered file table as a ListedFile: the link is the row's first href
  * matching `linkPattern`; the name is the link's last segment when that is a price-file name,
  * else the cell that reads as one (City Market links are opaque `/downloadFile/<guid>`).
+ * @example rowToFile(tableRows(html)[0], pageUrl, /downloadfile/i)?.fileName
  */
 export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): ListedFile | null {
   const href = row.hrefs.find((h) => linkPattern.test(h));
@@ -26,6 +27,7 @@ export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): L
 /**
  * Walks `?…&p=N` pages until one brings no file not seen before (the portals repeat the last
  * page or answer an empty table past the end).
+ * @example await walkPages(http, (p) => `${base}?d=2026-11-22&p=${p}`, /\.gz(\?|$)/)
  */
 export async function walkPages(http: HttpClient, pageUrl: (page: number) => string, linkPattern: RegExp, maxPages = 200): Promise<ListedFile[]> {
   const seen = new Map<string, ListedFile>();
