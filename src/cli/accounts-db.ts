@@ -1,0 +1,19 @@
+import type { Database } from "bun:sqlite";
+import { loadSettings } from "../config.ts";
+import { openDataDir } from "../db/open.ts";
+
+/**
+ * Runs `work` on the accounts database of the data dir (flag, else MEHIR_DATA_DIR, else the
+ * default), closing both databases afterwards. Writes here are seen by a running `serve`
+ * within a second (it polls PRAGMA data_version).
+ */
+export function withAccountsDb<T>(dataDirFlag: string | undefined, work: (accounts: Database) => T): T {
+  const settings = loadSettings(process.env, { dataDir: dataDirFlag });
+  const db = openDataDir(settings.dataDir);
+  try {
+    return work(db.accounts);
+  } finally {
+    db.prices.close();
+    db.accounts.close();
+  }
+}

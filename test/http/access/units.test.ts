@@ -1,0 +1,134 @@
+import { describe, expect, test } from "bun:test";
+import { openMemory } from "../../../src/db/open.ts";
+import { RateLimiter, burstOf } from "../../../src/http/access/token-bucket.ts";
+import { QuotaLedger } from "../../../src/http/access/quota-ledger.ts";
+import { etagFor, etagMatches, httpDate } from "../../../src/http/etag.ts";
+import { originAllowed, parseOrigin, parseOriginList } from "../../../src/http/access/origins.ts";
+import { daysOfMonth, secondsToNextMonth } from "../../../src/http/access/utc-month.ts";
+import { matchRoute } from "../../../src/http/access/route-match.ts";
+import { createAccount } from "../../../src/http/access/accounts.ts";
+import { createKey, KeyError, resolveKey } from "../../../src/http/access/keys.ts";
+
+describe("token bucket", () => {
+  test("burst is a tenth of the minute figure, at least 1; refills evenly", () => {
+    expect(burstOf(60)).toBe(6);
+    expect(burstOf(1200)).toBe(120);
+    expect(burstOf(5)).toBe(1);
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    const taken = Array.from({ length: 7 }, () => limiter.take("k", 60));
+    expect(taken.map((v) => v.allowed)).toEqual([true, true, true, true, true, true, false]);
+    expect(taken[5]!.remaining).toBe(0);
+    expect(taken[5]!.reset).toBe(6);
+    expect(taken[6]!.retryAfter).toBe(1);
+    now += 3000;
+    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 3, reset: 3 });
+    now += 60_000;
+    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 6, reset: 0 });
+  });
+
+  test("full buckets are dropped after a while (memory stays bounded)", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    for (let i = 0; i < 100; i++) limiter.take(`ip:${i}`, 60);
+    expect(limiter.size).toBe(100);
+    now += 61_000;
+    limiter.take("other", 60);
+    expect(limiter.size).toBe(1);
+  });
+});
+
+describe("quota ledger", () => {
+  test("reserve up to the limit, refund, flush in one batch, load again", () => {
+    const db = openMemory().accounts;
+    const ledger = new QuotaLedger(db, { flushMs: 60_000 });
+    const now = new Date("2026-11-22T10:00:00Z");
+    const a = ledger.tryReserve("account:1", 3, now);
+    const b = ledger.tryReserve("account:1", 3, now);
+    const c = ledger.tryReserve("account:1", 3, now);
+    expect([a.ok, b.ok, c.ok]).toEqual([true, true, true]);
+    expect(ledger.tryReserve("account:1", 3, now)).toEqual({ ok: false, remaining: 0 });
+    if (c.ok) ledger.refund(c.reservation);
+    expect(ledger.usedThisMonth("account:1", now)).toBe(2);
+    expect(db.query("SELECT count(*) AS n FROM usage_daily").get()).toEqual({ n: 0 });
+    expect(ledger.flush()).toBe(1);
+    expect(db.query("SELECT subject, day, count FROM usage_daily").all()).toEqual([{ subject: "account:1", day: "2026-11-22", count: 2 }]);
+    // A refund after the flush is written as a negative delta.
+    if (b.ok) ledger.refund(b.reservation);
+    ledger.flush();
+    expect(db.query("SELECT count FROM usage_daily").get()).toEqual({ count: 1 });
+    const reloaded = new QuotaLedger(db);
+    expect(reloaded.usedThisMonth("account:1", now)).toBe(1);
+    expect(reloaded.usedThisMonth("account:1", new Date("2026-12-01T00:00:00Z"))).toBe(0);
+    expect(reloaded.dailyUsage("account:1", now).find((d) => d.day === "2026-11-22")).toEqual({ day: "2026-11-22", count: 1 });
+    expect(reloaded.dailyUsage("account:1", now)).toHaveLength(30);
+  });
+});
+
+describe("ETag", () => {
+  const req = (url: string, method = "GET") => new Request(`http://localhost${url}`, { method });
+  test("version + canonical request: slash, parameter order, HEAD and the key parameter do not matter", () => {
+    const tag = etagFor(7, req("/api/v1/prices/?barcode=1&granularity=store"));
+    expect(tag).toMatch(/^W\/"7-[A-Za-z0-9_-]{16}"$/);
+    expect(etagFor(7, req("/api/v1/prices?granularity=store&barcode=1"))).toBe(tag);
+    expect(etagFor(7, req("/api/v1/prices?granularity=store&barcode=1&key=pk_live_x"))).toBe(tag);
+    expect(etagFor(7, req("/api/v1/prices?granularity=store&barcode=1", "HEAD"))).toBe(tag);
+    expect(etagFor(8, req("/api/v1/prices?granularity=store&barcode=1"))).not.toBe(tag);
+    expect(etagFor(7, req("/api/v1/prices?granularity=store&barcode=2"))).not.toBe(tag);
+  });
+  test("If-None-Match lists and weak comparison", () => {
+    expect(etagMatches('"a", W/"7-x"', 'W/"7-x"')).toBe(true);
+    expect(etagMatches('"7-x"', 'W/"7-x"')).toBe(true);
+    expect(etagMatches('W/"7-y"', 'W/"7-x"')).toBe(false);
+    expect(etagMatches(null, 'W/"7-x"')).toBe(false);
+    expect(httpDate("2026-11-22T05:30:00+02:00")).toBe("Sun, 22 Nov 2026 03:30:00 GMT");
+    expect(httpDate(null)).toBeNull();
+  });
+});
+
+describe("origins", () => {
+  test("only plain http(s) origins; canonical form", () => {
+    expect(parseOrigin("https://Shop.Example:443/")).toBe("https://shop.example");
+    expect(parseOrigin("http://localhost:3000")).toBe("http://localhost:3000");
+    for (const bad of ["shop.example", "ftp://x.example", "https://x.example/path", "https://x.example?a=1", "https://u:p@x.example", "javascript:alert(1)", ""]) {
+      expect(parseOrigin(bad), bad).toBeNull();
+    }
+    expect(parseOriginList(["https://a.example\nhttps://b.example, https://a.example"])).toEqual({ ok: true, origins: ["https://a.example", "https://b.example"] });
+    expect(parseOriginList(["https://a.example/x"])).toEqual({ ok: false, invalid: "https://a.example/x" });
+    expect(originAllowed([], "https://any.example")).toBe(true);
+    expect(originAllowed(["https://a.example"], null)).toBe(true);
+    expect(originAllowed(["https://a.example"], "https://b.example")).toBe(false);
+  });
+});
+
+describe("months and routes", () => {
+  test("seconds to the next 1st, days of a month", () => {
+    expect(secondsToNextMonth(new Date("2026-12-31T23:59:00Z"))).toBe(60);
+    expect(secondsToNextMonth(new Date("2027-01-01T00:00:00Z"))).toBe(31 * 86400);
+    expect(daysOfMonth(new Date("2028-02-10T00:00:00Z"))).toHaveLength(29);
+  });
+  test("paths map to the plan table, HEAD like GET", () => {
+    expect(matchRoute("GET", "/api/v1/prices/")).toEqual({ route: "/api/v1/prices", audience: "free" });
+    expect(matchRoute("HEAD", "/api/v1/prices/729/history")).toEqual({ route: "/api/v1/prices/:barcode/history", audience: "basic" });
+    expect(matchRoute("POST", "/api/v1/basket/compare/").audience).toBe("pro");
+    expect(matchRoute("GET", "/api/v1/widget/data").audience).toBe("publishable");
+    expect(matchRoute("OPTIONS", "/api/v1/widget/data").audience).toBe("public");
+    expect(matchRoute("GET", "/api/v1/prices/1/2/history").audience).toBe("public");
+  });
+});
+
+describe("key resolution for revoke", () => {
+  test("whole key, prefix or masked form; ambiguity is an error", () => {
+    const db = openMemory().accounts;
+    const account = createAccount(db, { email: "x@example.com" }, new Date());
+    const { key, record } = createKey(db, { accountId: account.id, kind: "live" }, new Date());
+    expect(resolveKey(db, key).id).toBe(record.id);
+    expect(resolveKey(db, key.slice(0, 12)).id).toBe(record.id);
+    expect(resolveKey(db, `${key.slice(0, 12)}…${key.slice(-4)}`).id).toBe(record.id);
+    expect(resolveKey(db, `${key.slice(0, 12)}...${key.slice(-4)}`).id).toBe(record.id);
+    expect(() => resolveKey(db, "sk_live_")).toThrow(KeyError);
+    db.run("UPDATE api_keys SET prefix = ? WHERE id = ?", [key.slice(0, 12), createKey(db, { accountId: account.id, kind: "live" }, new Date()).record.id]);
+    expect(() => resolveKey(db, key.slice(0, 12))).toThrow(/2 active keys/);
+    expect(resolveKey(db, key).id).toBe(record.id);
+  });
+});
