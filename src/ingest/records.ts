@@ -84,6 +84,8 @@ export interface PromotionItemRecord {
   maxQty: number | null;
   discountedPrice: number | null;
   discountRate: number | null;
+  /** Per-item `RewardType` of the 2026 grouped format; absent in flat formats. */
+  rewardType?: number | null;
 }
 
 export interface PromotionRecord {

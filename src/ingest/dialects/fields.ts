@@ -1,0 +1,57 @@
+import type { XmlNode, XmlValue } from "../files/xml.ts";
+
+/** Canonical field → the tag spellings seen in the wild (matched case-insensitively). */
+export type AliasTable<K extends string> = Record<K, readonly string[]>;
+
+export type Fields<K extends string> = Partial<Record<K, XmlValue>>;
+
+const localNames = new Map<string, string>();
+
+/**
+ * Tag name without namespace prefix, lower case (cached: tag names repeat in every row).
+ * @example localName("asx:values") // "values"
+ */
+export function localName(tag: string): string {
+  let name = localNames.get(tag);
+  if (name === undefined) {
+    name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
+    localNames.set(tag, name);
+  }
+  return name;
+}
+
+/**
+ * Reads rows through an alias table: every tag spelling (any case, any namespace prefix)
+ * lands on its canonical field; the first occurrence wins. Unknown tags are ignored.
+ *
+ * @example new FieldMap({ name: ["ItemName", "ItemNm"] }).read({ ITEMNM: "חלב" }) // { name: "חלב" }
+ */
+export class FieldMap<K extends string> {
+  private readonly byLower = new Map<string, K>();
+  private readonly byTag = new Map<string, K | null>();
+
+  constructor(table: AliasTable<K>) {
+    for (const canonical of Object.keys(table) as K[]) {
+      for (const alias of table[canonical]) this.byLower.set(alias.toLowerCase(), canonical);
+    }
+  }
+
+  /** The canonical field of a tag as written, or null. */
+  resolve(tag: string): K | null {
+    let field = this.byTag.get(tag);
+    if (field === undefined) {
+      field = tag.charCodeAt(0) === 64 /* @ */ ? null : (this.byLower.get(localName(tag)) ?? null);
+      this.byTag.set(tag, field);
+    }
+    return field;
+  }
+
+  /** The row's known fields, keyed canonically. */
+  read(row: XmlNode, into: Fields<K> = {}): Fields<K> {
+    for (const tag in row) {
+      const field = this.resolve(tag);
+      if (field !== null && into[field] === undefined) into[field] = row[tag];
+    }
+    return into;
+  }
+}

@@ -1,0 +1,89 @@
+import type { XmlValue } from "../files/xml.ts";
+
+/** The text of an element: `<A>x</A>`, `<A k="v">x</A>`, the first of repeated `<A>`s. */
+export function textOf(value: XmlValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return textOf(value[0]);
+  const text = value["#text"];
+  return typeof text === "string" ? text : "";
+}
+
+const PLACEHOLDERS = new Set(["", "לא ידוע", "unknown", "{}", "null", "none", "n/a", "-"]);
+
+/** True for the files' "no value" spellings: empty, `לא ידוע`, `unknown`, `{}`, all-zero `00000`… */
+export function isPlaceholder(text: string): boolean {
+  if (PLACEHOLDERS.has(text) || PLACEHOLDERS.has(text.toLowerCase())) return true;
+  // `00000`, `0000000`, `0000000000000`: zero runs used as "unknown".
+  return text.length >= 5 && /^0+$/.test(text);
+}
+
+/**
+ * Trimmed text with runs of whitespace (incl. `&#x0D;` line breaks) collapsed; null for
+ * placeholders.
+ *
+ * @example cleanText("  צומת גולני\r\n ") // "צומת גולני"
+ * @example cleanText("לא ידוע")          // null
+ */
+export function cleanText(value: XmlValue | undefined): string | null {
+  const raw = textOf(value);
+  if (raw === undefined) return null;
+  let text = raw.trim();
+  if (/\s\s|[\r\n\t]/.test(text)) text = text.replace(/\s+/g, " ");
+  return isPlaceholder(text) ? null : text;
+}
+
+/**
+ * A numeric code as published, trimmed (leading zeros kept); null when empty or not digits.
+ * @example rawCode(" 007290000000125 ") // "007290000000125"
+ */
+export function rawCode(value: XmlValue | undefined): string | null {
+  const text = textOf(value)?.trim();
+  return text ? text : null;
+}
+
+/**
+ * A store / chain / sub-chain code without leading zeros (`001` → `1`); null when empty.
+ * @example stripCode("038") // "38"
+ */
+export function stripCode(value: XmlValue | undefined): string | null {
+  const text = textOf(value)?.trim();
+  if (!text || isPlaceholderCode(text)) return null;
+  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, "") : text;
+}
+const isPlaceholderCode = (text: string) => PLACEHOLDERS.has(text.toLowerCase());
+
+/**
+ * A decimal number; null when empty, a placeholder or not numeric.
+ * @example toNumber("250.00") // 250
+ */
+export function toNumber(value: XmlValue | undefined): number | null {
+  const text = textOf(value)?.trim();
+  if (!text) return null;
+  const n = Number(text.replace(",", "."));
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A positive number, null for 0, negatives and placeholders (`0.0000` quantities mean "unknown"). */
+export function toPositive(value: XmlValue | undefined): number | null {
+  const n = toNumber(value);
+  return n !== null && n > 0 ? n : null;
+}
+
+/** An integer (`1`, `01`, `1.00`), null otherwise. */
+export function toInt(value: XmlValue | undefined): number | null {
+  const n = toNumber(value);
+  return n !== null && Number.isInteger(n) ? n : null;
+}
+
+/**
+ * A 0/1 flag (`1`, `1.0`, `true`, `כן`) → boolean; `fallback` when empty.
+ * @example toFlag("1") // true
+ */
+export function toFlag(value: XmlValue | undefined, fallback = false): boolean {
+  const text = textOf(value)?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (text === "1" || text === "true" || text === "כן" || text === "y" || text === "yes") return true;
+  const n = Number(text);
+  return Number.isFinite(n) ? n !== 0 : fallback;
+}
