@@ -2,6 +2,8 @@ import type { Database, Statement } from "bun:sqlite";
 import type { PriceRecord } from "../records.ts";
 import { productIdentity } from "./barcode.ts";
 import type { ProductCache } from "./products.ts";
+import { BatchInsert } from "./batch.ts";
+import type { HistoryBuffer } from "./history.ts";
 
 export interface PriceOptions {
   /** PriceFull: items absent from the file are no longer sold there (removed, history NULL). */
@@ -26,22 +28,19 @@ export interface PriceResult {
 export class PriceStatements {
   readonly storeRows: Statement;
   readonly oneRow: Statement;
-  readonly upsert: Statement;
+  /** New rows, written in batches (flushed at the end of each file). */
+  readonly insert: BatchInsert;
+  readonly update: Statement;
   readonly remove: Statement;
-  readonly history: Statement;
+  /** Products whose current price changed in some store this run (for chain_products). */
+  readonly touched = new Set<number>();
 
   constructor(db: Database) {
     this.storeRows = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ?");
     this.oneRow = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ? AND product_id = ?");
-    this.upsert = db.prepare(
-      `INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (store_id, product_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at, allow_discount = excluded.allow_discount`,
-    );
+    this.insert = new BatchInsert(db, "INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES", 5);
+    this.update = db.prepare("UPDATE price_current SET price = ?, updated_at = ?, allow_discount = ? WHERE store_id = ? AND product_id = ?");
     this.remove = db.prepare("DELETE FROM price_current WHERE store_id = ? AND product_id = ?");
-    this.history = db.prepare(
-      `INSERT INTO price_history (product_id, store_id, valid_from, price) VALUES (?, ?, ?, ?)
-       ON CONFLICT (product_id, store_id, valid_from) DO UPDATE SET price = excluded.price`,
-    );
   }
 }
 
@@ -52,10 +51,12 @@ const POINT_LOOKUP_LIMIT = 200;
 
 /**
  * Loads one store's price file. A change of price (or a new item) writes `price_current` and a
- * `price_history` row at the file's time; an unchanged price writes nothing (only a changed
- * PriceUpdateDate or AllowDiscount refreshes the current row). With `replace` (a complete
+ * `price_history` row at the file's time; an unchanged price writes nothing (only a newly
+ * published PriceUpdateDate or AllowDiscount refreshes the current row; a missing
+ * PriceUpdateDate keeps the known one). With `replace` (a complete
  * PriceFull), items the store no longer lists are deleted and get a history row with price
- * NULL. Rows are written in primary-key order (product id), which keeps inserts cheap.
+ * NULL. Rows are written in primary-key order (product id), new ones in multi-row batches;
+ * history rows go to the run's HistoryBuffer (written sorted at the end of the run).
  *
  * @example loadPrices(statements, products, storeId, chainId, items, { replace: true, time, timeMs })
  * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0 }
@@ -63,6 +64,7 @@ const POINT_LOOKUP_LIMIT = 200;
 export function loadPrices(
   st: PriceStatements,
   products: ProductCache,
+  history: HistoryBuffer,
   storeId: number,
   chainId: number,
   items: PriceRecord[],
@@ -93,19 +95,28 @@ export function loadPrices(
   let unchanged = 0;
   for (const id of ids) {
     const item = incoming.get(id)!;
-    const updatedAt = item.updatedAt ?? time;
     const allow = item.allowDiscount ? 1 : 0;
     const old = existing.get(id);
-    if (!old || old[1] !== item.price) {
-      st.upsert.run(storeId, id, item.price, updatedAt, allow);
-      st.history.run(id, storeId, time, item.price);
-      if (old) changed++;
-      else inserted++;
+    if (!old) {
+      st.insert.add(storeId, id, item.price, item.updatedAt ?? time, allow);
+      history.add(id, storeId, time, item.price);
+      st.touched.add(id);
+      inserted++;
+    } else if (old[1] !== item.price) {
+      st.update.run(item.price, item.updatedAt ?? time, allow, storeId, id);
+      history.add(id, storeId, time, item.price);
+      st.touched.add(id);
+      changed++;
     } else {
-      if (old[2] !== updatedAt || old[3] !== allow) st.upsert.run(storeId, id, item.price, updatedAt, allow);
+      // Same price: only a published PriceUpdateDate or AllowDiscount change is worth a write.
+      if ((item.updatedAt !== null && old[2] !== item.updatedAt) || old[3] !== allow) {
+        st.update.run(item.price, item.updatedAt ?? old[2], allow, storeId, id);
+      }
       unchanged++;
     }
   }
+
+  st.insert.flush();
 
   let removed = 0;
   if (options.replace) {
@@ -114,7 +125,8 @@ export function loadPrices(
     gone.sort((a, b) => a - b);
     for (const id of gone) {
       st.remove.run(storeId, id);
-      st.history.run(id, storeId, time, null);
+      history.add(id, storeId, time, null);
+      st.touched.add(id);
     }
     removed = gone.length;
   }

@@ -1,7 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Registry } from "../../registry.ts";
 import { syncRegistry } from "../../db/sync-registry.ts";
-import { refreshChainProducts } from "../../db/chain-products.ts";
 import { bumpDataVersion } from "../../data-state.ts";
 import { toIsraelIso } from "../../time.ts";
 import { describeFile, type FileDescription } from "./describe.ts";
@@ -10,6 +9,8 @@ import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
 import { PromotionStatements, collectOrphanPromotions, loadPromos } from "./promos.ts";
 import { wipePriceData } from "./wipe.ts";
+import { HistoryBuffer } from "./history.ts";
+import { rebuildChainProducts, refreshChainProductsFor } from "./chain-products.ts";
 import type { FileOutcome, LoadInput } from "./types.ts";
 
 export interface SessionOptions {
@@ -40,7 +41,8 @@ const keepCity: CityResolver = (raw) => ({ city: raw?.trim() || null, region: nu
 /**
  * One import run as ONE write transaction: `begin()` takes the write lock (BEGIN IMMEDIATE),
  * each `loadFile()` runs inside its own SAVEPOINT (a file that fails is rolled back alone and
- * reported), and `finish()` removes orphan promotions, writes merged product changes, rebuilds
+ * reported), and `finish()` removes orphan promotions, writes merged product changes and the
+ * held history rows (sorted), re-creates indexes dropped for a bulk load, refreshes
  * chain_products, updates chain_health and bumps meta.data_version before COMMIT. Readers on
  * other connections (WAL) see the old data until the commit, then the new; a process killed
  * before the commit leaves the old data.
@@ -55,6 +57,10 @@ export class LoadSession {
   private readonly stores: StoreCache;
   private readonly prices: PriceStatements;
   private readonly promos: PromotionStatements;
+  private readonly history: HistoryBuffer;
+  /** Secondary indexes dropped for a bulk load into an empty table, re-created at finish. */
+  private readonly droppedIndexes: string[] = [];
+  private fullRebuild: boolean;
   private readonly chainIds: Map<string, number>;
   private readonly chains = new Map<string, ChainRun>();
   private readonly now: () => Date;
@@ -74,10 +80,24 @@ export class LoadSession {
     db.run("BEGIN IMMEDIATE");
     try {
       if (options.replace) wipePriceData(db);
+      this.fullRebuild = options.replace === true;
+      // Loading into an empty price table: maintaining its product index row by row costs more
+      // than building it once at the end (readers keep the old index until the commit).
+      if (!db.query("SELECT 1 FROM price_current LIMIT 1").get()) {
+        const indexes = db
+          .query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'price_current' AND sql IS NOT NULL")
+          .all() as { name: string; sql: string }[];
+        for (const index of indexes) {
+          db.run(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
+          this.droppedIndexes.push(index.sql);
+        }
+        this.fullRebuild = true;
+      }
       this.products = new ProductCache(db, options.classify ?? null);
       this.stores = new StoreCache(db);
       this.prices = new PriceStatements(db);
       this.promos = new PromotionStatements(db);
+      this.history = new HistoryBuffer(db);
     } catch (error) {
       db.run("ROLLBACK");
       throw error;
@@ -122,6 +142,7 @@ export class LoadSession {
       zeroRows: false,
       counts: {},
     };
+    const historyMark = this.history.mark();
     this.db.run("SAVEPOINT import_file");
     try {
       this.loadDescribed(input, file, outcome);
@@ -129,12 +150,16 @@ export class LoadSession {
     } catch (error) {
       this.db.run("ROLLBACK TO import_file");
       this.db.run("RELEASE import_file");
+      this.history.truncate(historyMark);
+      this.prices.insert.discard();
       this.products.rollbackFile();
       this.stores.clear();
       this.promos.clear();
       return { ...outcome, rows: 0, status: "rejected", reason: `load failed: ${(error as Error).message}`, zeroRows: false, counts: {} };
     }
     this.products.commitFile();
+    // Past the savepoint: the held history rows all belong to loaded files.
+    if (this.history.full) this.history.flush();
     this.account(file, outcome);
     return outcome;
   }
@@ -168,7 +193,7 @@ export class LoadSession {
         // A truncated PriceFull may update prices but never removes items; an empty one is a
         // publishing failure, not a store that sells nothing.
         const replace = file.type === "pricefull" && !input.partial && !placeholder && parsed.items.length > 0;
-        const result = loadPrices(this.prices, this.products, store.id, chainId, parsed.items, { replace, time: file.time, timeMs: file.timeMs });
+        const result = loadPrices(this.prices, this.products, this.history, store.id, chainId, parsed.items, { replace, time: file.time, timeMs: file.timeMs });
         outcome.rows = result.rows;
         outcome.counts = { ...result };
         if (file.type === "pricefull" && parsed.items.length === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
@@ -217,7 +242,9 @@ export class LoadSession {
     try {
       collectOrphanPromotions(this.db);
       this.products.flush();
-      refreshChainProducts(this.db);
+      this.history.flush();
+      for (const sql of this.droppedIndexes) this.db.run(sql);
+      this.refreshChainProducts();
       this.writeChainHealth(updatedAt);
       const version = bumpDataVersion(this.db, updatedAt, source);
       this.db.run("COMMIT");
@@ -227,6 +254,15 @@ export class LoadSession {
       this.abort();
       throw error;
     }
+  }
+
+  private refreshChainProducts(): void {
+    const touched = this.prices.touched;
+    if (touched.size === 0 && !this.fullRebuild) return;
+    const products = (this.db.query("SELECT count(*) AS n FROM products").get() as { n: number }).n;
+    // Per product costs index seeks; past a fifth of all products one ordered pass is cheaper.
+    if (this.fullRebuild || touched.size * 5 > products) rebuildChainProducts(this.db);
+    else refreshChainProductsFor(this.db, touched);
   }
 
   /** Rolls the whole run back (the previous data stays). */

@@ -1,0 +1,127 @@
+import type { Database } from "bun:sqlite";
+import { BatchInsert } from "./batch.ts";
+
+const PRODUCT_BITS = 22n;
+const STORE_BITS = 17n;
+const SEQ_BITS = 24n;
+const MAX_ROWS = 1 << 24;
+// Written between files past this many rows: ~100 MB of buffer and sort keys.
+const FLUSH_AT = 4_000_000;
+
+/**
+ * The run's `price_history` rows, held in typed arrays and written sorted by the table's
+ * primary key (product, store, then arrival order = time order, since a store's older price
+ * files are skipped). Files arrive store by store while the table is clustered product by
+ * product: sorted writes turn millions of random B-tree inserts into one ordered pass.
+ *
+ * Rows of one (product, store, time) keep the last one (a Price published at the same minute
+ * as its PriceFull). `mark()`/`truncate()` drop a rolled-back file's rows; `flush()` must run
+ * between files only (it writes rows of files already past their savepoint).
+ *
+ * @example
+ * const history = new HistoryBuffer(db);
+ * history.add(productId, storeId, "2026-11-22T05:00:00+02:00", 1290);
+ * history.flush(); // → rows written
+ */
+export class HistoryBuffer {
+  private products = new Int32Array(1 << 16);
+  private stores = new Int32Array(1 << 16);
+  private timeIds = new Int32Array(1 << 16);
+  private prices = new Float64Array(1 << 16);
+  private readonly times: string[] = [];
+  private readonly timeIndex = new Map<string, number>();
+  private count = 0;
+  private readonly insert: BatchInsert;
+
+  constructor(db: Database) {
+    this.insert = new BatchInsert(
+      db,
+      "INSERT INTO price_history (product_id, store_id, valid_from, price) VALUES",
+      4,
+      "ON CONFLICT (product_id, store_id, valid_from) DO UPDATE SET price = excluded.price",
+    );
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Holds one history row; `price` null = no longer sold. */
+  add(productId: number, storeId: number, time: string, price: number | null): void {
+    if (this.count === this.products.length) this.grow();
+    let timeId = this.timeIndex.get(time);
+    if (timeId === undefined) {
+      timeId = this.times.push(time) - 1;
+      this.timeIndex.set(time, timeId);
+    }
+    const i = this.count++;
+    this.products[i] = productId;
+    this.stores[i] = storeId;
+    this.timeIds[i] = timeId;
+    this.prices[i] = price === null ? Number.NaN : price;
+  }
+
+  /** Position to come back to if the current file is rolled back. */
+  mark(): number {
+    return this.count;
+  }
+
+  truncate(mark: number): void {
+    this.count = Math.min(this.count, mark);
+  }
+
+  /** True when the buffer should be written before the next file (bounds memory). */
+  get full(): boolean {
+    return this.count >= FLUSH_AT;
+  }
+
+  /** Writes every held row in primary-key order and empties the buffer. */
+  flush(): number {
+    const n = this.count;
+    if (n === 0) return 0;
+    for (const i of this.order(n)) {
+      const price = this.prices[i]!;
+      this.insert.add(this.products[i]!, this.stores[i]!, this.times[this.timeIds[i]!]!, Number.isNaN(price) ? null : price);
+    }
+    this.insert.flush();
+    this.count = 0;
+    return n;
+  }
+
+  /** Row indexes sorted by (product, store, arrival). */
+  private order(n: number): Iterable<number> {
+    let maxProduct = 0;
+    let maxStore = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.products[i]! > maxProduct) maxProduct = this.products[i]!;
+      if (this.stores[i]! > maxStore) maxStore = this.stores[i]!;
+    }
+    if (maxProduct < 2 ** Number(PRODUCT_BITS) && maxStore < 2 ** Number(STORE_BITS) && n <= MAX_ROWS) {
+      // One packed 63-bit key per row, sorted natively.
+      const keys = new BigInt64Array(n);
+      for (let i = 0; i < n; i++) {
+        keys[i] = (BigInt(this.products[i]!) << (STORE_BITS + SEQ_BITS)) | (BigInt(this.stores[i]!) << SEQ_BITS) | BigInt(i);
+      }
+      keys.sort();
+      const mask = (1n << SEQ_BITS) - 1n;
+      const out = new Int32Array(n);
+      for (let i = 0; i < n; i++) out[i] = Number(keys[i]! & mask);
+      return out;
+    }
+    const idx = Array.from({ length: n }, (_, i) => i);
+    return idx.sort((a, b) => this.products[a]! - this.products[b]! || this.stores[a]! - this.stores[b]! || a - b);
+  }
+
+  private grow(): void {
+    const size = this.products.length * 2;
+    const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T) => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.products = grow(this.products, (n) => new Int32Array(n));
+    this.stores = grow(this.stores, (n) => new Int32Array(n));
+    this.timeIds = grow(this.timeIds, (n) => new Int32Array(n));
+    this.prices = grow(this.prices, (n) => new Float64Array(n));
+  }
+}
