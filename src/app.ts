@@ -17,6 +17,7 @@ import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { accessPlugin } from "./http/access/plugin.ts";
 import type { AccessService } from "./http/access/service.ts";
+import { portalModule } from "./portal/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -104,7 +105,8 @@ export function createApp(deps: AppDeps) {
     .use(catalogModule(deps))
     .use(promosModule(deps))
     .use(basketModule(deps))
-    .use(widgetModule(deps));
+    .use(widgetModule(deps))
+    .use(portalModule(deps));
   return app;
 }
 

@@ -16,9 +16,6 @@ import { matchRoute } from "./route-match.ts";
 import { accessOf } from "./service.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
 
-/** Public paths limited per client address (the portal); other public paths (probes, docs, static files) are not limited here. */
-const ADDRESS_LIMITED = /^\/portal(\/|$)/;
-
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
   return status === 304 || status === 429 || status >= 500;
@@ -64,17 +61,12 @@ export function accessPlugin(deps: AppDeps) {
   function guard(request: Request, server: PeerSource | null): Response | undefined {
     const url = new URL(request.url);
     const { audience } = matchRoute(request.method, url.pathname);
+    // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
+    // operations are, per key or, without a usable key, per client address. The portal limits
+    // sign-in and sign-up attempts itself.
+    if (audience === "public") return undefined;
     const state = requestState(request);
     const address = clientAddress(request, server, settings.trustProxy);
-
-    if (audience === "public") {
-      if (ADDRESS_LIMITED.test(url.pathname)) {
-        const verdict = access.limiter.take(`ip:${address}`, settings.rateAnonymous);
-        Object.assign(state.headers, rateHeaders(verdict));
-        if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
-      }
-      return undefined;
-    }
 
     const widget = audience === "publishable";
     const origin = request.headers.get("origin");

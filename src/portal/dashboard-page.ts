@@ -1,0 +1,109 @@
+import { escapeHtml as e } from "../http/html.ts";
+import { maskedKey, type StoredKey } from "../http/access/keys.ts";
+import type { Plan } from "../http/plans.ts";
+import { fill, strings, type Lang, type PortalStrings } from "./i18n.ts";
+import { renderPage } from "./layout.ts";
+import { usageChart } from "./usage-chart.ts";
+
+/** Everything the signed-in page shows. */
+export interface DashboardView {
+  lang: Lang;
+  csrf: string;
+  email: string;
+  plan: Plan;
+  ratePerMinute: number;
+  quota: { limit: number; used: number };
+  month: string;
+  daily: { day: string; count: number }[];
+  keys: (StoredKey & { widgetViews?: number })[];
+  widgetQuota: number;
+  notice?: string;
+  error?: string;
+  /** Keeps what the user typed when the create form is refused. */
+  draft?: { kind?: string; name?: string; origins?: string };
+}
+
+const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;
+
+function keyRows(v: DashboardView, t: PortalStrings): string {
+  const active = v.keys.filter((k) => !k.revokedAt);
+  if (active.length === 0) return `<p class="muted">${e(t.noKeys)}</p>`;
+  const rows = active
+    .map((k) => {
+      const main = `<tr data-key-id="${k.id}">
+<td><code class="key">${e(maskedKey(k))}</code></td>
+<td>${e(t.kindShort[k.kind])}</td>
+<td>${e(k.name ?? "")}</td>
+<td><span class="hint">${e(k.createdAt.slice(0, 10))}</span></td>
+<td><form method="post" action="/portal/keys/${k.id}/revoke">${csrfField(v.csrf)}<button class="btn small danger" type="submit">${e(t.revoke)}</button></form></td>
+</tr>`;
+      if (k.kind !== "publishable") return main;
+      const views = fill(t.widgetViews, { used: k.widgetViews ?? 0, limit: v.widgetQuota });
+      return `${main}<tr><td colspan="5">
+<form method="post" action="/portal/keys/${k.id}/origins">${csrfField(v.csrf)}
+<label for="origins-${k.id}">${e(t.origins)}</label>
+<textarea id="origins-${k.id}" name="origins" dir="ltr" placeholder="https://shop.example">${e(k.allowedOrigins.join("\n"))}</textarea>
+<div class="hint">${e(t.originsHint)} · ${e(views)}</div>
+<button class="btn small" type="submit">${e(t.saveOrigins)}</button>
+</form></td></tr>`;
+    })
+    .join("\n");
+  return `<table><thead><tr><th>${e(t.key)}</th><th>${e(t.kind)}</th><th>${e(t.name)}</th><th>${e(t.created)}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function revokedList(v: DashboardView, t: PortalStrings): string {
+  const revoked = v.keys.filter((k) => k.revokedAt);
+  if (revoked.length === 0) return "";
+  const items = revoked.map((k) => `<li><code class="key">${e(maskedKey(k))}</code> · ${e(t.kindShort[k.kind])} · ${e(t.revoked)} ${e(k.revokedAt!.slice(0, 10))}</li>`).join("");
+  return `<details><summary>${e(fill(t.revokedKeys, { count: revoked.length }))}</summary><ul>${items}</ul></details>`;
+}
+
+function createForm(v: DashboardView, t: PortalStrings): string {
+  const kind = v.draft?.kind ?? "live";
+  const options = (["live", "test", "publishable"] as const)
+    .map((k) => `<option value="${k}"${k === kind ? " selected" : ""}>${e(t.kinds[k])}</option>`)
+    .join("");
+  return `<form method="post" action="/portal/keys">${csrfField(v.csrf)}
+<div class="row">
+<div><label for="kind">${e(t.kind)}</label><select id="kind" name="kind">${options}</select></div>
+<div><label for="name">${e(t.name)}</label><input id="name" name="name" type="text" maxlength="80" value="${e(v.draft?.name ?? "")}"></div>
+</div>
+<label for="new-origins">${e(t.origins)} (pk_live_)</label>
+<textarea id="new-origins" name="origins" dir="ltr" placeholder="https://shop.example">${e(v.draft?.origins ?? "")}</textarea>
+<div class="hint">${e(t.originsHint)}</div>
+<button class="btn" type="submit">${e(t.create)}</button>
+</form>`;
+}
+
+export function dashboardPage(v: DashboardView): string {
+  const t = strings(v.lang);
+  const remaining = Math.max(0, v.quota.limit - v.quota.used);
+  const percent = v.quota.limit > 0 ? Math.min(100, Math.round((v.quota.used / v.quota.limit) * 100)) : 100;
+  const total = v.daily.reduce((sum, d) => sum + d.count, 0);
+  const body = `<h1>${e(t.title)}</h1>
+${v.notice ? `<div class="notice" role="status">${e(v.notice)}</div>` : ""}
+${v.error ? `<div class="error" role="alert">${e(v.error)}</div>` : ""}
+<div class="row">
+<section class="card" id="account"><h2>${e(t.account)}</h2>
+<p><bdi>${e(v.email)}</bdi></p>
+<p>${e(t.plan)}: <span class="plan" id="plan" data-plan="${v.plan}">${e(t.planNames[v.plan])}</span></p>
+<p class="hint">${e(fill(t.rateLine, { rate: v.ratePerMinute }))}. ${e(t.upgradeNote)}</p>
+</section>
+<section class="card" id="quota"><h2>${e(t.usageTitle.split("(")[0]!.trim())}</h2>
+<p id="quota-line" data-used="${v.quota.used}" data-limit="${v.quota.limit}">${e(fill(t.quotaLine, { used: v.quota.used, limit: v.quota.limit, remaining }))}</p>
+<div class="meter" aria-hidden="true"><span style="width:${percent}%"></span></div>
+<p class="hint">${e(t.testNotCounted)}</p>
+</section>
+</div>
+<section class="card" id="usage"><h2>${e(t.usageTitle)}</h2>
+${usageChart(v.daily, fill(t.usageChartLabel, { month: v.month, total }))}
+</section>
+<section class="card" id="keys"><h2>${e(t.keys)}</h2>
+${keyRows(v, t)}
+${revokedList(v, t)}
+</section>
+<section class="card" id="create"><h2>${e(t.createKey)}</h2>
+${createForm(v, t)}
+</section>`;
+  return renderPage({ lang: v.lang, title: t.title, body, path: "/portal/", csrf: v.csrf });
+}
