@@ -42,7 +42,7 @@ function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): Set<
       `SELECT pi.product_id, pr.starts_at, pr.ends_at, coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
               coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price, coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
               pr.is_club_only, pr.is_coupon, pr.min_purchase_amount
-         FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id
+         FROM promotion_items pi CROSS JOIN promotions pr ON pr.id = pi.promotion_id
         WHERE pr.chain_id = ? AND pi.is_gift = 0 AND pi.product_id IN (${placeholders})`,
     )
     .all(chainDbId, ...rows.map((r) => r.product_id)) as any[];
@@ -76,8 +76,9 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   const after: Position = options.cursor ? decodeCursor(options.cursor, version, queryKey, isPosition) : ["", 0];
   if (!chainRow) return { items: [], nextCursor: null };
 
-  const where = ["cp.chain_id = ?", "(cp.barcode > ? OR (cp.barcode = ? AND cp.product_id > ?))"];
-  const args: (string | number)[] = [chainRow.id, after[0], after[0], after[1]];
+  // Row-value comparison so SQLite seeks the primary key to the cursor instead of filtering from the start.
+  const where = ["cp.chain_id = ?", "(cp.barcode, cp.product_id) > (?, ?)"];
+  const args: (string | number)[] = [chainRow.id, after[0], after[1]];
   if (options.category) {
     where.push("p.category = ?");
     args.push(options.category);

@@ -1,27 +1,30 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
-import { productPrices } from "./service.ts";
+import { productPricesJson } from "./service.ts";
 import { priceHistory } from "./history.ts";
 import { requireData } from "../../http/require-data.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 
 const ERRORS = "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
 export function pricesModule(deps: AppDeps) {
   return new Elysia({ name: "module.prices" })
+    .use(prebuiltJson())
     .get(
       "/api/v1/prices",
       ({ query }) => {
         requireData(deps);
         return {
-          data: productPrices(deps, query.barcode, query.granularity, { chainId: query.chain_id, city: query.city, region: query.region }),
+          data: productPricesJson(deps, query.barcode, query.granularity, { chainId: query.chain_id, city: query.city, region: query.region }),
           meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source },
         };
       },
       {
         query: PricesQuery,
-        response: { 200: PricesResponse },
+        // Answers come from a cache of checked data, serialized once (see prebuilt-json.ts).
+        response: { 200: documentedOnly(PricesResponse) },
         detail: {
           summary: "Prices of one product across chains",
           tags: ["prices"],

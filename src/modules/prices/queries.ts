@@ -103,9 +103,18 @@ export function isActive(startsAt: string | null, endsAt: string | null, now: nu
  * Club-only and coupon promotions are included (flagged); the pricing rules skip them.
  */
 export function activePromotionsByStore(db: Database, productId: number, now: Date): Map<number, UnitPromotion[]> {
+  return productPromotions(db, productId, now).byStore;
+}
+
+/**
+ * Like activePromotionsByStore, plus `validUntil`: the first instant after `now` at which one of
+ * the product's promotions starts or ends (Infinity when none will), i.e. until when answers
+ * computed from this set of active promotions stay right.
+ */
+export function productPromotions(db: Database, productId: number, now: Date): { byStore: Map<number, UnitPromotion[]>; validUntil: number } {
   const rows = stmt(
     db,
-    `SELECT ps.store_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+    `SELECT ps.store_id, pr.id AS promotion_db_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
             coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
             coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price,
             coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
@@ -115,23 +124,37 @@ export function activePromotionsByStore(db: Database, productId: number, now: Da
        JOIN chains c ON c.id = pr.chain_id
        JOIN promotion_stores ps ON ps.promotion_id = pr.id
       WHERE pi.product_id = ? AND pi.is_gift = 0`,
-  ).all(productId) as PromotionRow[];
+  ).all(productId) as (PromotionRow & { promotion_db_id: number })[];
   const at = now.getTime();
   const byStore = new Map<number, UnitPromotion[]>();
+  let validUntil = Infinity;
+  // Rows repeat per store; a promotion's dates and unit figures are parsed once.
+  const seen = new Map<number, UnitPromotion | null>();
   for (const r of rows) {
-    if (!isActive(r.starts_at, r.ends_at, at)) continue;
-    const list = byStore.get(r.store_id) ?? [];
-    list.push({
-      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
-      minQty: r.min_qty,
-      maxQty: r.max_qty,
-      discountedPrice: r.discounted_price,
-      discountRate: r.discount_rate,
-      isClubOnly: r.is_club_only === 1,
-      isCoupon: r.is_coupon === 1,
-      minPurchaseAmount: r.min_purchase_amount,
-    });
-    byStore.set(r.store_id, list);
+    let promotion = seen.get(r.promotion_db_id);
+    if (promotion === undefined) {
+      const starts = r.starts_at ? Date.parse(r.starts_at) : NaN;
+      const ends = r.ends_at ? Date.parse(r.ends_at) : NaN;
+      if (starts > at && starts < validUntil) validUntil = starts;
+      if (ends > at && ends < validUntil) validUntil = ends;
+      promotion = isActive(r.starts_at, r.ends_at, at)
+        ? {
+            promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
+            minQty: r.min_qty,
+            maxQty: r.max_qty,
+            discountedPrice: r.discounted_price,
+            discountRate: r.discount_rate,
+            isClubOnly: r.is_club_only === 1,
+            isCoupon: r.is_coupon === 1,
+            minPurchaseAmount: r.min_purchase_amount,
+          }
+        : null;
+      seen.set(r.promotion_db_id, promotion);
+    }
+    if (!promotion) continue;
+    const list = byStore.get(r.store_id);
+    if (list) list.push(promotion);
+    else byStore.set(r.store_id, [promotion]);
   }
-  return byStore;
+  return { byStore, validUntil };
 }

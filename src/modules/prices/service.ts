@@ -3,7 +3,12 @@ import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { isEilatCity } from "./eilat.ts";
 import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } from "./pricing.ts";
-import { activePromotionsByStore, findProduct, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
+import { barcodeKey, findProduct, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
+import { ResultCache } from "./result-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+
+/** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
+const hebrew = new Intl.Collator("he");
 
 /** One store's figures for a product, in agorot. */
 export interface StoreFigure {
@@ -47,7 +52,12 @@ export function requireProduct(deps: AppDeps, barcode: string, chainId?: string)
 
 /** Every store's shelf and effective price for a product, filtered by chain, city and region. */
 export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQuery = {}): StoreFigure[] {
-  const promotions = activePromotionsByStore(deps.db.prices, product.id, deps.now());
+  return storeFiguresUntil(deps, product, query, deps.now()).stores;
+}
+
+/** storeFigures, plus until when they hold (the next start or end of one of the product's promotions). */
+function storeFiguresUntil(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
+  const { byStore: promotions, validUntil } = productPromotions(deps.db.prices, product.id, now);
   const out: StoreFigure[] = [];
   for (const row of storePrices(deps.db.prices, product.id)) {
     if (query.chainId && row.chain_slug !== query.chainId) continue;
@@ -57,7 +67,7 @@ export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQue
     const { price, promotionId } = effectivePrice(row.price, storePromotions);
     out.push({ row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions });
   }
-  return out;
+  return { stores: out, validUntil };
 }
 
 /**
@@ -90,7 +100,7 @@ export function chainFigures(stores: StoreFigure[]): ChainFigure[] {
       stores: counted,
     });
   }
-  return out.sort((a, b) => a.effective - b.effective || a.chainName.localeCompare(b.chainName, "he") || a.chainSlug.localeCompare(b.chainSlug));
+  return out.sort((a, b) => a.effective - b.effective || hebrew.compare(a.chainName, b.chainName) || a.chainSlug.localeCompare(b.chainSlug));
 }
 
 function measureFields(agorot: number, product: ProductRow) {
@@ -144,10 +154,44 @@ export function storeEntry(s: StoreFigure, product: ProductRow) {
 
 export type Granularity = "chain" | "store";
 
-/** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
-export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
-  const product = requireProduct(deps, barcode, query.chainId);
-  const stores = storeFigures(deps, product, query);
+type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
+
+interface Answer {
+  product: ProductRow;
+  prices: readonly PriceEntry[];
+  /** The /prices/ `data` serialized, made on first use. */
+  json?: PrebuiltJson;
+}
+
+/**
+ * Computed answers per app, keyed by query: a popular product's answer reads thousands of
+ * rows, and it changes only with the data version or when one of its promotions starts or ends
+ * (see ResultCache). Weight ≈ bytes held (objects and serialized JSON).
+ */
+const answers = new WeakMap<AppDeps, ResultCache<Answer>>();
+const CACHE_BYTES = 192 * 2 ** 20;
+const ENTRY_BYTES = 900;
+/** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
+const MAX_REUSE_MS = 15 * 60_000;
+
+function cacheOf(deps: AppDeps) {
+  let cache = answers.get(deps);
+  if (!cache) answers.set(deps, (cache = new ResultCache(CACHE_BYTES)));
+  return cache;
+}
+
+/** Freezes a cached answer so no caller can change what later requests get. */
+function freezeEntries<T extends object>(entries: T[]): readonly T[] {
+  for (const e of entries) {
+    Object.freeze(e);
+    const store = (e as { store?: object }).store;
+    if (store) Object.freeze(store);
+  }
+  return Object.freeze(entries);
+}
+
+function computePrices(deps: AppDeps, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+  const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
   const prices =
     granularity === "chain"
       ? chainFigures(stores).map((c) => chainEntry(c, product))
@@ -155,10 +199,33 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
           .sort(
             (a, b) =>
               a.effective - b.effective ||
-              a.row.chain_name.localeCompare(b.row.chain_name, "he") ||
+              hebrew.compare(a.row.chain_name, b.row.chain_name) ||
               Number(a.row.store_code) - Number(b.row.store_code),
           )
           .map((s) => storeEntry(s, product));
+  return { prices: freezeEntries<PriceEntry>(prices), validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/** A product's price entries, from the cache when the same question was answered for this data and these promotions. */
+function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery): Answer {
+  const now = deps.now();
+  const version = deps.data.current.version;
+  const cache = cacheOf(deps);
+  const hit = cache.get(version, key, now.getTime());
+  if (hit) return hit;
+  const product = resolve();
+  const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
+  const answer: Answer = { product, prices };
+  cache.set(version, key, answer, validUntil, (prices.length + 1) * ENTRY_BYTES);
+  return answer;
+}
+
+function pricesKey(barcode: string, granularity: Granularity, query: PriceQuery): string {
+  return JSON.stringify(["q", granularity, barcodeKey(barcode), query.chainId ?? null, query.city ?? null, query.region ?? null]);
+}
+
+function pricesData(answer: Answer) {
+  const { product, prices } = answer;
   return {
     barcode: product.barcode,
     name: product.name,
@@ -167,14 +234,26 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
     unit_qty: product.unit_qty,
     size: product.size_amount,
     unit: product.size_unit,
-    prices,
+    prices: prices as PriceEntry[],
   };
+}
+
+/** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
+export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
+  return pricesData(cachedAnswer(deps, pricesKey(barcode, granularity, query), () => requireProduct(deps, barcode, query.chainId), granularity, query));
+}
+
+/** productPrices serialized once per cached answer (what the route sends). */
+export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): PrebuiltJson {
+  const answer = cachedAnswer(deps, pricesKey(barcode, granularity, query), () => requireProduct(deps, barcode, query.chainId), granularity, query);
+  return (answer.json ??= PrebuiltJson.of(pricesData(answer)));
 }
 
 /**
  * A product's chain-granularity entries, cheapest first — the figures /prices/ shows, for
- * other modules (widget) to reuse.
+ * other modules (widget) to reuse. The entries are shared (frozen): map them, do not change them.
  */
 export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
-  return chainFigures(storeFigures(deps, product, query)).map((c) => chainEntry(c, product));
+  const key = JSON.stringify(["p", product.id, query.chainId ?? null, query.city ?? null, query.region ?? null]);
+  return cachedAnswer(deps, key, () => product, "chain", query).prices as ReturnType<typeof chainEntry>[];
 }

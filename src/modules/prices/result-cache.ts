@@ -1,0 +1,59 @@
+/**
+ * A small LRU of computed answers that depend only on the data version and on which promotions
+ * are active. Entries are dropped when the data version changes, and each expires at the next
+ * promotion start or end that could change it (`validUntil`), so a cached answer is always the
+ * answer a fresh computation would give. Bounded by a total weight (e.g. price entries held).
+ */
+export class ResultCache<V> {
+  private readonly entries = new Map<string, { value: V; validUntil: number; weight: number }>();
+  private version = -1;
+  private weight = 0;
+
+  constructor(private readonly maxWeight: number) {}
+
+  get(version: number, key: string, now: number): V | undefined {
+    if (version !== this.version) {
+      this.reset(version);
+      return undefined;
+    }
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now >= entry.validUntil) {
+      this.remove(key);
+      return undefined;
+    }
+    // Most recently used last: re-insert.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(version: number, key: string, value: V, validUntil: number, weight: number): void {
+    if (version !== this.version) this.reset(version);
+    if (weight > this.maxWeight) return;
+    this.remove(key);
+    this.entries.set(key, { value, validUntil, weight });
+    this.weight += weight;
+    for (const [oldest] of this.entries) {
+      if (this.weight <= this.maxWeight) break;
+      this.remove(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+
+  private reset(version: number): void {
+    this.entries.clear();
+    this.weight = 0;
+    this.version = version;
+  }
+}

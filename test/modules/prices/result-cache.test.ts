@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { ResultCache } from "../../../src/modules/prices/result-cache.ts";
+
+describe("ResultCache", () => {
+  test("hits within the version and before validUntil; misses after", () => {
+    const cache = new ResultCache<string>(100);
+    cache.set(1, "a", "A", 1000, 10);
+    expect(cache.get(1, "a", 999)).toBe("A");
+    expect(cache.get(1, "a", 1000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  test("a new data version drops everything", () => {
+    const cache = new ResultCache<string>(100);
+    cache.set(1, "a", "A", Infinity, 10);
+    cache.set(1, "b", "B", Infinity, 10);
+    expect(cache.get(2, "a", 0)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    cache.set(2, "a", "A2", Infinity, 10);
+    expect(cache.get(2, "a", 0)).toBe("A2");
+  });
+
+  test("evicts the least recently used past the weight bound; refuses entries heavier than the bound", () => {
+    const cache = new ResultCache<string>(30);
+    cache.set(1, "a", "A", Infinity, 10);
+    cache.set(1, "b", "B", Infinity, 10);
+    cache.set(1, "c", "C", Infinity, 10);
+    expect(cache.get(1, "a", 0)).toBe("A"); // a is now the most recent
+    cache.set(1, "d", "D", Infinity, 10); // evicts b
+    expect(cache.get(1, "b", 0)).toBeUndefined();
+    expect(["a", "c", "d"].map((k) => cache.get(1, k, 0))).toEqual(["A", "C", "D"]);
+    cache.set(1, "huge", "H", Infinity, 31);
+    expect(cache.get(1, "huge", 0)).toBeUndefined();
+    expect(cache.size).toBe(3);
+  });
+
+  test("replacing a key keeps the weight right", () => {
+    const cache = new ResultCache<string>(20);
+    cache.set(1, "a", "A", Infinity, 10);
+    cache.set(1, "a", "A'", Infinity, 10);
+    cache.set(1, "b", "B", Infinity, 10);
+    expect(cache.get(1, "a", 0)).toBe("A'");
+    expect(cache.get(1, "b", 0)).toBe("B");
+  });
+});
