@@ -1,12 +1,69 @@
-import type { Command } from "./command.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
+import { loadSettings } from "../config.ts";
+import { openDataDir } from "../db/open.ts";
+import { setLogLevel } from "../log.ts";
+import { loadRegistry } from "../registry.ts";
+import { importPaths } from "../ingest/import.ts";
+import { formatImportReport, progressLine } from "./import-report.ts";
 
-// Frame only: the issue that owns `mehir import` fills this in.
 export const importCommand: Command = {
   name: "import",
-  summary: "(not built yet)",
-  help: "mehir import: not built yet.",
-  async run() {
-    console.error("mehir import: not built yet");
-    return 1;
+  summary: "Import price files and folders (gz, zip, plain XML) into the data dir",
+  help: `Usage: mehir import <path>... [--data-dir DIR] [--source demo|live] [--replace] [--json]
+
+Imports the chains' price-transparency files — Stores, PriceFull/Price, PromoFull/Promo, in
+any of their dialects, gzip, zip or plain XML, any file name — from the given files and
+folders (recursively) in one transaction: a running server keeps serving the previous data
+until the import commits, and an interrupted import changes nothing. Bad files are reported
+and skipped; the rest imports.
+
+Options:
+  --data-dir DIR      Data folder (MEHIR_DATA_DIR; default ./mehir-data)
+  --source demo|live  What the files are (default live: files published by the chains).
+                      Data of the other source is replaced, never mixed.
+  --replace           Delete the current price data first (same source)
+  --json              Print the report as JSON instead of a table
+
+Exit status: 0 when at least one file was imported, 1 when none could be.`,
+  async run(args) {
+    if (wantsHelp(args)) {
+      console.log(this.help);
+      return 0;
+    }
+    const { values, positionals } = parseFlags(
+      args,
+      { "data-dir": { type: "string" }, source: { type: "string" }, replace: { type: "boolean" }, json: { type: "boolean" } },
+      true,
+    );
+    if (positionals.length === 0) throw new UsageError("give at least one file or folder to import");
+    const source = values.source ?? "live";
+    if (source !== "demo" && source !== "live") throw new UsageError(`--source expects demo or live, got "${source}"`);
+    for (const path of positionals) if (!existsSync(path)) throw new UsageError(`no such file or folder: ${path}`);
+    const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
+    setLogLevel(settings.logLevel);
+
+    const db = openDataDir(settings.dataDir);
+    const tty = process.stderr.isTTY && !values.json;
+    try {
+      const report = await importPaths({
+        db: db.prices,
+        registry: loadRegistry(),
+        paths: positionals,
+        origin: "cli",
+        source,
+        replaceSource: values.replace === true,
+        onProgress: tty ? (done, total, file) => process.stderr.write(progressLine(done, total, file, process.stderr.columns ?? 80)) : undefined,
+      });
+      if (tty) process.stderr.write("\r\x1b[2K");
+      if (values.json) console.log(JSON.stringify(report, null, 2));
+      else console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
+      if (!values.json && report.dataVersion !== null) console.log(`data dir: ${join(settings.dataDir)}`);
+      return report.totals.imported > 0 && report.dataVersion !== null ? 0 : 1;
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+    }
   },
 };

@@ -1,0 +1,60 @@
+import type { ImportReport } from "../ingest/report.ts";
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : text.slice(0, width - 1) + "…";
+}
+
+/**
+ * The per-file table and summary `mehir import` prints.
+ * @example formatImportReport(report)
+ * // status    type       chain       store  rows   file                                    reason
+ * // ok        pricefull  rami-levy   1      3,512  PriceFull7290058140886-001-202611220300.gz
+ * // …
+ * // imported 2 of 3 files (1 rejected) — 3,530 rows in 0.4 s; data version 7
+ */
+export function formatImportReport(report: ImportReport, options: { width?: number } = {}): string {
+  const width = options.width ?? 160;
+  const header = ["status", "type", "chain", "store", "rows", "file", "reason"];
+  const rows = report.files.map((f) => [
+    f.status,
+    f.type ?? "?",
+    f.chainSlug ?? f.chainCode ?? "?",
+    f.storeCode ?? "",
+    n(f.rows),
+    f.fileName,
+    [f.reason, ...f.warnings].filter(Boolean).join("; "),
+  ]);
+  const widths = header.map((h, i) => Math.min(i === 5 ? 48 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const line = (cells: string[]) => {
+    const fixed = cells.slice(0, 6).map((c, i) => (i === 4 ? cut(c, widths[i]!).padStart(widths[i]!) : cut(c, widths[i]!).padEnd(widths[i]!))).join("  ");
+    const rest = Math.max(10, width - fixed.length - 2);
+    return cells[6] ? `${fixed}  ${cut(cells[6], rest)}` : fixed.trimEnd();
+  };
+  const t = report.totals;
+  const notes = [
+    t.partial ? `${t.partial} partial` : "",
+    t.rejected ? `${t.rejected} rejected` : "",
+    t.skipped ? `${t.skipped} skipped` : "",
+  ].filter(Boolean);
+  const outcome =
+    report.dataVersion !== null
+      ? `data version ${report.dataVersion}${report.replaced ? ` (previous ${report.source === "live" ? "demo" : "live"} data replaced)` : ""}`
+      : `nothing changed${report.error ? `: ${report.error}` : ""}`;
+  const summary =
+    `imported ${n(t.imported)} of ${n(t.files)} files${notes.length ? ` (${notes.join(", ")})` : ""} — ` +
+    `${n(t.rows)} rows (${n(t.priceRows)} prices) in ${(report.durationMs / 1000).toFixed(1)} s; ${outcome}`;
+  return [line(header), ...rows.map(line), "", summary].join("\n");
+}
+
+/** A one-line progress bar for a terminal (rewritten in place with `\r`). */
+export function progressLine(done: number, total: number, file: string, columns = 80): string {
+  const barWidth = 24;
+  const filled = total === 0 ? barWidth : Math.round((done / total) * barWidth);
+  const bar = "█".repeat(filled) + "░".repeat(barWidth - filled);
+  const counter = `${done}/${total}`;
+  const name = file.split(/[\\/]/).pop() ?? file;
+  const room = Math.max(0, columns - barWidth - counter.length - 5);
+  return `\r${bar} ${counter}  ${cut(name, room).padEnd(room)}`;
+}

@@ -1,0 +1,177 @@
+import type { Database } from "bun:sqlite";
+import type { Registry } from "../registry.ts";
+import { resolveCity } from "../geo.ts";
+import { toIsraelIso } from "../time.ts";
+import { collectFiles } from "./collect.ts";
+import { parseFileName } from "./files/name.ts";
+import { orderFiles, type OrderedFile } from "./order.ts";
+import { readPriceFile } from "./read-file.ts";
+import { LoadSession } from "./load/session.ts";
+import type { Classifier } from "./load/products.ts";
+import type { FileOutcome } from "./load/types.ts";
+import { saveRunReport, totalsOf, type FileReport, type ImportOrigin, type ImportReport } from "./report.ts";
+
+/** Default ceiling on a file's size, compressed and decompressed (the largest real files are ~40 MB of XML). */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
+
+export interface ImportOptions {
+  /** The prices database, on a connection nothing else uses during the run (readers use their own). */
+  db: Database;
+  registry: Registry;
+  /** Files and folders (recursively); any file name or extension. */
+  paths: string[];
+  origin: ImportOrigin;
+  source: "demo" | "live";
+  now?: () => Date;
+  onProgress?: (done: number, total: number, file: string) => void;
+  /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
+  maxFileBytes?: number;
+  /**
+   * Delete all price data before loading (switching demo ↔ live). Implied when the database
+   * holds data of the other source, so the two are never mixed.
+   */
+  replaceSource?: boolean;
+  /** Fills products.category; none by default. */
+  classify?: Classifier | null;
+}
+
+const emptyOutcome = (file: OrderedFile): FileOutcome => ({
+  type: file.name?.type ?? null,
+  chainCode: file.name?.chainCode ?? null,
+  chainSlug: null,
+  storeCode: file.name?.storeCode ?? null,
+  fileTime: file.name?.time ?? null,
+  rows: 0,
+  status: "rejected",
+  reason: null,
+  warnings: [],
+  zeroRows: false,
+  counts: {},
+});
+
+function currentSource(db: Database): string | null {
+  const row = db.query("SELECT value FROM meta WHERE key = 'source'").get() as { value: string } | null;
+  return row?.value ?? null;
+}
+
+/** Reads, parses and loads one file; every failure becomes the file's report, never an exception. */
+async function importFile(session: LoadSession, file: OrderedFile, maxBytes: number): Promise<FileReport> {
+  const base = { path: file.path, fileName: file.fileName, bytes: file.size };
+  if (file.size > maxBytes) {
+    return { ...base, ...emptyOutcome(file), reason: `file is ${file.size} bytes, over the ${maxBytes}-byte limit` };
+  }
+  let read;
+  try {
+    const bytes = await Bun.file(file.path).bytes();
+    base.bytes = bytes.length;
+    read = readPriceFile(bytes, file.fileName, { maxBytes });
+  } catch (error) {
+    return { ...base, ...emptyOutcome(file), reason: (error as Error).message };
+  }
+  const outcome = session.loadFile({
+    fileName: file.fileName,
+    bytes: base.bytes,
+    name: read.name,
+    parsed: read.parsed,
+    partial: read.partial,
+    warnings: read.warnings,
+  });
+  return { ...base, ...outcome };
+}
+
+/**
+ * Imports price-transparency files into the prices database as ONE transaction: readers see
+ * the old data until the commit, then all of the new; a crash or kill before the commit
+ * leaves the old data. Folders are expanded recursively; files are loaded Stores first, then
+ * price files, then promotion files, each oldest first (full before delta at equal times).
+ * A bad file is reported and skipped (its savepoint rolled back), the rest imports. The run's
+ * report is written to `import_runs`/`import_files` after the commit. Between files the event
+ * loop gets a turn, so a server in the same process keeps answering.
+ *
+ * @example
+ * const report = await importPaths({ db, registry: loadRegistry(), paths: ["./downloads"], origin: "cli", source: "live" });
+ * report.totals // { files: 120, ok: 118, partial: 1, rejected: 1, skipped: 0, imported: 119, rows: 401233, priceRows: 398000 }
+ */
+export async function importPaths(options: ImportOptions): Promise<ImportReport> {
+  const now = options.now ?? (() => new Date());
+  const started = performance.now();
+  const startedAt = toIsraelIso(now());
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const files: FileReport[] = [];
+  let dataVersion: number | null = null;
+  let error: string | null = null;
+  const previous = currentSource(options.db);
+  const replaced = options.replaceSource === true || (previous !== null && previous !== "none" && previous !== options.source);
+
+  const { files: found, missing } = await collectFiles(options.paths);
+  for (const m of missing) {
+    files.push({ path: m.path, fileName: m.path, bytes: 0, ...emptyOutcome({ path: m.path, size: 0, fileName: m.path, name: null }), reason: m.reason });
+  }
+  const ordered = orderFiles(dedupe(found, files), parseFileName);
+
+  let session: LoadSession | null = null;
+  try {
+    session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify ?? null, resolveCity, replace: replaced });
+    let done = 0;
+    for (const file of ordered) {
+      files.push(await importFile(session, file, maxBytes));
+      options.onProgress?.(++done, ordered.length, file.path);
+      // Let an in-process server answer between files.
+      await Bun.sleep(0);
+    }
+    dataVersion = session.finish(options.source, toIsraelIso(now()));
+    if (dataVersion === null) error = ordered.length === 0 ? "no files to import" : "no file could be imported";
+  } catch (caught) {
+    session?.abort();
+    error = (caught as Error).message;
+  }
+
+  const totals = totalsOf(files);
+  const status: ImportReport["status"] =
+    dataVersion === null ? "failed" : totals.rejected > 0 || totals.partial > 0 || missing.length > 0 ? "partial" : "ok";
+  const report: ImportReport = {
+    runId: null,
+    origin: options.origin,
+    source: options.source,
+    status,
+    startedAt,
+    finishedAt: toIsraelIso(now()),
+    durationMs: Math.round(performance.now() - started),
+    dataVersion,
+    replaced: replaced && dataVersion !== null,
+    files,
+    totals,
+    error,
+  };
+  try {
+    report.runId = saveRunReport(options.db, report);
+  } catch (caught) {
+    report.error = [report.error, `run report not saved: ${(caught as Error).message}`].filter(Boolean).join("; ");
+  }
+  return report;
+}
+
+/** Drops a file met twice (same name and size under two folders), reporting it as skipped. */
+function dedupe(found: { path: string; size: number }[], reports: FileReport[]): { path: string; size: number }[] {
+  const seen = new Map<string, string>();
+  const out = [];
+  for (const file of found) {
+    const key = `${file.path.split(/[\\/]/).pop()}\u0000${file.size}`;
+    const first = seen.get(key);
+    if (first) {
+      const name = parseFileName(file.path);
+      reports.push({
+        path: file.path,
+        fileName: file.path.split(/[\\/]/).pop()!,
+        bytes: file.size,
+        ...emptyOutcome({ ...file, fileName: "", name }),
+        status: "skipped",
+        reason: `same file as ${first}`,
+      });
+      continue;
+    }
+    seen.set(key, file.path);
+    out.push(file);
+  }
+  return out;
+}

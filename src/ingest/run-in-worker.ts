@@ -1,0 +1,38 @@
+import type { ImportReport } from "./report.ts";
+import type { WorkerReply, WorkerRequest } from "./worker-messages.ts";
+
+export interface WorkerImportOptions extends WorkerRequest {
+  onProgress?: (done: number, total: number, file: string) => void;
+}
+
+/**
+ * Runs `importPaths` in a Bun Worker with its own SQLite connection (`dbPath`, usually
+ * `<data-dir>/prices.sqlite`), so the calling thread — e.g. `serve` answering requests — never
+ * blocks on parsing or writing. Resolves with the run's report; rejects only when the worker
+ * itself fails (a run with bad files still resolves, with the files reported). The server
+ * notices the new data through `DataState.refresh()` (meta.data_version).
+ *
+ * In the compiled binary the worker must be bundled as an extra entrypoint:
+ * `bun build --compile src/main.ts src/ingest/import-worker.ts`.
+ *
+ * @example
+ * const report = await runImportInWorker({ dbPath: join(dataDir, PRICES_FILE), paths: [demoDir], origin: "demo", source: "demo" });
+ */
+export function runImportInWorker(options: WorkerImportOptions): Promise<ImportReport> {
+  const { onProgress, ...request } = options;
+  const worker = new Worker(new URL("./import-worker.ts", import.meta.url).href);
+  return new Promise<ImportReport>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      worker.terminate();
+      settle();
+    };
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+      const message = event.data;
+      if (message.kind === "progress") onProgress?.(message.done, message.total, message.file);
+      else if (message.kind === "done") finish(() => resolve(message.report));
+      else finish(() => reject(new Error(`import worker: ${message.message}`)));
+    };
+    worker.onerror = (event) => finish(() => reject(new Error(`import worker: ${event.message}`)));
+    worker.postMessage(request satisfies WorkerRequest);
+  });
+}

@@ -1,0 +1,18 @@
+import type { ImportOrigin, ImportReport } from "./report.ts";
+
+/** What runImportInWorker sends the import worker (structured-clone safe). */
+export interface WorkerRequest {
+  dbPath: string;
+  paths: string[];
+  origin: ImportOrigin;
+  source: "demo" | "live";
+  maxFileBytes?: number;
+  replaceSource?: boolean;
+  /** The registry's raw chain list (data/chains.json shape); default: the embedded one. */
+  registry?: unknown;
+}
+
+export type WorkerReply =
+  | { kind: "progress"; done: number; total: number; file: string }
+  | { kind: "done"; report: ImportReport }
+  | { kind: "error"; message: string };

@@ -1,0 +1,169 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
+import { loadRegistry } from "../../src/registry.ts";
+import { importPaths, type ImportOptions } from "../../src/ingest/import.ts";
+import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
+import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
+
+const PLAN: FilesPlan = { stores: 6, itemsPerStore: 40, products: 300, chains: 2, promos: true };
+const root = mkdtempSync(join(tmpdir(), "mehir-import-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const day1 = writeDay(join(root, "day1"), PLAN, 1);
+const day2 = writeDay(join(root, "day2"), PLAN, 2);
+let dirs = 0;
+
+function freshFileDb(): { db: Database; path: string } {
+  const dir = join(root, `db${++dirs}`);
+  mkdirSync(dir);
+  const path = join(dir, "prices.sqlite");
+  return { db: openDatabase(path, PRICE_MIGRATIONS), path };
+}
+
+const run = (db: Database, paths: string[], extra: Partial<ImportOptions> = {}) =>
+  importPaths({ db, registry: loadRegistry(), paths, origin: "cli", source: "live", now: () => new Date("2026-11-22T10:00:00Z"), ...extra });
+
+/** A digest of everything an import changes; equal digests = equal price data. */
+function digest(db: Database): string {
+  const q = (sql: string) => JSON.stringify(db.query(sql).values());
+  return [
+    q("SELECT count(*), sum(price), sum(store_id * 7 + product_id * 13 + price) FROM price_current"),
+    q("SELECT count(*), sum(coalesce(price, -1)), sum(store_id + product_id) FROM price_history"),
+    q("SELECT count(*) FROM products"),
+    q("SELECT count(*) FROM promotion_stores"),
+    q("SELECT value FROM meta WHERE key = 'data_version'"),
+  ].join("|");
+}
+
+describe("importPaths", () => {
+  test("imports a folder: Stores first, then prices, then promotions; writes the run report", async () => {
+    const { db } = freshFileDb();
+    const report = await run(db, [join(root, "day1")]);
+    expect(report.status).toBe("ok");
+    expect(report.dataVersion).toBe(1);
+    expect(report.totals).toMatchObject({ files: day1.paths.length, ok: day1.paths.length, rejected: 0, priceRows: day1.priceRows });
+    const types = report.files.map((f) => f.type);
+    expect(types.lastIndexOf("stores")).toBeLessThan(types.indexOf("pricefull"));
+    expect(types.lastIndexOf("pricefull")).toBeLessThan(types.indexOf("promofull"));
+    expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
+    expect(db.query("SELECT count(*) AS n FROM stores").get()).toEqual({ n: PLAN.stores });
+    expect(db.query("SELECT status, files, rows FROM import_runs").get()).toEqual({ status: "ok", files: day1.paths.length, rows: report.totals.rows });
+    expect(db.query("SELECT count(*) AS n FROM import_files WHERE run_id = ?").get(report.runId)).toEqual({ n: day1.paths.length });
+    // Chain health follows the newest file of each chain.
+    expect((db.query("SELECT count(*) AS n FROM chain_health WHERE last_data_at IS NOT NULL").get() as { n: number }).n).toBe(PLAN.chains);
+  });
+
+  test("a second day replaces the lists: changes, removals and additions reach price_current and history", async () => {
+    const { db } = freshFileDb();
+    await run(db, [join(root, "day1")]);
+    const report = await run(db, [join(root, "day2")]);
+    expect(report.status).toBe("ok");
+    expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day2.priceRows });
+    const changes = report.files.filter((f) => f.type === "pricefull").reduce((sum, f) => sum + f.counts.changed! + f.counts.removed! + f.counts.inserted!, 0);
+    expect(changes).toBeGreaterThan(0);
+    expect(db.query("SELECT count(*) AS n FROM price_history").get()).toEqual({ n: day1.priceRows + changes });
+    expect((db.query("SELECT count(*) AS n FROM price_history WHERE price IS NULL").get() as { n: number }).n).toBeGreaterThan(0);
+  });
+
+  test("bad files are reported and skipped while the rest imports", async () => {
+    const dir = join(root, "mixed");
+    mkdirSync(dir);
+    for (const path of day1.paths.slice(0, 4)) copyFileSync(path, join(dir, path.split("/").pop()!));
+    const good = day1.paths.slice(0, 4).map((p) => p.split("/").pop()!);
+    writeFileSync(join(dir, "PriceFull7290027600007-099-202611210300.gz"), Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8])); // corrupt gzip
+    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, [], "2026-11-21 01:00:00")); // unknown chain
+    writeFileSync(join(dir, "PriceFull7290027600007-098-202611210300.xml"), priceFullXml("7290058140886", 98, [], "2026-11-21 01:00:00")); // wrong chain in header
+    writeFileSync(join(dir, "PriceFull7290027600007-097-202611210300.xml"), `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><Root><Items/></Root>`);
+    writeFileSync(join(dir, "PriceFull7290027600007-096-202611210300.gz"), Bun.gzipSync(new Uint8Array(3 * 2 ** 20))); // 3 MB of zeros
+    const { db } = freshFileDb();
+    const report = await run(db, [dir], { maxFileBytes: 2 ** 20 });
+    const byName = Object.fromEntries(report.files.map((f) => [f.fileName, f]));
+    for (const name of good) expect(byName[name]!.status).toBe("ok");
+    expect(byName["PriceFull7290000000999-001-202611210300.xml"]).toMatchObject({ status: "rejected", reason: "unknown chain 7290000000999" });
+    expect(byName["PriceFull7290027600007-098-202611210300.xml"]!.reason).toContain("differs from the file name's chain");
+    for (const name of ["PriceFull7290027600007-099-202611210300.gz", "PriceFull7290027600007-097-202611210300.xml", "PriceFull7290027600007-096-202611210300.gz"]) {
+      expect(byName[name]!.status, name).toBe("rejected");
+    }
+    expect(byName["PriceFull7290027600007-096-202611210300.gz"]!.reason).toContain("limit");
+    expect(report.status).toBe("partial");
+    expect(report.dataVersion).toBe(1);
+    expect(db.query("SELECT status, count(*) AS n FROM import_files GROUP BY status ORDER BY status").all()).toEqual([
+      { status: "ok", n: 4 },
+      { status: "rejected", n: 5 },
+    ]);
+  });
+
+  test("nothing importable: the run fails, the data stays, a failed run row is written", async () => {
+    const { db } = freshFileDb();
+    await run(db, [join(root, "day1")]);
+    const before = digest(db);
+    const dir = join(root, "only-bad");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, [], "x"));
+    const report = await run(db, [dir, join(root, "no-such-folder")]);
+    expect(report.status).toBe("failed");
+    expect(report.dataVersion).toBeNull();
+    expect(report.files.map((f) => f.status)).toEqual(["rejected", "rejected"]);
+    expect(digest(db)).toBe(before);
+    expect(db.query("SELECT status FROM import_runs ORDER BY id DESC LIMIT 1").get()).toEqual({ status: "failed" });
+  });
+
+  test("a failure mid-run rolls everything back: old data and data version stay", async () => {
+    const { db } = freshFileDb();
+    await run(db, [join(root, "day1")]);
+    const before = digest(db);
+    const report = await run(db, [join(root, "day2")], {
+      onProgress: (done) => {
+        if (done === 5) throw new Error("disk on fire");
+      },
+    });
+    expect(report.status).toBe("failed");
+    expect(report.error).toBe("disk on fire");
+    expect(digest(db)).toBe(before);
+  });
+
+  test("a reader on another connection sees only the old data until the commit", async () => {
+    const { db, path } = freshFileDb();
+    await run(db, [join(root, "day1")]);
+    const reader = openDatabase(path, PRICE_MIGRATIONS);
+    const old = digest(reader);
+    const seen = new Set<string>();
+    await run(db, [join(root, "day2")], { onProgress: () => void seen.add(digest(reader)) });
+    expect([...seen]).toEqual([old]);
+    expect(digest(reader)).toBe(digest(db));
+    expect(digest(reader)).not.toBe(old);
+    reader.close();
+  });
+
+  test("demo and live data are never mixed: importing the other source replaces", async () => {
+    const { db } = freshFileDb();
+    await run(db, [join(root, "day1")], { source: "demo" });
+    const report = await run(db, [day2.paths.find((p) => p.includes("PriceFull"))!], { source: "live" });
+    expect(report.replaced).toBe(true);
+    expect(db.query("SELECT count(DISTINCT store_id) AS n FROM price_current").get()).toEqual({ n: 1 });
+    expect(db.query("SELECT value FROM meta WHERE key = 'source'").get()).toEqual({ value: "live" });
+  });
+});
+
+describe("runImportInWorker", () => {
+  test("imports on the worker's own connection and reports progress", async () => {
+    const { db, path } = freshFileDb();
+    const progress: number[] = [];
+    const report = await runImportInWorker({ dbPath: path, paths: [join(root, "day1")], origin: "demo", source: "demo", onProgress: (done) => progress.push(done) });
+    expect(report.status).toBe("ok");
+    expect(progress.at(-1)).toBe(day1.paths.length);
+    expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
+  });
+});
+
+test.skipIf(!existsSync("/work/shared/samples/real"))("real sample files import: only the non-price file is rejected", async () => {
+  const { db } = freshFileDb();
+  const report = await run(db, ["/work/shared/samples/real"]);
+  const rejected = report.files.filter((f) => f.status === "rejected").map((f) => f.fileName);
+  expect(rejected).toEqual(["SOURCES.md"]);
+  expect(db.query("SELECT count(*) AS n FROM stores WHERE chain_code = '7290639000004'").get()).toEqual({ n: 10 });
+});
