@@ -68,7 +68,7 @@ function createForm(v: DashboardView, t: PortalStrings): string {
 <div><label for="kind">${e(t.kind)}</label><select id="kind" name="kind">${options}</select></div>
 <div><label for="name">${e(t.name)}</label><input id="name" name="name" type="text" maxlength="80" value="${e(v.draft?.name ?? "")}"></div>
 </div>
-<label for="new-origins">${e(t.origins)} (pk_live_)</label>
+<label for="new-origins">${e(t.origins)} (<bdi>pk_live_</bdi>)</label>
 <textarea id="new-origins" name="origins" dir="ltr" placeholder="https://shop.example">${e(v.draft?.origins ?? "")}</textarea>
 <div class="hint">${e(t.originsHint)}</div>
 <button class="btn" type="submit">${e(t.create)}</button>
@@ -89,7 +89,7 @@ ${v.error ? `<div class="error" role="alert">${e(v.error)}</div>` : ""}
 <p>${e(t.plan)}: <span class="plan" id="plan" data-plan="${v.plan}">${e(t.planNames[v.plan])}</span></p>
 <p class="hint">${e(fill(t.rateLine, { rate: v.ratePerMinute }))}. ${e(t.upgradeNote)}</p>
 </section>
-<section class="card" id="quota"><h2>${e(t.usageTitle.split("(")[0]!.trim())}</h2>
+<section class="card" id="quota"><h2>${e(t.quotaTitle)}</h2>
 <p id="quota-line" data-used="${v.quota.used}" data-limit="${v.quota.limit}">${e(fill(t.quotaLine, { used: v.quota.used, limit: v.quota.limit, remaining }))}</p>
 <div class="meter" aria-hidden="true"><span style="width:${percent}%"></span></div>
 <p class="hint">${e(t.testNotCounted)}</p>

@@ -2,6 +2,9 @@
 
 export type Lang = "he" | "en";
 
+/** Wraps Latin identifiers in Unicode isolates so Hebrew text keeps them intact (sk_live_, not _sk_live). */
+const ltr = (text: string) => `\u2066${text}\u2069`;
+
 const he = {
   title: "פורטל המפתחים",
   brand: "מחיר · API מחירי סופרמרקטים",
@@ -28,12 +31,13 @@ const he = {
   account: "החשבון",
   plan: "תוכנית",
   planNames: { free: "חינם", basic: "בסיסית", pro: "מקצועית" },
+  quotaTitle: "מכסה חודשית",
   quotaLine: "{used} מתוך {limit} קריאות החודש · נותרו {remaining}",
   rateLine: "עד {rate} בקשות לדקה לכל מפתח",
   upgradeNote: "לשדרוג תוכנית פנו למפעיל השירות.",
-  usageTitle: "שימוש החודש לפי יום (קריאות עם מפתחות sk_live_)",
+  usageTitle: `שימוש החודש לפי יום (קריאות עם מפתחות ${ltr("sk_live_")})`,
   usageChartLabel: "קריאות לפי יום בחודש {month}; סך הכול {total}",
-  testNotCounted: "קריאות עם מפתחות sk_test_ אינן נספרות.",
+  testNotCounted: `קריאות עם מפתחות ${ltr("sk_test_")} אינן נספרות.`,
   keys: "מפתחות",
   noKeys: "אין עדיין מפתחות. צרו את הראשון למטה.",
   key: "מפתח",
@@ -47,16 +51,16 @@ const he = {
   revoked: "מבוטל",
   revokedKeys: "מפתחות שבוטלו ({count})",
   saveOrigins: "שמירת מקורות",
-  originsHint: "מקור בכל שורה, למשל https://shop.example. ריק = כל מקור.",
-  badOrigin: "זה אינו מקור תקין (scheme://host[:port]): {value}",
+  originsHint: `מקור בכל שורה, למשל ${ltr("https://shop.example")}. ריק = כל מקור.`,
+  badOrigin: `זה אינו מקור תקין (${ltr("scheme://host[:port]")}): ${ltr("{value}")}`,
   createKey: "יצירת מפתח",
-  kinds: { live: "סודי, ייצור (sk_live_)", test: "סודי, בדיקות (sk_test_)", publishable: "ציבורי לווידג'ט (pk_live_)" },
+  kinds: { live: `סודי, ייצור (${ltr("sk_live_")})`, test: `סודי, בדיקות (${ltr("sk_test_")})`, publishable: `ציבורי לווידג'ט (${ltr("pk_live_")})` },
   kindShort: { live: "ייצור", test: "בדיקות", publishable: "ציבורי" },
   create: "יצירה",
   newKeyTitle: "המפתח החדש",
   newKeyText: "זו הפעם היחידה שהמפתח מוצג. העתיקו ושמרו אותו במקום בטוח; במסד הנתונים נשמר רק גיבוב שלו.",
-  secretKeyUse: "שלחו אותו בכותרת X-API-Key, מהשרת בלבד.",
-  publishableKeyUse: "שימו אותו בווידג'ט (data-api-key). ",
+  secretKeyUse: `שלחו אותו בכותרת ${ltr("X-API-Key")}, מהשרת בלבד.`,
+  publishableKeyUse: `שימו אותו בווידג'ט (${ltr("data-api-key")}). `,
   tryWidget: "נסו אותו בדף ההדגמה",
   toDashboard: "לפורטל",
   tooManyKeys: "הגעתם למספר המפתחות הפעילים המרבי ({max}). בטלו מפתח כדי ליצור חדש.",
@@ -93,8 +97,9 @@ const en: Strings = {
   account: "Account",
   plan: "Plan",
   planNames: { free: "Free", basic: "Basic", pro: "Pro" },
+  quotaTitle: "Monthly quota",
   quotaLine: "{used} of {limit} calls this month · {remaining} left",
-  rateLine: "up to {rate} requests per minute per key",
+  rateLine: "Up to {rate} requests per minute per key",
   upgradeNote: "To change plans, contact the operator of this service.",
   usageTitle: "This month's usage by day (calls with sk_live_ keys)",
   usageChartLabel: "Calls per day in {month}; {total} in all",

@@ -1,0 +1,100 @@
+/**
+ * The developer portal in a real browser: headless Chromium (Debian's package) driven by
+ * playwright-core against the app listening on a loopback port. Signs up, creates a live key,
+ * reads it from the page and uses it against the API. Skips, saying why, without /usr/bin/chromium.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { accessApp, importMilk } from "../http/access/helpers.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`portal e2e: skipped — ${CHROMIUM} not found (apt-get install chromium)`);
+
+/** Screenshots land here (kept after the run for a look). */
+export const SHOTS = join(tmpdir(), "mehir-portal-e2e-shots");
+
+let temp: string;
+let context: BrowserContext;
+let page: Page;
+let ctx: ReturnType<typeof accessApp>;
+let origin: string;
+
+describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
+  beforeAll(async () => {
+    temp = mkdtempSync(join(tmpdir(), "mehir-portal-e2e-"));
+    ctx = accessApp();
+    importMilk(ctx);
+    ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
+    origin = `http://127.0.0.1:${ctx.app.server!.port}`;
+    const { chromium } = await import("playwright-core");
+    context = await chromium.launchPersistentContext(join(temp, "profile"), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      viewport: { width: 1100, height: 1300 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  }, 30_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await ctx?.app.stop();
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  test("sign up, create a live key, use it against the API", async () => {
+    await page.goto(`${origin}/portal/`);
+    expect(page.url()).toBe(`${origin}/portal/signin`);
+    expect(await page.getAttribute("html", "dir")).toBe("rtl");
+    await page.click('a[href="/portal/signup"]');
+    await page.fill("#email", "browser@example.com");
+    await page.fill("#password", "a long enough password");
+    await Promise.all([page.waitForURL(`${origin}/portal/`), page.click('button[type="submit"].btn')]);
+    expect(await page.textContent("#account")).toContain("browser@example.com");
+    expect(await page.getAttribute("#plan", "data-plan")).toBe("free");
+
+    // The session cookie is HttpOnly: page scripts cannot read it.
+    expect(await page.evaluate(() => document.cookie)).not.toContain("mehir_session");
+    const cookies = await context.cookies(`${origin}/portal/`);
+    expect(cookies.find((c) => c.name === "mehir_session")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/portal" });
+
+    await page.selectOption("#kind", "live");
+    await page.fill("#name", "e2e");
+    await page.click('#create button[type="submit"]');
+    const key = (await page.textContent("#new-key"))!.trim();
+    expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+
+    const res = await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-quota-limit")).toBe("200");
+    expect(res.headers.get("x-quota-remaining")).toBe("199");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    const body = (await res.json()) as { meta: { quota_remaining: number } };
+    expect(body.meta.quota_remaining).toBe(199);
+
+    // The portal's CSP lets its pages fetch nothing; from another page of the origin (no CORS involved):
+    expect(await page.evaluate(() => fetch("/healthz").then(() => "fetched", () => "blocked"))).toBe("blocked");
+    await page.goto(`${origin}/healthz`);
+    const inPage = await page.evaluate(async (k) => {
+      const r = await fetch("/api/v1/chains/", { headers: { "X-API-Key": k } });
+      return { status: r.status, remaining: r.headers.get("x-quota-remaining") };
+    }, key);
+    expect(inPage).toEqual({ status: 200, remaining: "198" });
+
+    await page.goto(`${origin}/portal/`);
+    expect(await page.getAttribute("#quota-line", "data-used")).toBe("2");
+    expect(await page.locator("svg.usage-chart rect").count()).toBe(30);
+    await page.screenshot({ path: join(SHOTS, "portal-he.png"), fullPage: true });
+    await page.goto(`${origin}/portal/?lang=en`);
+    expect(await page.getAttribute("html", "dir")).toBe("ltr");
+    await page.screenshot({ path: join(SHOTS, "portal-en.png"), fullPage: true });
+
+    // Sign out: the dashboard is gone, the key keeps working.
+    await Promise.all([page.waitForURL(`${origin}/portal/signin`), page.click('header button[type="submit"]')]);
+    expect((await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": key } })).status).toBe(200);
+  }, 60_000);
+});
