@@ -6,6 +6,9 @@ import { setLogLevel } from "../log.ts";
 import { loadRegistry, type Registry } from "../registry.ts";
 import { fetchChains, FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
+import { importPaths } from "../ingest/import.ts";
+import { classify } from "../search/categories.ts";
+import { formatImportReport } from "./import-report.ts";
 
 /** One line per chain: slug, status, files, first error. */
 export function formatReport(report: FetchReport): string {
@@ -105,4 +108,11 @@ non-Israeli addresses). Exit status 1 when any chain failed.`,
   };
 }
 
-export const fetchCommand: Command = createFetchCommand();
+/** Imports what a fetch downloaded, as live data (replacing demo data, never mixing). */
+export const importDownloads: ImportDownloads = async ({ db, registry, paths }) => {
+  const report = await importPaths({ db: db.prices, registry, paths, origin: "fetch", source: "live", classify });
+  console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
+  return report;
+};
+
+export const fetchCommand: Command = createFetchCommand(importDownloads);
