@@ -1,0 +1,61 @@
+/** Text → bytes in the encodings the chains publish: UTF-8 (± BOM), UTF-16LE with BOM, windows-1255. */
+
+export type TextEncoding = "utf8" | "utf8-bom" | "utf16le" | "windows-1255";
+
+const utf8 = new TextEncoder();
+
+export function encodeText(text: string, encoding: TextEncoding): Uint8Array<ArrayBuffer> {
+  switch (encoding) {
+    case "utf8":
+      return utf8.encode(text);
+    case "utf8-bom":
+      return concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8.encode(text));
+    case "utf16le":
+      return utf16le(text);
+    case "windows-1255":
+      return windows1255(text);
+  }
+}
+
+function utf16le(text: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(2 + text.length * 2);
+  out[0] = 0xff;
+  out[1] = 0xfe;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    out[2 + i * 2] = unit & 0xff;
+    out[3 + i * 2] = unit >>> 8;
+  }
+  return out;
+}
+
+// windows-1255 beyond ASCII, for the characters the demo writes (letters, shekel sign, a few marks).
+const CP1255: Record<number, number> = {
+  0x20aa: 0xa4, // ₪
+  0x00d7: 0xaa, // ×
+  0x2013: 0x96, // –
+  0x2014: 0x97, // —
+  0x05f3: 0xd7, // ׳ geresh
+  0x05f4: 0xd8, // ״ gershayim
+};
+
+function windows1255(text: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) out[i] = code;
+    else if (code >= 0x05d0 && code <= 0x05ea) out[i] = code - 0x05d0 + 0xe0;
+    else out[i] = CP1255[code] ?? 0x3f; // '?' for anything the code page lacks
+  }
+  return out;
+}
+
+export function concat(...chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import type { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Registry } from "../registry.ts";
+import { importPaths } from "../ingest/import.ts";
+import type { ImportReport } from "../ingest/report.ts";
+import { runImportInWorker } from "../ingest/run-in-worker.ts";
+import { generateDemo, type DemoReport } from "./generate.ts";
+
+export const DEMO_FILES_DIR = "demo-files";
+
+export interface EnsureDemoOptions {
+  /** The prices database (`<dataDir>/prices.sqlite`, or `:memory:` in tests). */
+  db: Database;
+  registry: Registry;
+  dataDir: string;
+  /** `MEHIR_SOURCE`: nothing is generated in live mode. Default "demo". */
+  source?: "demo" | "live";
+  now?: Date;
+  seed?: number;
+  /** Fraction of the full demo (tests). Default 1. */
+  scale?: number;
+  /**
+   * Import in a worker with its own connection (keeps a server's thread free) or on `db`.
+   * Default: the worker for a database file, inline for `:memory:`.
+   */
+  importer?: "worker" | "inline";
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface EnsureDemoResult {
+  generated: boolean;
+  /** Why nothing was done, when nothing was. */
+  skipped?: "has-data" | "live-source";
+  report?: { demo: DemoReport; import: ImportReport };
+}
+
+/**
+ * First start with an empty database in demo mode: writes the demo files into
+ * `<dataDir>/demo-files/` and imports them like any archive of real files (origin `demo`,
+ * source `demo`). Later starts find `meta.data_version` and do nothing.
+ *
+ * @example const { generated } = await ensureDemoData({ db: dbs.prices, registry, dataDir: settings.dataDir, source: settings.source })
+ */
+export async function ensureDemoData(options: EnsureDemoOptions): Promise<EnsureDemoResult> {
+  if ((options.source ?? "demo") !== "demo") return { generated: false, skipped: "live-source" };
+  if (dataVersion(options.db) > 0) return { generated: false, skipped: "has-data" };
+
+  const log = options.log ?? (() => {});
+  const outDir = join(options.dataDir, DEMO_FILES_DIR);
+  // A half-written folder from an interrupted first start would mix two `now`s.
+  rmSync(outDir, { recursive: true, force: true });
+  log("demo: generating files", { dir: outDir });
+  const demo = await generateDemo({ registry: options.registry, outDir, seed: options.seed, now: options.now, scale: options.scale });
+  log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
+
+  const filename = (options.db as Database & { filename?: string }).filename ?? ":memory:";
+  const inWorker = (options.importer ?? (filename === ":memory:" || filename === "" ? "inline" : "worker")) === "worker";
+  const report = inWorker
+    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains })
+    : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
+  log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
+  return { generated: true, report: { demo, import: report } };
+}
+
+function dataVersion(db: Database): number {
+  const row = db.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string } | null;
+  return Number(row?.value ?? 0) || 0;
+}

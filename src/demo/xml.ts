@@ -1,0 +1,93 @@
+/**
+ * A small XML text builder that reproduces the chains' layouts: indentation (or one long
+ * line), line endings, and how each one writes empty elements and quotes.
+ */
+export interface XmlStyle {
+  /** Indentation unit, or null for everything on one line. */
+  indent: string | null;
+  eol: "\r\n" | "\n";
+  /** How an element without text is written: `<A />` (.NET), `<A/>` or `<A></A>`. */
+  empty: "space" | "tight" | "pair";
+  /** Escape ' and " as &apos; &quot; (Super-Pharm does; most chains leave them). */
+  escapeQuotes: boolean;
+}
+
+export type Value = string | number | null | undefined;
+
+export class XmlWriter {
+  private readonly parts: string[] = [];
+  private depth = 0;
+  private readonly indents: string[] = [];
+
+  constructor(private readonly style: XmlStyle) {
+    for (let i = 0; i < 16; i++) this.indents.push((style.indent ?? "").repeat(i));
+  }
+
+  /** Raw text, e.g. an XML declaration. */
+  raw(text: string): this {
+    this.parts.push(text);
+    return this;
+  }
+
+  open(tag: string, attrs?: Record<string, string | number>): this {
+    this.line(`<${tag}${attributes(attrs)}>`);
+    this.depth++;
+    return this;
+  }
+
+  close(tag: string): this {
+    this.depth--;
+    this.line(`</${tag}>`);
+    return this;
+  }
+
+  /** `<tag>value</tag>`; null/undefined/"" give an empty element in the writer's style. */
+  leaf(tag: string, value: Value): this {
+    const text = value == null ? "" : this.escape(String(value));
+    if (text === "") this.line(this.emptyTag(tag));
+    else this.line(`<${tag}>${text}</${tag}>`);
+    return this;
+  }
+
+  /** An element with attributes and no content, e.g. `<Items Count="0"/>`. */
+  emptyWith(tag: string, attrs: Record<string, string | number>, selfClose = "/>"): this {
+    this.line(`<${tag}${attributes(attrs)}${selfClose}`);
+    return this;
+  }
+
+  toString(): string {
+    return this.parts.join("");
+  }
+
+  private emptyTag(tag: string): string {
+    if (this.style.empty === "space") return `<${tag} />`;
+    if (this.style.empty === "tight") return `<${tag}/>`;
+    return `<${tag}></${tag}>`;
+  }
+
+  private line(text: string): void {
+    if (this.style.indent === null) this.parts.push(text);
+    else this.parts.push(this.indents[this.depth] + text + this.style.eol);
+  }
+
+  private escape(text: string): string {
+    return escapeXml(text, this.style.escapeQuotes);
+  }
+}
+
+function attributes(attrs?: Record<string, string | number>): string {
+  if (!attrs) return "";
+  return Object.entries(attrs)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v), true)}"`)
+    .join("");
+}
+
+const NEEDS_ESCAPE = /[&<>\r'"]/;
+
+/** Escapes markup characters; a carriage return inside text becomes `&#x0D;` as in Dor Alon's files. */
+export function escapeXml(text: string, quotes: boolean): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  let out = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#x0D;");
+  if (quotes) out = out.replace(/'/g, "&apos;").replace(/"/g, "&quot;");
+  return out;
+}
