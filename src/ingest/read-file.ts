@@ -2,12 +2,13 @@ import { decompress, type Compression } from "./files/compression.ts";
 import { decodeText, type TextEncodingName } from "./files/decode.ts";
 import { parseFileName } from "./files/name.ts";
 import { FileRejectedError } from "./files/rejected.ts";
-import { parseXml } from "./files/xml.ts";
-import { detectDialect, type Dialect } from "./dialects/detect.ts";
-import { parsePrices } from "./dialects/prices.ts";
-import { parsePromos } from "./dialects/promos.ts";
-import { parseStores } from "./dialects/stores.ts";
-import type { FileName, ParsedFile } from "./records.ts";
+import { parseXml, ROW_ELEMENTS, type XmlNode } from "./files/xml.ts";
+import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
+import { priceRowParser } from "./dialects/prices.ts";
+import { promoRowParser } from "./dialects/promos.ts";
+import type { RowParser } from "./dialects/row-parser.ts";
+import { storeRowParser } from "./dialects/stores.ts";
+import type { FileName, FileType, ParsedFile } from "./records.ts";
 
 export { FileRejectedError } from "./files/rejected.ts";
 
@@ -29,9 +30,9 @@ export interface ReadResult {
 }
 
 /**
- * Reads one published file: sniffs compression (gzip / zip / plain) and encoding, parses the
- * XML safely, detects the dialect ({@link detectDialect}: root element + first list container)
- * and returns the records. Throws {@link FileRejectedError} for corrupt archives, files over
+ * Reads one published file: sniffs compression (gzip / zip / plain) and encoding, streams the
+ * XML rows into records (the parser is chosen by the first row element, {@link kindOfRow}),
+ * and names the dialect ({@link detectDialect}: root element + first list container + markers). Throws {@link FileRejectedError} for corrupt archives, files over
  * `maxBytes`, DOCTYPE/ENTITY declarations and malformed XML; a truncated file returns the rows
  * before the cut with `partial: true`.
  *
@@ -44,13 +45,27 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
   if (!bytes.length) throw new FileRejectedError("empty", "file is empty");
   const raw = decompress(bytes, { maxBytes: options.maxBytes });
   const decoded = decodeText(raw.bytes);
-  const xml = parseXml(decoded.text);
+  const nameKind = name ? kindOfType(name.type) : null;
+  // Rows are converted as the reader streams them; the first row decides the parser.
+  let parser: RowParser<ParsedFile> | null = null;
+  let firstRow: { name: string; row: XmlNode } | null = null;
+  const xml = parseXml(decoded.text, {
+    rowNames: ROW_ELEMENTS,
+    onRow(rowName, row, path) {
+      if (!parser) {
+        firstRow = { name: rowName, row };
+        const kind = kindOfRow(rowName, row) ?? nameKind;
+        if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
+        parser = parserFor(kind);
+      }
+      parser.row(row, path);
+    },
+  });
   const warnings = [...raw.warnings, ...decoded.warnings, ...xml.warnings];
-  const { dialect, kind } = detectDialect(xml.rootName, xml.root, name?.type ?? null);
+  const { dialect, kind } = detectDialect(xml.rootName, xml.root, name?.type ?? null, firstRow);
   if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${xml.rootName}> holds and the file name does not say`);
-  const expected = name ? (name.type === "stores" ? "stores" : name.type.startsWith("price") ? "prices" : "promos") : null;
-  if (expected && expected !== kind) warnings.push(`file name says ${name!.type} but the content holds ${kind}`);
-  const result = kind === "prices" ? parsePrices(xml.root) : kind === "promos" ? parsePromos(xml.root) : parseStores(xml.root);
+  const result = (parser ?? parserFor(kind)).finish(xml.root);
+  if (nameKind && nameKind !== result.file.kind) warnings.push(`file name says ${name!.type} but the content holds ${result.file.kind}`);
   warnings.push(...result.warnings);
   if (name && result.file.chainCode && name.chainCode !== result.file.chainCode) {
     warnings.push(`file name chain ${name.chainCode} differs from content chain ${result.file.chainCode}`);
@@ -64,4 +79,10 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
     encoding: decoded.encoding,
     warnings,
   };
+}
+
+const kindOfType = (type: FileType): Kind => (type === "stores" ? "stores" : type.startsWith("price") ? "prices" : "promos");
+
+function parserFor(kind: Kind): RowParser<ParsedFile> {
+  return kind === "prices" ? priceRowParser() : kind === "promos" ? promoRowParser() : storeRowParser();
 }

@@ -1,4 +1,5 @@
-import { israelLocalToDate, toIsraelIso } from "../../time.ts";
+import { toIsraelIso } from "../../time.ts";
+import { israelOffsetForLocal } from "./israel-offset.ts";
 
 const MIN_YEAR = 2000;
 const MAX_YEAR = 2100;
@@ -20,16 +21,17 @@ export function israelLocalIso(y: number, mo: number, d: number, h = 0, mi = 0, 
     // `24:00:00` = end of that day.
     return israelLocalIso(y, mo, d, 23, 59, 59);
   }
-  const key = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}`;
-  let iso = localCache.get(key);
-  if (iso === undefined) {
-    iso = toIsraelIso(israelLocalToDate(y, mo, d, h, mi, s));
-    if (localCache.size > 100_000) localCache.clear();
-    localCache.set(key, iso);
+  const { offset, skip } = israelOffsetForLocal(y, mo, d, h, mi, s);
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  const zone = `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  if (skip) {
+    // A wall time the spring switch skipped: the same instant read on the summer clock.
+    const t = new Date(Date.UTC(y, mo - 1, d, h, mi + skip, s));
+    return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${zone}`;
   }
-  return iso;
+  return `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${zone}`;
 }
-const localCache = new Map<string, string>();
 
 const YMD = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?$/;

@@ -25,7 +25,29 @@ const CONTAINERS: Record<string, Kind> = {
 // Tags only the 2025–26 format writes.
 const NEW_MARKERS = new Set(["priceupdatetime", "lastsaledatetime", "promotionupdatetime", "promotionstartdatetime", "groups"]);
 
-/** Kind of a Super-Pharm `Line` (prices, promotions and stores share the row name). */
+/**
+ * What a row element holds, by its name: `Item`/`Product` prices, `Promotion`/`Sale` promotions,
+ * `Store`/`Branch` stores; a Super-Pharm `Line` (shared by all three) by its fields.
+ *
+ * @example kindOfRow("Branch", {}) // "stores"
+ */
+export function kindOfRow(name: string, row: XmlNode): Kind | null {
+  switch (localName(name)) {
+    case "item":
+    case "product":
+      return "prices";
+    case "promotion":
+    case "sale":
+      return "promos";
+    case "store":
+    case "branch":
+      return "stores";
+    case "line":
+      return kindOfLine(row);
+  }
+  return null;
+}
+
 function kindOfLine(line: XmlNode): Kind | null {
   const names = Object.keys(line).map(localName);
   if (names.includes("promotionid") || names.includes("promotiondetails") || names.includes("promotiondescription")) return "promos";
@@ -59,9 +81,9 @@ function kindOf(root: XmlNode): Kind | null {
   return null;
 }
 
-/** First row-like element for dialect markers: the first child of the first list container. */
-function sampleTags(root: XmlNode): Set<string> {
-  const tags = new Set<string>();
+/** Tags of the first levels (first element of each list) for dialect markers. */
+function sampleTags(root: XmlNode, firstRow: XmlNode | null): Set<string> {
+  const tags = new Set<string>(firstRow ? Object.keys(firstRow) : []);
   let level: XmlNode[] = [root];
   for (let depth = 0; depth < 4 && level.length; depth++) {
     const next: XmlNode[] = [];
@@ -79,7 +101,8 @@ function sampleTags(root: XmlNode): Set<string> {
 /**
  * Tells the dialect from the root element, and the record kind from the first list container
  * (`Items`/`Products` → prices, `Promotions`/`Sales` → promos, `SubChains`/`Stores`/`Branches`
- * → stores, Super-Pharm `Line` by its fields). Roots: `OrderXml` Super-Pharm, `asx:abap`
+ * → stores, Super-Pharm `Line` by its fields; or from the first streamed row, see
+ * {@link kindOfRow}). Roots: `OrderXml` Super-Pharm, `asx:abap`
  * Shufersal SAP, `NewDataSet` Tiv Taam, `Prices`/`Promos`/`Store` Matrix/Laib, `Chain` 2026
  * Shufersal stores, `Root` Cerberus / Bina / new — new when a 2025–26 tag (`PriceUpdateTime`,
  * `PromotionUpdateTime`, `Groups`, `LastSaleDateTime`, `ChainID` spelled so) appears, Bina when
@@ -87,9 +110,9 @@ function sampleTags(root: XmlNode): Set<string> {
  *
  * @example detectDialect("asx:abap", root) // { dialect: "shufersal-sap", kind: "stores" }
  */
-export function detectDialect(rootName: string, root: XmlNode, nameType: FileType | null = null): Detected {
+export function detectDialect(rootName: string, root: XmlNode, nameType: FileType | null = null, firstRow: { name: string; row: XmlNode } | null = null): Detected {
   const rootLocal = localName(rootName);
-  let kind = kindOf(root);
+  let kind = (firstRow && kindOfRow(firstRow.name, firstRow.row)) || kindOf(root);
   if (!kind && rootLocal === "store") kind = "stores";
   if (!kind && nameType) kind = nameType === "stores" ? "stores" : nameType.startsWith("price") ? "prices" : "promos";
   switch (rootLocal) {
@@ -106,7 +129,7 @@ export function detectDialect(rootName: string, root: XmlNode, nameType: FileTyp
     case "chain":
       return { dialect: "new", kind: kind ?? "stores" };
   }
-  const tags = sampleTags(root);
+  const tags = sampleTags(root, firstRow?.row ?? null);
   for (const tag of tags) if (NEW_MARKERS.has(localName(tag)) || tag === "ChainID") return { dialect: "new", kind };
   const hasDocVersion = [...tags].some((t) => localName(t) === "xmldocversion");
   return { dialect: hasDocVersion ? "cerberus" : "bina", kind };

@@ -29,10 +29,36 @@ export function localName(tag: string): string {
 export class FieldMap<K extends string> {
   private readonly byLower = new Map<string, K>();
   private readonly byTag = new Map<string, K | null>();
+  private readonly slotByTag = new Map<string, number>();
+  /** Canonical fields in slot order (see {@link readSlots}). */
+  readonly fields: readonly K[];
 
   constructor(table: AliasTable<K>) {
-    for (const canonical of Object.keys(table) as K[]) {
+    this.fields = Object.keys(table) as K[];
+    for (const canonical of this.fields) {
       for (const alias of table[canonical]) this.byLower.set(alias.toLowerCase(), canonical);
+    }
+  }
+
+  /** Slot number of a field, for {@link readSlots}. */
+  slot(field: K): number {
+    return this.fields.indexOf(field);
+  }
+
+  /**
+   * The hot-path form of {@link read}: fills `slots[slot(field)]` (cleared first) without
+   * building an object per row.
+   */
+  readSlots(row: XmlNode, slots: (XmlValue | undefined)[]): void {
+    slots.fill(undefined);
+    for (const tag in row) {
+      let slot = this.slotByTag.get(tag);
+      if (slot === undefined) {
+        const field = this.resolve(tag);
+        slot = field === null ? -1 : this.fields.indexOf(field);
+        this.slotByTag.set(tag, slot);
+      }
+      if (slot >= 0 && slots[slot] === undefined) slots[slot] = row[tag];
     }
   }
 

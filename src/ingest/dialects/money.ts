@@ -6,14 +6,40 @@
  */
 export function toAgorot(text: string | null | undefined): number | null {
   if (text == null) return null;
-  const s = text.trim();
-  if (!s) return null;
-  const m = /^([+-]?)(\d*)(?:[.,](\d*))?$/.exec(s);
-  if (!m || (!m[2] && !m[3])) return null;
-  const whole = m[2] ? Number(m[2]) : 0;
-  const frac = m[3] ?? "";
-  let agorot = whole * 100 + Number((frac + "00").slice(0, 2));
-  if (frac.length > 2 && frac.charCodeAt(2) >= 53 /* '5' */) agorot += 1;
-  if (!Number.isSafeInteger(agorot)) return null;
-  return m[1] === "-" ? -agorot : agorot;
+  let i = 0;
+  let end = text.length;
+  while (i < end && text.charCodeAt(i) <= 32) i++;
+  while (end > i && text.charCodeAt(end - 1) <= 32) end--;
+  if (i === end) return null;
+  let negative = false;
+  const sign = text.charCodeAt(i);
+  if (sign === 45 /* - */ || sign === 43 /* + */) {
+    negative = sign === 45;
+    i++;
+  }
+  let whole = 0;
+  let digits = 0;
+  let c = 0;
+  for (; i < end; i++) {
+    c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    whole = whole * 10 + (c - 48);
+    digits++;
+  }
+  let agorot = whole * 100;
+  if (i < end) {
+    if (c !== 46 /* . */ && c !== 44 /* , */) return null;
+    i++;
+    let place = 0;
+    for (; i < end; i++, place++) {
+      c = text.charCodeAt(i);
+      if (c < 48 || c > 57) return null;
+      digits++;
+      if (place === 0) agorot += (c - 48) * 10;
+      else if (place === 1) agorot += c - 48;
+      else if (place === 2 && c >= 53) agorot += 1; // half up on the third decimal
+    }
+  }
+  if (digits === 0 || !Number.isSafeInteger(agorot)) return null;
+  return negative ? -agorot : agorot;
 }

@@ -1,4 +1,4 @@
-import type { XmlNode } from "../files/xml.ts";
+import type { XmlNode, XmlValue } from "../files/xml.ts";
 import type { PriceRecord, PricesFile } from "../records.ts";
 import { parseIsraelDateTime } from "./dates.ts";
 
@@ -7,85 +7,96 @@ import { toAgorot } from "./money.ts";
 import { PRICE_FIELDS } from "./price-fields.ts";
 import { collectRows, headerOf } from "./tree.ts";
 import { normaliseSize } from "./units.ts";
-import { cleanText, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
+import type { Parsed, RowParser } from "./row-parser.ts";
+import { cleanText, isPlaceholder, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
 
 /** Row elements of price files: Cerberus/Bina/new `Item`, Matrix `Product`, Super-Pharm `Line`, Tiv Taam `item`. */
 export const PRICE_ROWS: ReadonlySet<string> = new Set(["item", "product", "line"]);
 
 
 
-export interface ParsedPrices {
-  file: PricesFile;
-  warnings: string[];
+// Slot numbers of the fields read per row.
+const S = Object.fromEntries(PRICE_FIELDS.fields.map((f, i) => [f, i])) as Record<(typeof PRICE_FIELDS.fields)[number], number>;
+
+/**
+ * Streams price rows of any dialect (`Root/Items/Item`, `Prices/Products/Product`,
+ * `OrderXml/…/Details/Line`, `NewDataSet/item`) into {@link PriceRecord}s. Rows without an
+ * item code or a readable price are skipped and counted in the warnings.
+ *
+ * @example const p = priceRowParser(); p.row(itemNode, []); p.finish(root).file.items[0].price // 590
+ */
+export function priceRowParser(): RowParser<PricesFile> {
+  const items: PriceRecord[] = [];
+  const v: (XmlValue | undefined)[] = new Array(PRICE_FIELDS.fields.length);
+  let noCode = 0;
+  let noPrice = 0;
+  let first: { chainCode?: XmlValue; subChainCode?: XmlValue; storeCode?: XmlValue } | null = null;
+  return {
+    row(node) {
+      PRICE_FIELDS.readSlots(node, v);
+      first ??= { chainCode: v[S.chainCode], subChainCode: v[S.subChainCode], storeCode: v[S.storeCode] };
+      const itemCode = rawCode(v[S.itemCode]);
+      if (!itemCode || isPlaceholder(itemCode)) {
+        noCode++;
+        return;
+      }
+      const price = toAgorot(textOf(v[S.price]));
+      if (price === null || price < 0) {
+        noPrice++;
+        return;
+      }
+      const name = cleanText(v[S.name]);
+      const description = cleanText(v[S.description]);
+      const unitQty = cleanText(v[S.unitQty]);
+      const unitOfMeasure = cleanText(v[S.unitOfMeasure]);
+      const quantity = toPositive(v[S.quantity]);
+      const isWeighted = toFlag(v[S.isWeighted]);
+      const size = normaliseSize({ unitQty, quantity, unitOfMeasure, isWeighted, name: name ?? description });
+      items.push({
+        itemCode,
+        itemType: toInt(v[S.itemType]),
+        name: name ?? description ?? "",
+        manufacturer: cleanText(v[S.manufacturer]),
+        manufactureCountry: cleanText(v[S.manufactureCountry]),
+        description,
+        unitQty,
+        quantity,
+        unitOfMeasure,
+        sizeAmount: size.sizeAmount,
+        sizeUnit: size.sizeUnit,
+        isWeighted,
+        qtyInPackage: toPositive(v[S.qtyInPackage]),
+        price,
+        allowDiscount: toFlag(v[S.allowDiscount], true),
+        itemStatus: toInt(v[S.itemStatus]),
+        updatedAt: parseIsraelDateTime(textOf(v[S.updatedAt])),
+      });
+    },
+    finish(root) {
+      const header = headerOf(root, PRICE_ROWS);
+      const warnings: string[] = [];
+      if (noCode) warnings.push(`${noCode} price rows without ItemCode skipped`);
+      if (noPrice) warnings.push(`${noPrice} price rows without a readable ItemPrice skipped`);
+      return {
+        file: {
+          kind: "prices",
+          chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode) ?? first?.chainCode),
+          subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode) ?? first?.subChainCode),
+          storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode) ?? first?.storeCode),
+          items,
+        },
+        warnings,
+      };
+    },
+  };
 }
 
 /**
- * Price rows of any dialect (`Root/Items/Item`, `Prices/Products/Product`,
- * `OrderXml/…/Details/Line`, `NewDataSet/item`) as {@link PriceRecord}s. Rows without an item
- * code or a readable price are skipped and counted in the warnings.
- *
- * @example parsePrices(parseXml(text).root).file.items[0].price // 590
+ * {@link priceRowParser} over a whole in-memory document.
+ * @example parsePrices(scanXml(text).root).file.items.length // 2243
  */
-export function parsePrices(root: XmlNode): ParsedPrices {
-  const header = headerOf(root, PRICE_ROWS);
-  const rows = collectRows(root, PRICE_ROWS);
-  const items: PriceRecord[] = new Array(rows.length);
-  let count = 0;
-  let noCode = 0;
-  let noPrice = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const f = PRICE_FIELDS.read(rows[i]!.node);
-    const itemCode = rawCode(f.itemCode);
-    if (!itemCode || /^0+$/.test(itemCode)) {
-      noCode++;
-      continue;
-    }
-    const price = toAgorot(textOf(f.price));
-    if (price === null || price < 0) {
-      noPrice++;
-      continue;
-    }
-    const name = cleanText(f.name);
-    const description = cleanText(f.description);
-    const unitQty = cleanText(f.unitQty);
-    const unitOfMeasure = cleanText(f.unitOfMeasure);
-    const quantity = toPositive(f.quantity);
-    const isWeighted = toFlag(f.isWeighted);
-    const size = normaliseSize({ unitQty, quantity, unitOfMeasure, isWeighted, name: name ?? description });
-    items[count++] = {
-      itemCode,
-      itemType: toInt(f.itemType),
-      name: name ?? description ?? "",
-      manufacturer: cleanText(f.manufacturer),
-      manufactureCountry: cleanText(f.manufactureCountry),
-      description,
-      unitQty,
-      quantity,
-      unitOfMeasure,
-      sizeAmount: size.sizeAmount,
-      sizeUnit: size.sizeUnit,
-      isWeighted,
-      qtyInPackage: toPositive(f.qtyInPackage),
-      price,
-      allowDiscount: toFlag(f.allowDiscount, true),
-      itemStatus: toInt(f.itemStatus),
-      updatedAt: parseIsraelDateTime(textOf(f.updatedAt)?.trim()),
-    };
-  }
-  items.length = count;
-  const warnings: string[] = [];
-  if (noCode) warnings.push(`${noCode} price rows without ItemCode skipped`);
-  if (noPrice) warnings.push(`${noPrice} price rows without a readable ItemPrice skipped`);
-  const first = rows[0]?.node;
-  const fromRow = first ? (PRICE_FIELDS.read(first)) : {};
-  return {
-    file: {
-      kind: "prices",
-      chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode) ?? fromRow.chainCode),
-      subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode) ?? fromRow.subChainCode),
-      storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode) ?? fromRow.storeCode),
-      items,
-    },
-    warnings,
-  };
+export function parsePrices(root: XmlNode): Parsed<PricesFile> {
+  const parser = priceRowParser();
+  for (const { node, path } of collectRows(root, PRICE_ROWS)) parser.row(node, path);
+  return parser.finish(root);
 }

@@ -6,6 +6,7 @@ import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { toAgorot } from "./money.ts";
 import { PROMO_FIELDS, PROMO_GROUP_FIELDS, PROMO_ITEM_FIELDS } from "./promo-fields.ts";
 import { child, collectRows, elements, headerOf } from "./tree.ts";
+import type { Parsed, RowParser } from "./row-parser.ts";
 import { cleanText, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
 
 /** Row elements of promotion files: `Promotion`, Matrix `Sale` (one per item), Super-Pharm `Line`. */
@@ -13,11 +14,6 @@ export const PROMO_ROWS: ReadonlySet<string> = new Set(["promotion", "sale", "li
 
 type PromoFields = ReturnType<typeof PROMO_FIELDS.read>;
 type ItemFields = ReturnType<typeof PROMO_ITEM_FIELDS.read>;
-
-export interface ParsedPromos {
-  file: PromosFile;
-  warnings: string[];
-}
 
 const money = (v: XmlValue | undefined) => {
   const a = toAgorot(textOf(v));
@@ -131,66 +127,74 @@ function newPromotion(code: string, f: PromoFields): PromotionRecord {
 }
 
 /**
- * Promotions of any dialect: flat `Promotions/Promotion` with `PromotionItems/Item`, 2026
- * grouped `Groups/Group/PromotionItems/PromotionItem` (per-item reward, quantities and
+ * Streams promotions of any dialect: flat `Promotions/Promotion` with `PromotionItems/Item`,
+ * 2026 grouped `Groups/Group/PromotionItems/PromotionItem` (per-item reward, quantities and
  * prices; promotion-level values are those all items share), Matrix `Sales/Sale` and
  * Super-Pharm `Line` (one row per item, grouped by promotion id).
  *
- * @example parsePromos(parseXml(text).root).file.promotions[0].discountedPrice // 890
+ * @example parsePromos(scanXml(text).root).file.promotions[0].discountedPrice // 890
  */
-export function parsePromos(root: XmlNode): ParsedPromos {
-  const header = headerOf(root, PROMO_ROWS);
-  const byCode = new Map<string, { promo: PromotionRecord; seen: Set<string> }>();
+export function promoRowParser(): RowParser<PromosFile> {
+  const byCode = new Map<string, { promo: PromotionRecord; seen: Set<string>; grouped: boolean }>();
   let noId = 0;
-  for (const { node } of collectRows(root, PROMO_ROWS)) {
-    const f = PROMO_FIELDS.read(node);
-    for (const r of elements(f.restrictions)) PROMO_FIELDS.read(r, f);
-    const code = rawCode(f.promotionCode);
-    if (!code) {
-      noId++;
-      continue;
-    }
-    let entry = byCode.get(code);
-    if (!entry) {
-      entry = { promo: newPromotion(code, f), seen: new Set() };
-      byCode.set(code, entry);
-    }
-    const giftDefault = toFlag(f.isGift);
-    const items = itemsOf(f.items, giftDefault);
-    let grouped = false;
-    for (const groups of elements(f.groups)) {
-      for (const group of elements(child(groups, ["group"]))) {
-        grouped = true;
-        const g = PROMO_GROUP_FIELDS.read(group);
-        const promo = entry.promo;
-        promo.minPurchaseAmount ??= money(g.minPurchaseAmount);
-        promo.discountType ??= toInt(g.discountType);
-        items.push(...itemsOf(g.items, giftDefault));
-      }
-    }
-    // Matrix `Sale` / Super-Pharm `Line`: the item sits on the promotion row itself.
-    if (f.itemCode !== undefined && !f.items) {
-      const item = itemRecord(f.itemCode, f.itemType, f.isGift, false, {});
-      if (item) items.push(item);
-    }
-    for (const item of items) {
-      if (entry.seen.has(item.itemCode)) continue;
-      entry.seen.add(item.itemCode);
-      entry.promo.items.push(item);
-    }
-    if (grouped) settleGrouped(entry.promo);
-  }
-  const warnings = noId ? [`${noId} promotion rows without PromotionId skipped`] : [];
   return {
-    file: {
-      kind: "promos",
-      chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode)),
-      subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode)),
-      storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode)),
-      promotions: [...byCode.values()].map((e) => e.promo),
+    row(node) {
+      const f = PROMO_FIELDS.read(node);
+      for (const r of elements(f.restrictions)) PROMO_FIELDS.read(r, f);
+      const code = rawCode(f.promotionCode);
+      if (!code) {
+        noId++;
+        return;
+      }
+      let entry = byCode.get(code);
+      if (!entry) {
+        entry = { promo: newPromotion(code, f), seen: new Set(), grouped: false };
+        byCode.set(code, entry);
+      }
+      const giftDefault = toFlag(f.isGift);
+      const items = itemsOf(f.items, giftDefault);
+      for (const groups of elements(f.groups)) {
+        for (const group of elements(child(groups, ["group"]))) {
+          entry.grouped = true;
+          const g = PROMO_GROUP_FIELDS.read(group);
+          entry.promo.minPurchaseAmount ??= money(g.minPurchaseAmount);
+          entry.promo.discountType ??= toInt(g.discountType);
+          items.push(...itemsOf(g.items, giftDefault));
+        }
+      }
+      // Matrix `Sale` / Super-Pharm `Line`: the item sits on the promotion row itself.
+      if (f.itemCode !== undefined && !f.items) {
+        const item = itemRecord(f.itemCode, f.itemType, f.isGift, false, {});
+        if (item) items.push(item);
+      }
+      for (const item of items) {
+        if (entry.seen.has(item.itemCode)) continue;
+        entry.seen.add(item.itemCode);
+        entry.promo.items.push(item);
+      }
     },
-    warnings,
+    finish(root) {
+      const header = headerOf(root, PROMO_ROWS);
+      for (const entry of byCode.values()) if (entry.grouped) settleGrouped(entry.promo);
+      return {
+        file: {
+          kind: "promos",
+          chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode)),
+          subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode)),
+          storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode)),
+          promotions: [...byCode.values()].map((e) => e.promo),
+        },
+        warnings: noId ? [`${noId} promotion rows without PromotionId skipped`] : [],
+      };
+    },
   };
+}
+
+/** {@link promoRowParser} over a whole in-memory document. */
+export function parsePromos(root: XmlNode): Parsed<PromosFile> {
+  const parser = promoRowParser();
+  for (const { node, path } of collectRows(root, PROMO_ROWS)) parser.row(node, path);
+  return parser.finish(root);
 }
 
 /** Promotion-level values of a grouped promotion from what its items share. */

@@ -3,16 +3,12 @@ import type { XmlNode } from "../files/xml.ts";
 import type { StoreRecord, StoresFile } from "../records.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { STORE_FIELDS } from "./store-fields.ts";
-import { collectRows, headerOf } from "./tree.ts";
+import type { Parsed, RowParser } from "./row-parser.ts";
+import { collectRows, fromPath, headerOf } from "./tree.ts";
 import { cleanText, stripCode, toInt } from "./values.ts";
 
 /** Row elements of store files: `Store` (Cerberus, Bina, 2026), `Branch` (Matrix), `Line` (Super-Pharm), `STORE` (SAP). */
 export const STORE_ROWS: ReadonlySet<string> = new Set(["store", "branch", "line"]);
-
-export interface ParsedStores {
-  file: StoresFile;
-  warnings: string[];
-}
 
 /** A numeric CBS locality code (2026 Shufersal, some Rami Levy rows) → its Hebrew name when known. */
 function cityName(value: string | null): string | null {
@@ -23,49 +19,63 @@ function cityName(value: string | null): string | null {
 
 const zip = (value: string | null) => (value === null || /^0+$/.test(value) ? null : value);
 
+const CHAIN_TAGS = HEADER_FIELDS.chainCode.map((t) => t.toLowerCase());
+const SUB_CHAIN_TAGS = HEADER_FIELDS.subChainCode.map((t) => t.toLowerCase());
+const SUB_CHAIN_NAME_TAGS = ["subchainname"];
+
 /**
- * Store rows of any dialect (`Root/SubChains/SubChain/Stores/Store`, `Chain/…/Store`,
- * `asx:abap/…/STORES/STORE`, `Store/Branches/Branch`, `OrderXml/…/Details/Line`), with chain
- * and sub-chain taken from the row or the enclosing elements. Rows without a store id are
- * skipped and counted.
+ * Streams store rows of any dialect (`Root/SubChains/SubChain/Stores/Store`, `Chain/…/Store`,
+ * `asx:abap/…/STORES/STORE`, `Store/Branches/Branch`, `OrderXml/…/Details/Line`), taking chain
+ * and sub-chain from the row or its enclosing elements. Rows without a store id are skipped.
  *
- * @example parseStores(parseXml(text).root).file.stores.length // 405
+ * @example parseStores(scanXml(text).root).file.stores.length // 405
  */
-export function parseStores(root: XmlNode): ParsedStores {
-  const header = headerOf(root, STORE_ROWS);
-  const headerChain = stripCode(fromContext(header, HEADER_FIELDS.chainCode));
+export function storeRowParser(): RowParser<StoresFile> {
   const stores: StoreRecord[] = [];
   let noId = 0;
-  const rows = collectRows(root, STORE_ROWS);
-  for (const { node, context } of rows) {
-    const f = STORE_FIELDS.read(node);
-    const storeCode = stripCode(f.storeCode);
-    if (storeCode === null) {
-      noId++;
-      continue;
-    }
-    stores.push({
-      chainCode: stripCode(f.chainCode ?? fromContext(context, HEADER_FIELDS.chainCode)) ?? headerChain ?? "",
-      subChainCode: stripCode(f.subChainCode ?? fromContext(context, HEADER_FIELDS.subChainCode)),
-      subChainName: cleanText(f.subChainName ?? fromContext(context, ["SubChainName"])),
-      storeCode,
-      name: cleanText(f.name),
-      address: cleanText(f.address),
-      city: cityName(cleanText(f.city)),
-      zip: zip(cleanText(f.zip)),
-      storeType: toInt(f.storeType),
-    });
-  }
-  const warnings = noId ? [`${noId} store rows without StoreId skipped`] : [];
+  let chainName: string | null = null;
   return {
-    file: {
-      kind: "stores",
-      chainCode: headerChain ?? mostCommonChain(stores),
-      chainName: cleanText(fromContext(header, HEADER_FIELDS.chainName)) ?? cleanText(STORE_FIELDS.read(rows[0]?.node ?? {}).chainName),
-      stores,
+    row(node, path) {
+      const f = STORE_FIELDS.read(node);
+      const storeCode = stripCode(f.storeCode);
+      if (storeCode === null) {
+        noId++;
+        return;
+      }
+      chainName ??= cleanText(f.chainName);
+      stores.push({
+        chainCode: stripCode(f.chainCode ?? fromPath(path, CHAIN_TAGS)) ?? "",
+        subChainCode: stripCode(f.subChainCode ?? fromPath(path, SUB_CHAIN_TAGS)),
+        subChainName: cleanText(f.subChainName ?? fromPath(path, SUB_CHAIN_NAME_TAGS)),
+        storeCode,
+        name: cleanText(f.name),
+        address: cleanText(f.address),
+        city: cityName(cleanText(f.city)),
+        zip: zip(cleanText(f.zip)),
+        storeType: toInt(f.storeType),
+      });
     },
-    warnings,
+    finish(root) {
+      const header = headerOf(root, STORE_ROWS);
+      const headerChain = stripCode(fromContext(header, HEADER_FIELDS.chainCode));
+      return {
+        file: {
+          kind: "stores",
+          chainCode: headerChain ?? mostCommonChain(stores),
+          chainName: cleanText(fromContext(header, HEADER_FIELDS.chainName)) ?? chainName,
+          stores,
+        },
+        warnings: noId ? [`${noId} store rows without StoreId skipped`] : [],
+      };
+    },
   };
+}
+
+/** {@link storeRowParser} over a whole in-memory document. */
+export function parseStores(root: XmlNode): Parsed<StoresFile> {
+  const parser = storeRowParser();
+  for (const { node, path } of collectRows(root, STORE_ROWS)) parser.row(node, path);
+  return parser.finish(root);
 }
 
 /** Matrix files list branches of several chain ids (Victory + its second id): the usual one names the file. */

@@ -1,12 +1,14 @@
+import type { PathElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import { localName } from "./fields.ts";
 
-/** Scalar fields of the enclosing elements (lower-case tag → text), nearest first. */
+/** Scalar fields of the document header (lower-case tag → text). */
 export type Context = Readonly<Record<string, string>>;
 
 export interface Row {
   node: XmlNode;
-  context: Context;
+  /** Ancestors, root first. */
+  path: readonly PathElement[];
 }
 
 /**
@@ -27,43 +29,46 @@ export function child(node: XmlNode, names: readonly string[]): XmlValue | undef
   return undefined;
 }
 
-function withScalars(node: XmlNode, context: Context): Context {
-  let local: Record<string, string> | null = null;
-  for (const tag in node) {
-    const v = node[tag];
-    if (typeof v !== "string" || tag.charCodeAt(0) === 64 /* @ */ || tag === "#text") continue;
-    const name = localName(tag);
-    if (!local) local = { ...context };
-    local[name] = v;
-  }
-  return local ?? context;
-}
-
 /**
- * Every row element named in `rowNames` (lower case) below `root`, with the scalar fields of
- * its ancestors as context (ChainId on the root, SubChainId on a SubChain, StoreId in an
- * Envelope…). Rows are not searched inside; embedded `xs:schema` blocks are skipped.
+ * Every outermost row element named in `rowNames` (lower case) below `root`, with its
+ * ancestors (root first, the root named ""). Rows are not searched inside; embedded
+ * `xs:schema` blocks are skipped. The in-memory counterpart of the streaming reader.
  *
  * @example collectRows(doc.root, new Set(["item"])).length // 2243
  */
 export function collectRows(root: XmlNode, rowNames: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
-  const walk = (node: XmlNode, inherited: Context) => {
-    const context = withScalars(node, inherited);
+  const walk = (node: XmlNode, path: PathElement[]) => {
     for (const tag in node) {
       const value = node[tag];
       if (typeof value === "string") continue;
       const name = localName(tag);
       if (name === "schema") continue;
       if (rowNames.has(name)) {
-        for (const row of elements(value)) rows.push({ node: row, context });
+        for (const row of elements(value)) rows.push({ node: row, path });
       } else {
-        for (const inner of elements(value)) walk(inner, context);
+        for (const inner of elements(value)) walk(inner, [...path, { name: tag, node: inner }]);
       }
     }
   };
-  walk(root, {});
+  walk(root, [{ name: "", node: root }]);
   return rows;
+}
+
+/**
+ * The nearest scalar value on a row's ancestors for any of `tags` (lower case), e.g. the
+ * `SubChainId` of the enclosing `SubChain`.
+ */
+export function fromPath(path: readonly PathElement[], tags: readonly string[]): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const node = path[i]!.node;
+    if (!node) continue;
+    for (const tag in node) {
+      const value = node[tag];
+      if (typeof value === "string" && tags.includes(localName(tag))) return value;
+    }
+  }
+  return undefined;
 }
 
 /**

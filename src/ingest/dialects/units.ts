@@ -30,9 +30,16 @@ const normaliseQuotes = (s: string) => s.replace(/[״“”]/g, '"').replace(/[�
 /** The unit word of `UnitQty` / `UnitOfMeasure` (`גרמים`, `100 גרם`, `ק"ג`), ignoring a leading number. */
 export function unitWord(text: string | null): UnitWord | null {
   if (!text) return null;
-  const word = normaliseQuotes(text).trim().toLowerCase().replace(/^[\d.,\s]+/, "").trim();
-  return WORDS.get(word) ?? null;
+  let found = unitCache.get(text);
+  if (found === undefined) {
+    const word = normaliseQuotes(text).trim().toLowerCase().replace(/^[\d.,\s]+/, "").trim();
+    found = WORDS.get(word) ?? null;
+    if (unitCache.size > 10_000) unitCache.clear();
+    unitCache.set(text, found);
+  }
+  return found;
 }
+const unitCache = new Map<string, UnitWord | null>();
 
 // "1.5 ליטר", "80ג'", "6*1.5 ליטר", "4 X 250 מ"ל": number (optionally count × number) + unit word
 // not followed by another letter (so `ג` does not match the start of `גבינה`).

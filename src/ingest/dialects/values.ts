@@ -13,10 +13,22 @@ const PLACEHOLDERS = new Set(["", "לא ידוע", "unknown", "{}", "null", "non
 
 /** True for the files' "no value" spellings: empty, `לא ידוע`, `unknown`, `{}`, all-zero `00000`… */
 export function isPlaceholder(text: string): boolean {
-  if (PLACEHOLDERS.has(text) || PLACEHOLDERS.has(text.toLowerCase())) return true;
-  // `00000`, `0000000`, `0000000000000`: zero runs used as "unknown".
-  return text.length >= 5 && /^0+$/.test(text);
+  const len = text.length;
+  if (len === 0) return true;
+  if (len > 13) return false;
+  const c = text.charCodeAt(0);
+  if (c === 48 /* 0 */) {
+    // `00000`, `0000000`, `0000000000000`: zero runs used as "unknown".
+    if (len < 5) return false;
+    for (let i = 1; i < len; i++) if (text.charCodeAt(i) !== 48) return false;
+    return true;
+  }
+  // Only these first letters can start a placeholder: ל u U { n N -
+  if (c !== 0x5dc && c !== 117 && c !== 85 && c !== 123 && c !== 110 && c !== 78 && c !== 45) return false;
+  return PLACEHOLDERS.has(text) || PLACEHOLDERS.has(text.toLowerCase());
 }
+
+const NEEDS_COLLAPSE = /\s\s|[\r\n\t]/;
 
 /**
  * Trimmed text with runs of whitespace (incl. `&#x0D;` line breaks) collapsed; null for
@@ -26,10 +38,10 @@ export function isPlaceholder(text: string): boolean {
  * @example cleanText("לא ידוע")          // null
  */
 export function cleanText(value: XmlValue | undefined): string | null {
-  const raw = textOf(value);
+  const raw = typeof value === "string" ? value : textOf(value);
   if (raw === undefined) return null;
   let text = raw.trim();
-  if (/\s\s|[\r\n\t]/.test(text)) text = text.replace(/\s+/g, " ");
+  if (text.length > 1 && NEEDS_COLLAPSE.test(text)) text = text.replace(/\s+/g, " ");
   return isPlaceholder(text) ? null : text;
 }
 
@@ -38,7 +50,7 @@ export function cleanText(value: XmlValue | undefined): string | null {
  * @example rawCode(" 007290000000125 ") // "007290000000125"
  */
 export function rawCode(value: XmlValue | undefined): string | null {
-  const text = textOf(value)?.trim();
+  const text = (typeof value === "string" ? value : textOf(value))?.trim();
   return text ? text : null;
 }
 
@@ -58,10 +70,12 @@ const isPlaceholderCode = (text: string) => PLACEHOLDERS.has(text.toLowerCase())
  * @example toNumber("250.00") // 250
  */
 export function toNumber(value: XmlValue | undefined): number | null {
-  const text = textOf(value)?.trim();
+  const text = (typeof value === "string" ? value : textOf(value))?.trim();
   if (!text) return null;
-  const n = Number(text.replace(",", "."));
-  return Number.isFinite(n) ? n : null;
+  const n = Number(text);
+  if (Number.isFinite(n)) return n;
+  const comma = Number(text.replace(",", "."));
+  return Number.isFinite(comma) ? comma : null;
 }
 
 /** A positive number, null for 0, negatives and placeholders (`0.0000` quantities mean "unknown"). */
@@ -81,6 +95,8 @@ export function toInt(value: XmlValue | undefined): number | null {
  * @example toFlag("1") // true
  */
 export function toFlag(value: XmlValue | undefined, fallback = false): boolean {
+  if (value === "1") return true;
+  if (value === "0") return false;
   const text = textOf(value)?.trim().toLowerCase();
   if (!text) return fallback;
   if (text === "1" || text === "true" || text === "כן" || text === "y" || text === "yes") return true;

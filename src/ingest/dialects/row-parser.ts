@@ -1,0 +1,19 @@
+import type { PathElement } from "../files/xml-scan.ts";
+import type { XmlNode } from "../files/xml.ts";
+import type { ParsedFile } from "../records.ts";
+
+export interface Parsed<F extends ParsedFile> {
+  file: F;
+  warnings: string[];
+}
+
+/**
+ * Turns row elements into records as the XML reader streams them, then assembles the file
+ * from those records and the document header.
+ */
+export interface RowParser<F extends ParsedFile> {
+  /** One complete row element; `path` = its ancestors, root first. */
+  row(row: XmlNode, path: readonly PathElement[]): void;
+  /** The file: records seen so far plus the header read from `root` (the document without its rows). */
+  finish(root: XmlNode): Parsed<F>;
+}

@@ -1,0 +1,344 @@
+import type { XmlNode, XmlValue } from "./xml.ts";
+
+const GT = 62; // >
+const SLASH = 47; // /
+const QMARK = 63; // ?
+const BANG = 33; // !
+const EQ = 61; // =
+const DQ = 34; // "
+const SQ = 39; // '
+
+const NAMED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+const REFERENCE = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/g;
+
+/**
+ * Expands the five predefined entities and character references; anything else that looks
+ * like a reference (`&nbsp;`) or a bare `&` stays as written — nothing is ever expanded from
+ * a DTD.
+ *
+ * @example decodeEntities("M&amp;M &#x5D0; & co") // "M&M א & co"
+ */
+export function decodeEntities(text: string): string {
+  if (text.indexOf("&") < 0) return text;
+  return text.replace(REFERENCE, (whole, ref: string) => {
+    if (ref.charCodeAt(0) === 35 /* # */) {
+      const code = ref.charCodeAt(1) === 120 /* x */ ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[ref] ?? whole;
+  });
+}
+
+/** An element on the path from the root to a row (root first). */
+export interface PathElement {
+  readonly name: string;
+  /** Its attributes and the children read so far (null: none yet). */
+  readonly node: XmlNode | null;
+}
+
+/**
+ * Called for each complete row element (outermost element named in `rowNames`, below the
+ * root), which is then not kept in the tree. `path` holds the row's ancestors, root first.
+ */
+export type RowHandler = (name: string, row: XmlNode, path: readonly PathElement[]) => void;
+
+export interface ScanOptions {
+  /** Lower-case local names of row elements (`item`, `promotion`, …). */
+  rowNames?: ReadonlySet<string>;
+  /** Streams rows instead of keeping them in the tree (short-lived objects, far less GC work). */
+  onRow?: RowHandler;
+}
+
+export interface Scanned {
+  rootName: string;
+  /** The document; rows handed to `onRow` are not in it. */
+  root: XmlNode;
+  /** Why the input ended before the document did (a cut file), else null. Open elements are closed; an unfinished row is dropped. */
+  truncated: string | null;
+}
+
+interface Open extends PathElement {
+  name: string;
+  node: XmlNode | null;
+  text: string;
+  /** Name of the last child opened (for the next-name prediction). */
+  last: string;
+  isRow: boolean;
+}
+
+/** Thrown inside the scanner when the input ends inside an element or a tag. */
+class EndOfInput extends Error {}
+
+function attach(parent: Open, name: string, value: XmlValue): void {
+  const node = (parent.node ??= {});
+  const existing = node[name];
+  if (existing === undefined) node[name] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else node[name] = [existing, value];
+}
+
+const localNames = new Map<string, string>();
+function localName(tag: string): string {
+  let name = localNames.get(tag);
+  if (name === undefined) {
+    name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
+    localNames.set(tag, name);
+  }
+  return name;
+}
+
+function isNameEnd(c: number): boolean {
+  // whitespace, `/`, `>`, `=`
+  return c === 32 || c === 10 || c === 13 || c === 9 || c === SLASH || c === GT || c === EQ;
+}
+
+/** Letters, `_`, `:` and anything non-ASCII may start a tag name. */
+const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58 || c > 127;
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * A small, fast XML reader for the price files, producing the shape of `Bun.XML.parse`
+ * (`@attr`, `#text`, repeated children as arrays, leaves as strings) — about 2× faster here
+ * and able to stream rows. Structure is enforced: a mismatched or stray closing tag throws
+ * `SyntaxError`; input that ends inside the document returns `truncated` with the complete part.
+ * Lenient where the files are sloppy: bare `&`, unknown entities (kept as written), unquoted
+ * attribute values, a stray `<` in text. Comments and processing instructions are skipped,
+ * CDATA is text, `<!DOCTYPE`/`<!ENTITY` throw — entity declarations are never read.
+ *
+ * @example scanXml("<Root><A>1</A><A>2</A></Root>") // { rootName: "Root", root: { A: ["1", "2"] }, truncated: null }
+ */
+export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
+  const rowNames = options.rowNames;
+  const onRow = options.onRow;
+  const top: Open = { name: "", node: null, text: "", last: "", isRow: false };
+  const stack: Open[] = [top];
+  let rowDepth = -1; // stack index of the row being read, -1 outside rows
+  let current = top;
+  let pos = 0;
+  const n = xml.length;
+  let rootName: string | null = null;
+  let rootValue: XmlValue | undefined;
+  // Sibling order repeats row after row: predict the next tag name from the previous sibling's
+  // and reuse that string (no slicing, no re-hashing) when the prediction holds.
+  const nextName = new Map<string, string>();
+  const path = (upTo: number): PathElement[] => stack.slice(1, upTo);
+
+  try {
+    while (pos < n) {
+      const lt = xml.indexOf("<", pos);
+      if (lt < 0) {
+        if (stack.length > 1) throw new EndOfInput(`document ends inside <${current.name}>`);
+        break;
+      }
+      if (lt > pos && stack.length > 1) addText(current, xml, pos, lt);
+      if (lt + 1 >= n) throw new EndOfInput("document ends inside a tag");
+      const c = xml.charCodeAt(lt + 1);
+      if (c === SLASH) {
+        // Closing tag: must match the open element.
+        const name = current.name;
+        let gt = lt + 2 + name.length;
+        if (stack.length < 2 || !xml.startsWith(name, lt + 2) || xml.charCodeAt(gt) !== GT) {
+          gt = xml.indexOf(">", lt + 2);
+          if (gt < 0) throw new EndOfInput("document ends inside a closing tag");
+          if (stack.length < 2 || !xml.startsWith(name, lt + 2) || xml.slice(lt + 2 + name.length, gt).trim() !== "") {
+            throw new SyntaxError(`unexpected closing tag ${xml.slice(lt, gt + 1)} at ${lt}${stack.length > 1 ? `, expected </${name}>` : ""}`);
+          }
+        }
+        const depth = stack.length - 1;
+        stack.pop();
+        const parent = stack[stack.length - 1]!;
+        const value = finish(current);
+        if (parent === top) {
+          rootName = name;
+          rootValue = value;
+        } else if (depth === rowDepth) {
+          rowDepth = -1;
+          onRow!(name, typeof value === "string" ? {} : (value as XmlNode), path(depth));
+        } else {
+          attach(parent, name, value);
+        }
+        current = parent;
+        pos = gt + 1;
+        continue;
+      }
+      if (c === QMARK) {
+        const end = xml.indexOf("?>", lt + 2);
+        if (end < 0) throw new EndOfInput("document ends inside a processing instruction");
+        pos = end + 2;
+        continue;
+      }
+      if (c === BANG) {
+        if (xml.startsWith("<!--", lt)) {
+          const end = xml.indexOf("-->", lt + 4);
+          if (end < 0) throw new EndOfInput("document ends inside a comment");
+          pos = end + 3;
+          continue;
+        }
+        if (xml.startsWith("<![CDATA[", lt)) {
+          const end = xml.indexOf("]]>", lt + 9);
+          if (end < 0) throw new EndOfInput("document ends inside CDATA");
+          // Marked so that entity decoding leaves it alone.
+          current.text += "\u0001" + xml.slice(lt + 9, end) + "\u0002";
+          pos = end + 3;
+          continue;
+        }
+        throw new SyntaxError(`declarations (<!DOCTYPE>, <!ENTITY>) are not allowed (at ${lt})`);
+      }
+      if (!isNameStart(c)) {
+        // A stray `<` in text (`a < b`): kept as text, as a lenient reader would.
+        if (stack.length > 1) current.text += "<";
+        pos = lt + 1;
+        continue;
+      }
+      // Opening tag.
+      let name = nextName.get(current.last);
+      let i: number;
+      if (name !== undefined && xml.startsWith(name, lt + 1) && isNameEnd(xml.charCodeAt(lt + 1 + name.length))) {
+        i = lt + 1 + name.length;
+      } else {
+        i = lt + 1;
+        while (i < n && !isNameEnd(xml.charCodeAt(i))) i++;
+        if (i >= n) throw new EndOfInput("document ends inside a tag");
+        name = xml.slice(lt + 1, i);
+        nextName.set(current.last, name);
+      }
+      current.last = name;
+      if (stack.length === 1 && rootName !== null) throw new SyntaxError(`second root element <${name}> at ${lt}`);
+      if (xml.charCodeAt(i) === GT) {
+        // Leaf fast path: `<Name>text</Name>`.
+        const close = xml.indexOf("<", i + 1);
+        if (close > 0 && xml.charCodeAt(close + 1) === SLASH && xml.startsWith(name, close + 2) && xml.charCodeAt(close + 2 + name.length) === GT && stack.length > 1) {
+          const raw = close === i + 1 ? "" : xml.slice(i + 1, close);
+          attach(current, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
+          pos = close + 3 + name.length;
+          continue;
+        }
+        i++;
+        push(name, null);
+        pos = i;
+        continue;
+      }
+      let node: XmlNode | null = null;
+      let selfClosing = false;
+      // Attributes until `>`; quoted values may hold `>`.
+      for (;;) {
+        while (isSpace(xml.charCodeAt(i))) i++;
+        if (i >= n) throw new EndOfInput("document ends inside a tag");
+        const ch = xml.charCodeAt(i);
+        if (ch === GT) {
+          i++;
+          break;
+        }
+        if (ch === SLASH && xml.charCodeAt(i + 1) === GT) {
+          selfClosing = true;
+          i += 2;
+          break;
+        }
+        const start = i;
+        while (i < n && !isNameEnd(xml.charCodeAt(i))) i++;
+        const attr = xml.slice(start, i);
+        if (!attr) throw new SyntaxError(`bad attribute in <${name}> at ${i}`);
+        while (isSpace(xml.charCodeAt(i))) i++;
+        let value = "";
+        if (xml.charCodeAt(i) === EQ) {
+          i++;
+          while (isSpace(xml.charCodeAt(i))) i++;
+          const q = xml.charCodeAt(i);
+          if (q === DQ || q === SQ) {
+            const end = xml.indexOf(q === DQ ? '"' : "'", i + 1);
+            if (end < 0) throw new EndOfInput("document ends inside an attribute value");
+            value = xml.slice(i + 1, end);
+            i = end + 1;
+          } else {
+            // Unquoted (`Count=5`): up to whitespace or the tag end.
+            const from = i;
+            while (i < n) {
+              const d = xml.charCodeAt(i);
+              if (isSpace(d) || d === GT || (d === SLASH && xml.charCodeAt(i + 1) === GT)) break;
+              i++;
+            }
+            value = xml.slice(from, i);
+          }
+        }
+        (node ??= {})[`@${attr}`] = decodeEntities(value);
+      }
+      if (selfClosing) {
+        if (stack.length === 1) {
+          rootName = name;
+          rootValue = node ?? "";
+        } else if (!(onRow && rowDepth < 0 && stack.length > 1 && rowNames?.has(localName(name)))) {
+          // (an empty row element carries no fields and is dropped)
+          attach(current, name, node ?? "");
+        }
+        pos = i;
+        continue;
+      }
+      push(name, node);
+      pos = i;
+    }
+  } catch (error) {
+    if (!(error instanceof EndOfInput)) throw error;
+    return closeEarly(error.message);
+  }
+  if (stack.length > 1) return closeEarly(`document ends inside <${current.name}>`);
+  if (rootName === null) throw new SyntaxError("document has no root element");
+  return { rootName, root: asNode(rootValue), truncated: null };
+
+  function push(name: string, node: XmlNode | null): void {
+    const isRow = rowDepth < 0 && stack.length > 1 && rowNames !== undefined && rowNames.has(localName(name));
+    const open: Open = { name, node, text: "", last: "", isRow };
+    stack.push(open);
+    if (isRow && onRow) rowDepth = stack.length - 1;
+    current = open;
+  }
+
+  /** Closes what is open at a premature end; the unfinished row (if any) is dropped. */
+  function closeEarly(reason: string): Scanned {
+    if (stack.length < 2) {
+      if (rootName === null) throw new SyntaxError(`document has no root element (${reason})`);
+      return { rootName, root: asNode(rootValue), truncated: null };
+    }
+    const keep = rowDepth >= 0 ? rowDepth : (() => {
+      // Without streaming, the innermost open row is the unfinished one.
+      for (let d = 1; d < stack.length; d++) if (stack[d]!.isRow) return d;
+      return stack.length;
+    })();
+    for (let d = stack.length - 1; d >= 2; d--) {
+      if (d < keep) attach(stack[d - 1]!, stack[d]!.name, finish(stack[d]!));
+    }
+    return { rootName: stack[1]!.name, root: asNode(finish(stack[1]!)), truncated: reason };
+  }
+}
+
+function asNode(value: XmlValue | undefined): XmlNode {
+  return typeof value === "object" && !Array.isArray(value) ? value : { "#text": (value as string) ?? "" };
+}
+
+/** Text between tags: leaves keep it as is; between child elements only non-blank text counts. */
+function addText(open: Open, xml: string, from: number, to: number): void {
+  if (open.node !== null) {
+    let i = from;
+    while (i < to && isSpace(xml.charCodeAt(i))) i++;
+    if (i === to) return;
+  }
+  const chunk = xml.slice(from, to);
+  open.text = open.text ? open.text + chunk : chunk;
+}
+
+function text(raw: string): string {
+  if (raw.indexOf("\u0001") < 0) return decodeEntities(raw);
+  // CDATA sections are literal; text around them is decoded.
+  let out = "";
+  for (const part of raw.split("\u0002")) {
+    const at = part.indexOf("\u0001");
+    out += at < 0 ? decodeEntities(part) : decodeEntities(part.slice(0, at)) + part.slice(at + 1);
+  }
+  return out;
+}
+
+function finish(open: Open): XmlValue {
+  if (open.node === null) return open.text ? text(open.text) : "";
+  if (open.text && open.text.trim()) open.node["#text"] = text(open.text).trim();
+  return open.node;
+}
