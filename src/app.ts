@@ -16,6 +16,7 @@ import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { accessPlugin } from "./http/access/plugin.ts";
+import { observability } from "./http/observability/plugin.ts";
 import type { AccessService } from "./http/access/service.ts";
 import { portalModule } from "./portal/index.ts";
 
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps) {
         }
       }
     })
+    .use(observability(deps, (): { method: string; path: string }[] => app.routes))
     .use(accessPlugin(deps))
     .use(healthModule(deps))
     .use(docsModule(deps))

@@ -4,7 +4,7 @@ import { openDataDir } from "./db/open.ts";
 import { loadRegistry } from "./registry.ts";
 import { syncRegistry } from "./db/sync-registry.ts";
 import { DataState } from "./data-state.ts";
-import { log } from "./log.ts";
+import { log, setLogLevel } from "./log.ts";
 
 export interface RunningServer {
   url: string;
@@ -20,6 +20,7 @@ export interface RunningServer {
  * runs without blocking requests.
  */
 export async function startServer(settings: Settings): Promise<RunningServer> {
+  setLogLevel(settings.logLevel);
   const db = openDataDir(settings.dataDir);
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);

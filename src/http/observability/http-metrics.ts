@@ -1,0 +1,37 @@
+import { Counter, Histogram } from "./prometheus.ts";
+
+/** Latency buckets, seconds: fine below 25 ms where the API's targets are. */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** What one answered request contributes to the metrics. */
+export interface RequestRecord {
+  method: string;
+  /** Route pattern as registered (`/api/v1/prices/:barcode/history`), or `unmatched`. */
+  route: string;
+  status: number;
+  seconds: number;
+  /** The problem+json code of an error answer, when known. */
+  errorCode: string | null;
+}
+
+/** Request counters and latency histograms of one process. */
+export class HttpMetrics {
+  readonly requests = new Counter("mehir_http_requests_total", "HTTP requests answered, by method, route pattern and status");
+  readonly latency = new Histogram("mehir_http_request_duration_seconds", "Time from receiving a request to handing its answer to the server, by route pattern", LATENCY_BUCKETS);
+  readonly quotaRejections = new Counter("mehir_quota_rejections_total", "Requests refused with quota_exceeded (monthly quota spent)");
+  readonly rateLimited = new Counter("mehir_rate_limited_total", "Requests refused with rate_limited");
+
+  record(r: RequestRecord): void {
+    this.requests.inc({ method: r.method, route: r.route, status: String(r.status) });
+    this.latency.observe({ route: r.route }, r.seconds);
+    if (r.errorCode === "quota_exceeded") this.quotaRejections.inc();
+    else if (r.errorCode === "rate_limited") this.rateLimited.inc();
+  }
+
+  render(): string {
+    // Present even before the first refusal, so alerts can use rate() from zero.
+    if (this.quotaRejections.get() === 0) this.quotaRejections.inc({}, 0);
+    if (this.rateLimited.get() === 0) this.rateLimited.inc({}, 0);
+    return this.requests.render() + this.latency.render() + this.quotaRejections.render() + this.rateLimited.render();
+  }
+}

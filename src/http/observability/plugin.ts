@@ -1,0 +1,70 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../app.ts";
+import { requestState } from "../request-state.ts";
+import { clientAddress, type PeerSource } from "../access/client-address.ts";
+import { dataMetrics } from "./data-metrics.ts";
+import { errorCode, finalStatus } from "./final-status.ts";
+import { HttpMetrics } from "./http-metrics.ts";
+import { processMetrics } from "./process-metrics.ts";
+import { RoutePatterns } from "./route-patterns.ts";
+import { logRequest } from "./request-log.ts";
+
+export const METRICS_PATH = "/metrics";
+const UNMATCHED = "unmatched";
+
+/**
+ * Observability, registered globally before the modules: one structured log line per request
+ * (request id, method, route pattern, status, duration, key prefix, client address) and the
+ * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
+ * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
+ *
+ * `routes` lists the app's routes (pass `() => app.routes`): answers given before routing (key
+ * refusals) are counted under their route, and a 405 is told from a 404.
+ */
+export function observability(deps: AppDeps, routes: () => { method: string; path: string }[]) {
+  const metrics = new HttpMetrics();
+  const patterns = new RoutePatterns(routes);
+  const plugin = new Elysia({ name: "observability" }).onAfterResponse({ as: "global" }, (ctx) => {
+    const { request } = ctx;
+    const state = requestState(request);
+    const seconds = (performance.now() - state.startedAt) / 1000;
+    const routed = (ctx as { route?: string }).route;
+    let route: string;
+    let pathname: string | null = null;
+    if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
+    else route = patterns.match(request.method, (pathname = new URL(request.url).pathname)) ?? UNMATCHED;
+    const status = finalStatus(ctx as never, () => patterns.hasAnyMethod(pathname ?? new URL(request.url).pathname));
+    const code = errorCode(ctx as never);
+    metrics.record({ method: request.method, route, status, seconds, errorCode: code });
+    const line: Parameters<typeof logRequest>[0] = {
+      request_id: state.id,
+      method: request.method,
+      route,
+      status,
+      duration_ms: seconds * 1000,
+      key_prefix: state.access?.keyPrefix ?? null,
+      client: clientAddress(request, (ctx as { server?: PeerSource | null }).server ?? null, deps.settings.trustProxy),
+    };
+    if (code) line.error_code = code;
+    logRequest(line);
+  });
+  if (!deps.settings.metrics) return plugin;
+  return plugin.get(
+    METRICS_PATH,
+    ({ set }) => {
+      set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
+      set.headers["cache-control"] = "no-store";
+      return metrics.render() + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
+    },
+    {
+      detail: {
+        summary: "Metrics (Prometheus)",
+        tags: ["operations"],
+        description:
+          "Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, " +
+          "import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
+          "(MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.",
+      },
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import { log } from "../../log.ts";
+
+/** The fields of the one log line written per request. */
+export interface RequestLine {
+  request_id: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  key_prefix: string | null;
+  client: string;
+  error_code?: string;
+}
+
+/**
+ * Writes the request's line (`msg: "request"`) at info level, or warn for a 5xx. Durations
+ * are rounded to 0.01 ms.
+ *
+ * @example logRequest({ request_id: "req_1", method: "GET", route: "/api/v1/prices", status: 200, duration_ms: 1.234, key_prefix: "sk_test_Ab12", client: "127.0.0.1" })
+ */
+export function logRequest(line: RequestLine): void {
+  line.duration_ms = Math.round(line.duration_ms * 100) / 100;
+  if (line.status >= 500) log.warn("request", line as unknown as Record<string, unknown>);
+  else log.info("request", line as unknown as Record<string, unknown>);
+}

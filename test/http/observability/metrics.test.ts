@@ -1,0 +1,172 @@
+import { beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { testApp, commitData, get } from "../../helpers/app.ts";
+import { Fixture } from "../../helpers/fixture.ts";
+import { withKey } from "../../helpers/keys.ts";
+import { loadSettings } from "../../../src/config.ts";
+import { log } from "../../../src/log.ts";
+
+/** Parses Prometheus text into `name{labels}` → value. */
+function parse(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const at = line.lastIndexOf(" ");
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+// Clock pinned: 2026-11-22T10:00:00Z = 12:00 Israel time.
+const ctx = testApp({ settings: loadSettings({ MEHIR_QUOTA_FREE: "1" }) });
+let pro: Record<string, string>;
+let freeLive: Record<string, string>;
+
+beforeAll(async () => {
+  const f = new Fixture(ctx.db.prices, ctx.chainIds);
+  const s = f.store("shufersal", "1");
+  f.price(s, f.product("7290000066318", "חלב"), 690);
+  ctx.db.prices.run(
+    `INSERT INTO import_runs (started_at, finished_at, origin, status, files, rows) VALUES
+       ('2026-11-21T05:30:00+02:00', '2026-11-21T05:32:00+02:00', 'fetch', 'ok', 10, 1000),
+       ('2026-11-22T05:30:00+02:00', '2026-11-22T05:30:30+02:00', 'fetch', 'failed', 2, 5),
+       ('2026-11-22T06:00:00+02:00', '2026-11-22T06:00:04+02:00', 'cli', 'partial', 3, 300),
+       ('2026-11-22T11:59:00+02:00', NULL, 'fetch', 'running', 0, 0)`,
+  );
+  ctx.db.prices.run(
+    `INSERT INTO chain_health (chain_slug, last_data_at) VALUES ('shufersal', '2026-11-22T09:00:00+02:00'), ('rami-levy', '2026-11-20T12:00:00+02:00')`,
+  );
+  commitData(ctx.deps, "2026-11-22T06:00:04+02:00");
+  pro = await withKey(ctx.deps, "pro");
+  freeLive = await withKey(ctx.deps, "free", "live");
+});
+
+async function metrics() {
+  const res = await ctx.app.handle(new Request("http://localhost/metrics"));
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+  const text = await res.text();
+  return { text, values: parse(text) };
+}
+
+describe("GET /metrics", () => {
+  test("counts requests by method, route pattern and status, with a latency histogram per route", async () => {
+    await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", pro);
+    await get(ctx.app, "/api/v1/prices?barcode=7290000066318", pro);
+    await get(ctx.app, "/api/v1/prices/?barcode=1234", pro); // 404 product_not_found
+    await get(ctx.app, "/api/v1/prices/?barcode=abc", pro); // 400
+    await get(ctx.app, "/api/v1/prices/7290000066318/history/", pro);
+    await get(ctx.app, "/no/such/path"); // 404, no route
+    await ctx.app.handle(new Request("http://localhost/api/v1/basket/compare/", { method: "GET", headers: pro })); // 405
+    await get(ctx.app, "/api/v1/prices/?barcode=7290000066318"); // 401 missing key
+    await Bun.sleep(5); // onAfterResponse runs after the answer
+    const { values } = await metrics();
+    expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="200"}')).toBe(2);
+    expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="404"}')).toBe(1);
+    expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="400"}')).toBe(1);
+    expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices/:barcode/history",status="200"}')).toBe(1);
+    expect(values.get('mehir_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
+    expect(values.get('mehir_http_requests_total{method="GET",route="unmatched",status="405"}')).toBe(1);
+    expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="401"}')).toBe(1);
+    // Histogram: cumulative buckets, +Inf = count, count = all answers of the route.
+    const route = 'route="/api/v1/prices"';
+    expect(values.get(`mehir_http_request_duration_seconds_count{${route}}`)).toBe(5);
+    expect(values.get(`mehir_http_request_duration_seconds_bucket{${route},le="+Inf"}`)).toBe(5);
+    const buckets = [...values].filter(([k]) => k.startsWith(`mehir_http_request_duration_seconds_bucket{${route},`)).map(([, v]) => v);
+    expect(buckets.length).toBe(15);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]!).toBeGreaterThanOrEqual(buckets[i - 1]!);
+    expect(values.get(`mehir_http_request_duration_seconds_sum{${route}}`)!).toBeGreaterThan(0);
+  });
+
+  test("counts quota rejections (quota_exceeded), not other 429s", async () => {
+    const before = (await metrics()).values.get("mehir_quota_rejections_total");
+    expect(before).toBe(0);
+    expect((await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", freeLive)).status).toBe(200);
+    const refused = await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", freeLive);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("quota_exceeded");
+    await Bun.sleep(5);
+    const { values } = await metrics();
+    expect(values.get("mehir_quota_rejections_total")).toBe(1);
+    expect(values.get("mehir_rate_limited_total")).toBe(0);
+  });
+
+  test("import runs, rows and durations from import_runs; freshness per chain from chain_health", async () => {
+    const { values, text } = await metrics();
+    expect(values.get('mehir_import_runs_total{origin="fetch",status="ok"}')).toBe(1);
+    expect(values.get('mehir_import_runs_total{origin="fetch",status="failed"}')).toBe(1);
+    expect(values.get('mehir_import_runs_total{origin="fetch",status="running"}')).toBe(1);
+    expect(values.get('mehir_import_runs_total{origin="cli",status="partial"}')).toBe(1);
+    expect(values.get('mehir_import_rows_total{origin="fetch"}')).toBe(1005);
+    expect(values.get('mehir_import_rows_total{origin="cli"}')).toBe(300);
+    // fetch: 120 s and 30 s; cli: 4 s.
+    expect(values.get('mehir_import_duration_seconds_count{origin="fetch"}')).toBe(2);
+    expect(values.get('mehir_import_duration_seconds_sum{origin="fetch"}')).toBe(150);
+    expect(values.get('mehir_import_duration_seconds_bucket{origin="fetch",le="30"}')).toBe(1);
+    expect(values.get('mehir_import_duration_seconds_bucket{origin="fetch",le="120"}')).toBe(2);
+    expect(values.get('mehir_import_duration_seconds_bucket{origin="cli",le="5"}')).toBe(1);
+    expect(values.get("mehir_import_running")).toBe(1);
+    expect(values.get("mehir_import_last_duration_seconds")).toBe(4);
+    expect(values.get("mehir_import_last_rows")).toBe(300);
+    expect(values.get("mehir_import_last_success_timestamp_seconds")).toBe(Date.parse("2026-11-22T06:00:04+02:00") / 1000);
+    // now = 12:00 Israel: shufersal's newest data is 3 h old, rami-levy's 48 h.
+    expect(values.get('mehir_chain_data_age_seconds{chain="shufersal"}')).toBe(3 * 3600);
+    expect(values.get('mehir_chain_data_age_seconds{chain="rami-levy"}')).toBe(48 * 3600);
+    expect(values.get('mehir_chain_last_data_timestamp_seconds{chain="shufersal"}')).toBe(Date.parse("2026-11-22T09:00:00+02:00") / 1000);
+    expect(values.get("mehir_data_version")).toBe(1);
+    expect(values.get("process_resident_memory_bytes")!).toBeGreaterThan(1_000_000);
+    expect(values.get("mehir_js_heap_used_bytes")!).toBeGreaterThan(0);
+    // Every family is typed.
+    for (const name of ["mehir_http_requests_total", "mehir_import_duration_seconds", "mehir_chain_data_age_seconds", "process_resident_memory_bytes"]) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+  });
+
+  test("with the metrics setting off, /metrics is a 404 problem", async () => {
+    const off = testApp({ settings: loadSettings({ MEHIR_METRICS: "off" }) });
+    const res = await get(off.app, "/metrics");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+    expect(res.body.code).toBe("not_found");
+  });
+});
+
+describe("request log", () => {
+  test("one JSON line per request: id, method, route pattern, status, duration, key prefix, client", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
+    const warn = spyOn(log, "warn").mockImplementation(() => {});
+    try {
+      const ok = await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", { ...pro, "x-request-id": "trace-123" });
+      const missing = await get(ctx.app, "/api/v1/prices/?barcode=999", pro);
+      await Bun.sleep(5);
+      // Other tests' answers may still be logging (onAfterResponse runs later): pick ours by id.
+      const ids = ["trace-123", missing.body.request_id];
+      const requests = lines.filter((l) => l.msg === "request" && ids.includes(l.request_id));
+      expect(requests.length).toBe(2);
+      const [first, second] = requests as Record<string, any>[];
+      expect(first).toMatchObject({ request_id: "trace-123", method: "GET", route: "/api/v1/prices", status: 200, client: "unknown" });
+      expect(ok.headers.get("x-request-id")).toBe("trace-123");
+      expect(first!.key_prefix).toBe(pro["x-api-key"]!.slice(0, 12));
+      expect(typeof first!.duration_ms).toBe("number");
+      expect(first!.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(first!.error_code).toBeUndefined();
+      expect(second).toMatchObject({ request_id: missing.body.request_id, status: 404, error_code: "product_not_found" });
+    } finally {
+      info.mockRestore();
+      warn.mockRestore();
+    }
+  });
+
+  test("behind a trusted proxy the client is taken from X-Forwarded-For", async () => {
+    const proxied = testApp({ settings: loadSettings({ MEHIR_TRUST_PROXY: "on" }) });
+    const lines: Record<string, unknown>[] = [];
+    const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
+    try {
+      await get(proxied.app, "/healthz", { "x-forwarded-for": "203.0.113.7" });
+      await Bun.sleep(5);
+      expect(lines.find((l) => l.msg === "request" && l.route === "/healthz")).toMatchObject({ route: "/healthz", status: 200, client: "203.0.113.7", key_prefix: null });
+    } finally {
+      info.mockRestore();
+    }
+  });
+});

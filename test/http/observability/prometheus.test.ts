@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { Counter, Histogram, escapeLabel, formatValue } from "../../../src/http/observability/prometheus.ts";
+import { RoutePatterns } from "../../../src/http/observability/route-patterns.ts";
+
+describe("Prometheus text", () => {
+  test("label values escape backslash, quote and newline; values print like Prometheus", () => {
+    expect(escapeLabel('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
+    expect(formatValue(Infinity)).toBe("+Inf");
+    expect(formatValue(NaN)).toBe("NaN");
+    expect(formatValue(0.1 + 0.2)).toBe("0.3");
+    expect(formatValue(42)).toBe("42");
+  });
+
+  test("counters keep one series per label set", () => {
+    const c = new Counter("x_total", "help");
+    c.inc({ route: "/a", status: "200" });
+    c.inc({ route: "/a", status: "200" }, 2);
+    c.inc({ route: "/b", status: "404" });
+    expect(c.render()).toBe('# HELP x_total help\n# TYPE x_total counter\nx_total{route="/a",status="200"} 3\nx_total{route="/b",status="404"} 1\n');
+  });
+
+  test("histograms render cumulative buckets, +Inf, sum and count", () => {
+    const h = new Histogram("d_seconds", "help", [0.01, 0.1]);
+    for (const v of [0.005, 0.05, 0.05, 3]) h.observe({ route: "/a" }, v);
+    expect(h.render()).toBe(
+      "# HELP d_seconds help\n# TYPE d_seconds histogram\n" +
+        'd_seconds_bucket{route="/a",le="0.01"} 1\nd_seconds_bucket{route="/a",le="0.1"} 3\nd_seconds_bucket{route="/a",le="+Inf"} 4\n' +
+        'd_seconds_sum{route="/a"} 3.105\nd_seconds_count{route="/a"} 4\n',
+    );
+  });
+});
+
+describe("RoutePatterns", () => {
+  const patterns = new RoutePatterns(() => [
+    { method: "GET", path: "/api/v1/prices" },
+    { method: "GET", path: "/api/v1/prices/:barcode/history" },
+    { method: "POST", path: "/api/v1/basket/compare" },
+  ]);
+  test("matches with or without the trailing slash, params as one segment, HEAD as GET", () => {
+    expect(patterns.match("GET", "/api/v1/prices/")).toBe("/api/v1/prices");
+    expect(patterns.match("HEAD", "/api/v1/prices")).toBe("/api/v1/prices");
+    expect(patterns.match("GET", "/api/v1/prices/729/history/")).toBe("/api/v1/prices/:barcode/history");
+    expect(patterns.match("GET", "/api/v1/prices/729/x/history")).toBeNull();
+    expect(patterns.match("GET", "/api/v1/basket/compare")).toBeNull();
+    expect(patterns.hasAnyMethod("/api/v1/basket/compare/")).toBe(true);
+    expect(patterns.hasAnyMethod("/nope")).toBe(false);
+  });
+});
