@@ -57,7 +57,7 @@ export function planChain(chain: Chain, seed: DemoSeed, catalog: Catalog, now: D
   for (let i = 0; i < items.length; i++) {
     if ((history.startSet.has(i) || history.steps.some((s) => s.launches.has(i))) && !history.delisted.has(i)) onSaleNow.push(i);
   }
-  const count = Math.max(7, Math.min(50, Math.round(items.length / 45)));
+  const count = Math.max(12, Math.min(50, Math.round(items.length / 45)));
   const firstId = 100_000 + (hashString(`promo-ids:${chain.slug}`) % 800_000);
   const withProduce = items.some((i) => i.weighted);
   const storeIds = stores.map((s) => s.id);
