@@ -20,14 +20,14 @@ function xmlOf(slug: string, name: string): string {
   return new TextDecoder().decode(unpack(bytesOf(slug, name)));
 }
 
-function unpack(data: Uint8Array): Uint8Array {
+function unpack(data: Uint8Array<ArrayBuffer>): Uint8Array {
   if (data[0] === 0x1f && data[1] === 0x8b) return Bun.gunzipSync(data);
   if (data[0] === 0x50 && data[1] === 0x4b) {
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     const size = view.getUint32(18, true);
     const nameLength = view.getUint16(26, true);
     const start = 30 + nameLength + view.getUint16(28, true);
-    const out = Bun.inflateSync(data.subarray(start, start + size));
+    const out = Bun.inflateSync(data.slice(start, start + size));
     expect(Bun.hash.crc32(out) >>> 0).toBe(view.getUint32(14, true));
     return out;
   }
