@@ -1,12 +1,9 @@
-import { join } from "node:path";
-import type { Registry } from "../registry.ts";
+import type { Chain, Registry } from "../registry.ts";
 import { toIsraelIso } from "../time.ts";
-import { buildCatalog } from "./catalog.ts";
-import { planChain } from "./chain-plan.ts";
-import { instant } from "./clock.ts";
-import { Random } from "./random.ts";
+import { generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
+import type { GenerateReply, GenerateRequest } from "./generate-worker.ts";
+import { profileFor } from "./profiles.ts";
 import { loadSeed } from "./seed.ts";
-import { writeChain } from "./write-chain.ts";
 
 export interface GenerateOptions {
   registry: Registry;
@@ -22,6 +19,8 @@ export interface GenerateOptions {
   scale?: number;
   /** Months of history. Default 24. */
   months?: number;
+  /** Share the chains with a worker thread (a second core). Default true. */
+  parallel?: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -44,26 +43,38 @@ export interface DemoReport {
 /**
  * Writes the demo dataset: for every active chain of the registry, the files it really
  * publishes (dialect, names, encoding, compression, quirks) for 24 months of history.
- * Inactive chains (stopped publishing) get none.
+ * Inactive chains (stopped publishing) get none. Chains are independent, so a worker thread
+ * can write half of them; the bytes are the same either way.
  *
  * @example await generateDemo({ registry: loadRegistry(), outDir: "demo-files", seed: 1 })
  */
 export async function generateDemo(options: GenerateOptions): Promise<DemoReport> {
   const started = performance.now();
-  const seedNumber = options.seed ?? 1;
-  const now = options.now ?? new Date();
-  const months = options.months ?? 24;
-  const scale = options.scale ?? 1;
-  const seed = loadSeed();
-  const root = new Random(`mehir-demo:${seedNumber}`);
-  const catalog = buildCatalog(seed.products, root.fork("catalog"));
   const wanted = options.chains ? new Set(options.chains) : null;
-  const chains = options.registry.chains.filter((c) => (wanted ? wanted.has(c.slug) : c.active));
   if (wanted) for (const slug of wanted) if (!options.registry.bySlug.has(slug)) throw new Error(`unknown chain ${slug}`);
+  const chains = options.registry.chains.filter((c) => (wanted ? wanted.has(c.slug) : c.active));
+  const run: DemoRun = {
+    outDir: options.outDir,
+    seed: options.seed ?? 1,
+    now: (options.now ?? new Date()).getTime(),
+    months: options.months ?? 24,
+    scale: options.scale ?? 1,
+  };
+  const log = (r: ChainResult) => options.log?.("demo chain written", { chain: r.slug, stores: r.stores, files: r.files, price_rows: r.rows.prices });
 
+  let results: ChainResult[];
+  if (options.parallel === false || chains.length < 4) {
+    results = await generateChains(chains, run, log);
+  } else {
+    const [mine, theirs] = split(chains);
+    const [a, b] = await Promise.all([generateChains(mine, run, log), inWorker(theirs, run).catch(() => generateChains(theirs, run, log))]);
+    results = [...a, ...b];
+  }
+
+  const bySlug = new Map(results.map((r) => [r.slug, r]));
   const report: DemoReport = {
-    seed: seedNumber,
-    now: toIsraelIso(now),
+    seed: run.seed,
+    now: toIsraelIso(new Date(run.now)),
     outDir: options.outDir,
     from: "",
     to: "",
@@ -78,22 +89,56 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
   let from = Infinity;
   let to = -Infinity;
   for (const chain of chains) {
-    const plan = planChain(chain, seed, catalog, now, months, scale, root.fork(`chain:${chain.slug}`));
-    const output = writeChain(plan, join(options.outDir, chain.slug));
-    from = Math.min(from, instant(plan.timeline.storesStart).getTime());
-    to = Math.max(to, instant(plan.history.steps.at(-1)!.time).getTime());
+    const r = bySlug.get(chain.slug)!;
+    from = Math.min(from, r.from);
+    to = Math.max(to, r.to);
     report.chains++;
-    report.stores += plan.stores.length;
-    report.files += output.files.length;
-    report.bytes += output.bytes;
-    for (const key of Object.keys(report.rows) as (keyof DemoReport["rows"])[]) report.rows[key] += output.rows[key];
-    report.perChain[chain.slug] = { stores: plan.stores.length, files: output.files.length, bytes: output.bytes, priceRows: output.rows.prices };
-    options.log?.("demo chain written", { chain: chain.slug, stores: plan.stores.length, files: output.files.length, price_rows: output.rows.prices });
-    // Let timers and I/O run between chains.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    report.stores += r.stores;
+    report.files += r.files;
+    report.bytes += r.bytes;
+    for (const key of Object.keys(report.rows) as (keyof DemoReport["rows"])[]) report.rows[key] += r.rows[key];
+    report.perChain[chain.slug] = { stores: r.stores, files: r.files, bytes: r.bytes, priceRows: r.rows.prices };
   }
   report.from = Number.isFinite(from) ? toIsraelIso(new Date(from)) : "";
   report.to = Number.isFinite(to) ? toIsraelIso(new Date(to)) : "";
   report.millis = Math.round(performance.now() - started);
   return report;
+}
+
+/** Two shares of about equal work (stores × assortment), alternating from the largest. */
+function split(chains: Chain[]): [Chain[], Chain[]] {
+  const seed = loadSeed();
+  const weight = (c: Chain) => (seed.stores[c.slug]?.length ?? 3) * (profileFor(c).assortment === "convenience" ? 0.4 : 1);
+  const sorted = [...chains].sort((a, b) => weight(b) - weight(a) || a.slug.localeCompare(b.slug));
+  const shares: [Chain[], Chain[]] = [[], []];
+  const load = [0, 0];
+  for (const chain of sorted) {
+    const i = load[0]! <= load[1]! ? 0 : 1;
+    shares[i].push(chain);
+    load[i] += weight(chain);
+  }
+  return shares;
+}
+
+function inWorker(chains: Chain[], run: DemoRun): Promise<ChainResult[]> {
+  if (chains.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./generate-worker.ts", import.meta.url).href);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    worker.onmessage = (event: MessageEvent<GenerateReply>) => {
+      worker.terminate();
+      if (event.data.kind === "done") resolve(event.data.results);
+      else reject(new Error(`demo worker: ${event.data.message}`));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`demo worker: ${event.message}`));
+    };
+    worker.postMessage({ run, chains } satisfies GenerateRequest);
+  });
 }

@@ -1,0 +1,59 @@
+import { join } from "node:path";
+import type { Chain } from "../registry.ts";
+import { buildCatalog, type Catalog } from "./catalog.ts";
+import { planChain } from "./chain-plan.ts";
+import { instant } from "./clock.ts";
+import { Random } from "./random.ts";
+import { loadSeed } from "./seed.ts";
+import { writeChain, type ChainOutput } from "./write-chain.ts";
+
+/** What every chain of one demo shares (plain data: it crosses to worker threads). */
+export interface DemoRun {
+  outDir: string;
+  seed: number;
+  /** Epoch milliseconds of the demo's "today". */
+  now: number;
+  months: number;
+  scale: number;
+}
+
+export interface ChainResult {
+  slug: string;
+  stores: number;
+  files: number;
+  bytes: number;
+  rows: ChainOutput["rows"];
+  /** Epoch ms of the chain's first and last file. */
+  from: number;
+  to: number;
+}
+
+/**
+ * Plans and writes the given chains, one after the other, into `<outDir>/<slug>/`. Each chain
+ * draws from its own random stream, so the bytes do not depend on which chains run together
+ * or in which thread.
+ */
+export async function generateChains(chains: Chain[], run: DemoRun, onChain?: (result: ChainResult) => void): Promise<ChainResult[]> {
+  const seed = loadSeed();
+  const root = new Random(`mehir-demo:${run.seed}`);
+  const catalog: Catalog = buildCatalog(seed.products, root.fork("catalog"));
+  const results: ChainResult[] = [];
+  for (const chain of chains) {
+    const plan = planChain(chain, seed, catalog, new Date(run.now), run.months, run.scale, root.fork(`chain:${chain.slug}`));
+    const output = writeChain(plan, join(run.outDir, chain.slug));
+    const result: ChainResult = {
+      slug: chain.slug,
+      stores: plan.stores.length,
+      files: output.files.length,
+      bytes: output.bytes,
+      rows: output.rows,
+      from: instant(plan.timeline.storesStart).getTime(),
+      to: instant(plan.history.steps.at(-1)!.time).getTime(),
+    };
+    results.push(result);
+    onChain?.(result);
+    // Let timers and I/O run between chains.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return results;
+}
