@@ -1,0 +1,143 @@
+import type { Database } from "bun:sqlite";
+import MiniSearch from "minisearch";
+import { aliasTerms } from "./aliases.ts";
+import { CATEGORIES, classifyTerms } from "./categories.ts";
+import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
+import { analyzeName, parseQuantities, prefixStems, searchTerms } from "./hebrew.ts";
+import { hashString } from "./query.ts";
+import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
+import { Vocabulary } from "./vocabulary.ts";
+
+/** Words of manufacturer names that tell products apart from nothing (בע"מ, Ltd, לא ידוע). */
+const BRAND_STOP = new Set(["בעמ", "ltd", "inc", "llc", "gmbh", "ושות", "חברת", "לא", "ידוע", "כללי", "unknown", "יבואנ", "יבוא"]);
+
+/** Documents are handed to MiniSearch pre-analysed: the tokenizer only splits on spaces. */
+const splitTerms = (text: string) => (text === "" ? [] : text.split(" "));
+const sameTerm = (term: string) => term;
+
+/** A new, empty MiniSearch with the service's options. */
+export function newEngine(): MiniSearch<IndexedDoc> {
+  return new MiniSearch<IndexedDoc>({
+    idField: "id",
+    fields: ["name", "brand", "nameAlt", "barcode"],
+    storeFields: [],
+    tokenize: splitTerms,
+    processTerm: sameTerm,
+    searchOptions: { tokenize: splitTerms, processTerm: sameTerm },
+  });
+}
+
+export interface BuildOptions {
+  /** Rows read per SQLite chunk (then the event loop runs). */
+  readChunk?: number;
+  /** Documents added to MiniSearch per chunk (then the event loop runs). */
+  addChunk?: number;
+}
+
+/** Accumulates the per-product arrays while documents are prepared. */
+class TableBuilder {
+  readonly productIds: number[] = [];
+  readonly categoryCodes: number[] = [];
+  readonly categories = CATEGORIES.map((c) => c.slug);
+  readonly chainBit = new Map<number, number>();
+  readonly chainLists: number[][] = [];
+  readonly sizeAmounts: number[] = [];
+  readonly sizeUnits: number[] = [];
+  readonly packs: number[] = [];
+  readonly nameHashes: number[] = [];
+
+  constructor(chainIds: number[]) {
+    chainIds.forEach((id, bit) => this.chainBit.set(id, bit));
+  }
+
+  categoryCode(slug: string): number {
+    let code = this.categories.indexOf(slug);
+    if (code < 0) code = this.categories.push(slug) - 1; // a slug the table does not know (set by hand)
+    return code;
+  }
+
+  finish(): ProductTable {
+    const n = this.productIds.length;
+    for (const list of this.chainLists) for (const id of list) if (!this.chainBit.has(id)) this.chainBit.set(id, this.chainBit.size);
+    const words = Math.max(1, Math.ceil(this.chainBit.size / 32));
+    const chainWords = new Uint32Array(n * words);
+    const popularity = new Float32Array(n);
+    this.chainLists.forEach((list, dense) => {
+      for (const id of list) {
+        const bit = this.chainBit.get(id)!;
+        chainWords[dense * words + (bit >>> 5)]! |= 1 << (bit & 31);
+      }
+      popularity[dense] = 1 + 0.02 * Math.log2(1 + list.length);
+    });
+    return {
+      productIds: Int32Array.from(this.productIds),
+      categoryCodes: Uint8Array.from(this.categoryCodes),
+      categories: this.categories,
+      chainWords,
+      words,
+      chainBit: this.chainBit,
+      sizeAmounts: Float64Array.from(this.sizeAmounts),
+      sizeUnits: Uint8Array.from(this.sizeUnits),
+      packs: Uint16Array.from(this.packs),
+      nameHashes: Uint32Array.from(this.nameHashes),
+      popularity,
+    };
+  }
+}
+
+/**
+ * One product row → the MiniSearch document (surface terms; prefix-letter stems and other
+ * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category
+ * is the stored one, or the classifier's when the column is empty.
+ */
+function prepare(row: ProductRow, table: TableBuilder, vocabulary: Set<string>): IndexedDoc {
+  const { terms, key } = analyzeName(row.name);
+  const brand = row.manufacturer ? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t)) : [];
+  const alt = new Set<string>();
+  for (const t of terms) for (const s of prefixStems(t)) alt.add(s);
+  for (const t of aliasTerms([terms, brand])) alt.add(t);
+  for (const t of terms) vocabulary.add(t);
+  for (const t of brand) vocabulary.add(t);
+
+  let sizeAmount = row.size_amount ?? 0;
+  let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
+  let pack = row.qty_in_package && row.qty_in_package > 1 ? Math.round(row.qty_in_package) : 0;
+  if (!sizeAmount || !sizeUnit) {
+    const q = parseQuantities(row.name).quantities[0];
+    sizeAmount = q?.amount ?? 0;
+    sizeUnit = q ? SIZE_UNIT_CODES[q.unit]! : 0;
+    pack = q?.pack ?? 0;
+  }
+  const dense = table.productIds.length;
+  table.productIds.push(row.id);
+  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(terms, brand)));
+  table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
+  table.sizeAmounts.push(sizeAmount);
+  table.sizeUnits.push(sizeUnit);
+  table.packs.push(Math.min(pack, 65535));
+  table.nameHashes.push(hashString(key));
+  return { id: dense, name: terms.join(" "), brand: brand.join(" "), nameAlt: [...alt].join(" "), barcode: row.barcode_key };
+}
+
+/**
+ * Builds a product index from the price database without blocking the event loop: rows are
+ * read and analysed in chunks, then added with `addAllAsync`. The result is labelled with the
+ * data version read at the start.
+ *
+ * @example const index = await buildSearchIndex(db); index.search({ q: "במבה", limit: 20, offset: 0 })
+ */
+export async function buildSearchIndex(db: Database, options: BuildOptions = {}): Promise<SearchIndex> {
+  const version = readDataVersion(db);
+  const chainIds = (db.query("SELECT id FROM chains ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+  const table = new TableBuilder(chainIds);
+  const vocabulary = new Set<string>();
+  const docs: IndexedDoc[] = [];
+  for await (const rows of readProducts(db, options.readChunk ?? 2000)) {
+    for (const row of rows) docs.push(prepare(row, table, vocabulary));
+  }
+  const engine = newEngine();
+  await engine.addAllAsync(docs, { chunkSize: options.addChunk ?? 500 });
+  await yieldToLoop();
+  const words = new Vocabulary(vocabulary);
+  return new SearchIndex(version, engine, table.finish(), words);
+}

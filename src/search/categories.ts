@@ -1,0 +1,137 @@
+import table from "../../data/categories.json" with { type: "json" };
+import { prefixStems, searchTerms } from "./hebrew.ts";
+
+/** A product category: stable slug (API value), Hebrew label, label-image colour. */
+export interface Category {
+  slug: string;
+  name: string;
+  color: string;
+}
+
+interface CategorySpec extends Category {
+  strongWeight?: number;
+  strong: string[];
+  words: string[];
+  phrases: string[];
+  manufacturers: string[];
+}
+
+/** Every category, in the order of data/categories.json (earlier wins a tie); `other` is last. */
+export const CATEGORIES: readonly Category[] = (table.categories as CategorySpec[]).map(({ slug, name, color }) => ({ slug, name, color }));
+
+/** The fallback slug when no keyword matches. */
+export const OTHER = "other";
+
+const BY_SLUG = new Map(CATEGORIES.map((c) => [c.slug, c]));
+
+/** The category with this slug, or undefined. */
+export function categoryBySlug(slug: string): Category | undefined {
+  return BY_SLUG.get(slug);
+}
+
+const STRONG = 10;
+const PHRASE = 4;
+const MANUFACTURER = 1.5;
+/** Weight of a word by its position: Hebrew product names put the head noun first. */
+const positionWeight = (position: number) => (position === 0 ? 3 : position === 1 ? 2 : 1);
+
+interface Rule {
+  category: number;
+  terms: string[];
+  kind: "strong" | "word" | "phrase";
+  /** Score of a strong match. */
+  strong: number;
+}
+
+interface Compiled {
+  /** Single-term rules by term. */
+  single: Map<string, Rule[]>;
+  /** Multi-term rules by first term. */
+  multi: Map<string, Rule[]>;
+  manufacturers: { category: number; terms: string[] }[];
+}
+
+function compile(): Compiled {
+  const single = new Map<string, Rule[]>();
+  const multi = new Map<string, Rule[]>();
+  const manufacturers: Compiled["manufacturers"] = [];
+  (table.categories as CategorySpec[]).forEach((spec, category) => {
+    const add = (keyword: string, kind: Rule["kind"]) => {
+      const terms = searchTerms(keyword);
+      if (terms.length === 0) return;
+      const rule: Rule = { category, terms, kind: terms.length > 1 && kind === "word" ? "phrase" : kind, strong: spec.strongWeight ?? STRONG };
+      const map = terms.length === 1 ? single : multi;
+      const list = map.get(terms[0]!) ?? [];
+      list.push(rule);
+      map.set(terms[0]!, list);
+    };
+    for (const k of spec.strong) add(k, "strong");
+    for (const k of spec.words) add(k, "word");
+    for (const k of spec.phrases) add(k, "phrase");
+    for (const m of spec.manufacturers) {
+      const terms = searchTerms(m);
+      if (terms.length > 0) manufacturers.push({ category, terms });
+    }
+  });
+  return { single, multi, manufacturers };
+}
+
+const compiled = compile();
+
+function containsRun(terms: string[], run: string[], from = 0): number {
+  outer: for (let i = from; i + run.length <= terms.length; i++) {
+    for (let j = 0; j < run.length; j++) if (terms[i + j] !== run[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Category slug of a product from keywords in its name (and a hint from the manufacturer),
+ * per data/categories.json; `other` when nothing matches.
+ *
+ * @example classify("חלב תנובה 3% 1 ליטר") // → "dairy"
+ * @example classify("שוקולד חלב עלית 100 גרם") // → "sweets"  (the head noun outweighs "חלב")
+ * @example classify("חטיף לכלבים בטעם עוף 100 גרם") // → "pet"
+ */
+export function classify(name: string, manufacturer?: string | null): string {
+  return classifyTerms(searchTerms(name), manufacturer ? searchTerms(manufacturer) : []);
+}
+
+/**
+ * `classify` on search terms already computed (the index builder has them).
+ *
+ * @example classifyTerms(["קוטג", "5%"], ["תנובה"]) // → "dairy"
+ */
+export function classifyTerms(terms: string[], manufacturerTerms: string[]): string {
+  const scores = new Float64Array(CATEGORIES.length);
+  for (let p = 0; p < terms.length; p++) {
+    const term = terms[p]!;
+    const seen = new Set<number>();
+    for (const candidate of [term, ...prefixStems(term)]) {
+      for (const rule of compiled.single.get(candidate) ?? []) {
+        if (seen.has(rule.category)) continue; // one match per word and category
+        seen.add(rule.category);
+        scores[rule.category]! += rule.kind === "strong" ? rule.strong : positionWeight(p);
+      }
+    }
+    for (const rule of compiled.multi.get(term) ?? []) {
+      if (containsRun(terms, rule.terms, p) !== p) continue;
+      scores[rule.category]! += (rule.kind === "strong" ? rule.strong : PHRASE) + positionWeight(p);
+    }
+  }
+  if (manufacturerTerms.length > 0) {
+    const hinted = new Set<number>();
+    for (const m of compiled.manufacturers) if (containsRun(manufacturerTerms, m.terms) >= 0) hinted.add(m.category);
+    for (const category of hinted) scores[category]! += MANUFACTURER;
+  }
+  let best = -1;
+  let bestScore = 0;
+  for (let i = 0; i < scores.length; i++) {
+    if (scores[i]! > bestScore) {
+      best = i;
+      bestScore = scores[i]!;
+    }
+  }
+  return best < 0 ? OTHER : CATEGORIES[best]!.slug;
+}

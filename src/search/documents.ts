@@ -1,0 +1,60 @@
+import type { Database } from "bun:sqlite";
+
+/** A product as the search index reads it: one row of `products` that some store sells. */
+export interface ProductRow {
+  id: number;
+  barcode_key: string;
+  name: string;
+  manufacturer: string | null;
+  category: string | null;
+  size_amount: number | null;
+  size_unit: string | null;
+  qty_in_package: number | null;
+  /** `chains.id` of every chain selling it, comma-separated. */
+  chains: string;
+}
+
+// Products with at least one price row, via chain_products: the per-chain summary of
+// price_current that every import refreshes in its transaction (src/db/chain-products.ts).
+// Keyset pagination by products.id keeps each chunk short.
+const CHUNK_SQL = `
+SELECT p.id, p.barcode_key, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
+       group_concat(cp.chain_id) AS chains
+  FROM products p JOIN chain_products cp ON cp.product_id = p.id
+ WHERE p.id > ?
+ GROUP BY p.id
+ ORDER BY p.id
+ LIMIT ?`;
+
+/** The data version the next read will see (the `meta.data_version` row; 0 before any import). */
+export function readDataVersion(db: Database): number {
+  const row = db.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string } | null;
+  return Number(row?.value ?? 0);
+}
+
+/** Lets the event loop run (timers, I/O, requests) between chunks of work. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Reads the sold products in chunks of `chunkSize` rows, yielding to the event loop between
+ * chunks so requests keep being served. Not one snapshot: an import committing meanwhile
+ * bumps the data version, and the index is rebuilt again.
+ *
+ * @example for await (const rows of readProducts(db)) count += rows.length
+ */
+export async function* readProducts(db: Database, chunkSize = 2000): AsyncGenerator<ProductRow[]> {
+  const statement = db.prepare(CHUNK_SQL);
+  try {
+    let after = 0;
+    for (;;) {
+      const rows = statement.all(after, chunkSize) as ProductRow[];
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < chunkSize) return;
+      after = rows[rows.length - 1]!.id;
+      await yieldToLoop();
+    }
+  } finally {
+    statement.finalize();
+  }
+}

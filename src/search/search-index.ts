@@ -1,0 +1,216 @@
+import type MiniSearch from "minisearch";
+import type { Query, SearchOptions, SearchResult } from "minisearch";
+import type { Quantity } from "./hebrew.ts";
+import { planQuery, type QueryPlan, type TermGroup } from "./query.ts";
+import type { Vocabulary } from "./vocabulary.ts";
+
+/** What MiniSearch holds per product: pre-analysed terms joined by spaces. */
+export interface IndexedDoc {
+  /** Dense position of the product in the arrays of SearchIndex. */
+  id: number;
+  name: string;
+  brand: string;
+  nameAlt: string;
+  barcode: string;
+}
+
+/** Field boosts: the name as written first, then the manufacturer, then stems and aliases. */
+export const BOOST = { name: 3, brand: 2, nameAlt: 1 };
+/** Query-side prefix-letter stems weigh half as much as the word as typed. */
+const STEM_BOOST = { name: 1.5, brand: 1, nameAlt: 0.5 };
+const TEXT_FIELDS = ["name", "brand", "nameAlt"];
+const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
+/** Typo pass: one edit from 5 letters, two from 8; never digits. */
+const fuzzyFor = (term: string) => (/\d/.test(term) ? false : term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+/** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
+const TYPO_PASS_BELOW = 5;
+const CACHE_ENTRIES = 128;
+/** Ranking tiers: exact name (+3) plus size score (0–2). */
+const TIERS = 6;
+
+export const SIZE_UNIT_CODES: Record<string, number> = { g: 1, ml: 2, unit: 3 };
+
+export interface SearchRequest {
+  q: string;
+  /** `chains.id`: only products sold in a store of this chain. */
+  chainId?: number;
+  /** Category slug. */
+  category?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface SearchPage {
+  /** `products.id`, most relevant first. */
+  ids: number[];
+  total: number;
+  /** The data version the index was built from (cursors are bound to it). */
+  version: number;
+}
+
+/** Per-product arrays, indexed by the dense position (IndexedDoc.id). */
+export interface ProductTable {
+  productIds: Int32Array;
+  categoryCodes: Uint8Array;
+  categories: string[];
+  /** `words` 32-bit words per product; bit b = sold by the chain at chainBits.get(chainId) = b. */
+  chainWords: Uint32Array;
+  words: number;
+  chainBit: Map<number, number>;
+  /** Package size of one item (g, ml or units) and its unit code (0 = unknown). */
+  sizeAmounts: Float64Array;
+  sizeUnits: Uint8Array;
+  /** Items in the pack (0 = not stated). */
+  packs: Uint16Array;
+  nameHashes: Uint32Array;
+  /** 1 + a small bonus by the number of chains selling the product (ties go to the widely sold). */
+  popularity: Float32Array;
+}
+
+/**
+ * One built, immutable product index: MiniSearch over names, manufacturers, stems, aliases and
+ * barcodes, plus per-product arrays for filters and ranking. ProductSearch swaps whole
+ * instances, so a search never sees a half-built index.
+ */
+export class SearchIndex {
+  private readonly cache = new Map<string, Int32Array>();
+  private readonly denseOf: Map<number, number>;
+
+  constructor(
+    readonly version: number,
+    private readonly engine: MiniSearch<IndexedDoc>,
+    private readonly table: ProductTable,
+    private readonly vocabulary: Vocabulary,
+  ) {
+    this.denseOf = new Map();
+    table.productIds.forEach((id, dense) => this.denseOf.set(id, dense));
+  }
+
+  get size(): number {
+    return this.table.productIds.length;
+  }
+
+  /** The category slug the index holds for a product (the stored one, or the classifier's). */
+  categoryOf(productId: number): string | null {
+    const dense = this.denseOf.get(productId);
+    return dense === undefined ? null : this.table.categories[this.table.categoryCodes[dense]!]!;
+  }
+
+  /** A page of product ids, relevance-ordered. Rankings are cached per query and filters. */
+  search(request: SearchRequest): SearchPage {
+    const key = `${request.q}\u0000${request.chainId ?? ""}\u0000${request.category ?? ""}`;
+    let order = this.cache.get(key);
+    if (order) {
+      this.cache.delete(key); // refresh its place in the LRU order
+    } else {
+      order = this.rank(planQuery(request.q, this.vocabulary), this.filterFor(request));
+      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(key, order);
+    const page = order.subarray(request.offset, request.offset + request.limit);
+    return { ids: Array.from(page, (dense) => this.table.productIds[dense]!), total: order.length, version: this.version };
+  }
+
+  private filterFor(request: SearchRequest): ((dense: number) => boolean) | null {
+    const { table } = this;
+    const tests: ((dense: number) => boolean)[] = [];
+    if (request.category !== undefined) {
+      const code = table.categories.indexOf(request.category);
+      tests.push((dense) => table.categoryCodes[dense] === code);
+    }
+    if (request.chainId !== undefined) {
+      const bit = table.chainBit.get(request.chainId);
+      if (bit === undefined) return () => false;
+      const word = bit >>> 5;
+      const mask = 1 << (bit & 31);
+      tests.push((dense) => (table.chainWords[dense * table.words + word]! & mask) !== 0);
+    }
+    if (tests.length === 0) return null;
+    if (tests.length === 1) return tests[0]!;
+    return (dense) => tests.every((t) => t(dense));
+  }
+
+  private rank(plan: QueryPlan, filter: ((dense: number) => boolean) | null): Int32Array {
+    if (plan.kind === "empty") return new Int32Array(0);
+    const options: SearchOptions = { boostDocument: (dense: number) => this.table.popularity[dense]! };
+    if (filter) options.filter = (result: SearchResult) => filter(result.id as number);
+    if (plan.kind === "barcode") {
+      const results = this.engine.search(plan.barcodeKey, { ...options, fields: ["barcode"], prefix: plan.barcodeKey.length >= 5, fuzzy: false, combineWith: "OR" });
+      return Int32Array.from(results, (r) => r.id as number);
+    }
+    let results = this.engine.search(this.textQuery(plan.groups, false, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
+    const typoPossible = plan.groups.some((g) => fuzzyFor(g.term) !== false || g.typoStems.length > 0);
+    if (results.length < TYPO_PASS_BELOW && typoPossible) {
+      results = this.engine.search(this.textQuery(plan.groups, true, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
+    }
+    if (results.length < TYPO_PASS_BELOW && plan.groups.length > 1) {
+      // Few products have every word: those first, then products with some of the words.
+      const some = this.engine.search(this.textQuery(plan.groups, true, "OR"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
+      const all = new Set(results.map((r) => r.id));
+      const tail = some.filter((r) => !all.has(r.id));
+      return Int32Array.from([...this.tiered(results, plan.nameHash, plan.quantities), ...this.tiered(tail, plan.nameHash, plan.quantities)]);
+    }
+    return this.tiered(results, plan.nameHash, plan.quantities);
+  }
+
+  /** AND (or OR) of one OR-group per word: the word as typed, and its stems at a lower boost. */
+  private textQuery(groups: TermGroup[], typo: boolean, combineWith: "AND" | "OR"): Query {
+    return {
+      combineWith,
+      queries: groups.map((g) => {
+        const stems = typo ? [...g.stems, ...g.typoStems] : g.stems;
+        const queries: Query[] = [g.term];
+        if (stems.length > 0) queries.push({ queries: stems, boost: STEM_BOOST });
+        return {
+          combineWith: "OR",
+          queries,
+          prefix: g.prefix ? (t: string) => t.length >= 2 : false,
+          fuzzy: typo ? fuzzyFor : false,
+        };
+      }),
+    };
+  }
+
+  /**
+   * Relevance order, then stable tiers: a product whose whole name equals the query first,
+   * then products of the size the query names (`חלב 1 ליטר`; same pack count before another
+   * pack of that size), then the rest.
+   */
+  private tiered(results: SearchResult[], nameHash: number, quantities: Quantity[]): Int32Array {
+    const { table } = this;
+    const tiers = new Uint8Array(results.length);
+    const counts = new Array<number>(TIERS).fill(0);
+    results.forEach((r, i) => {
+      const dense = r.id as number;
+      const tier = (table.nameHashes[dense] === nameHash ? 3 : 0) + (quantities.length > 0 ? this.sizeScore(dense, quantities) : 0);
+      tiers[i] = tier;
+      counts[tier]!++;
+    });
+    const out = new Int32Array(results.length);
+    if (counts[0] === results.length) {
+      results.forEach((r, i) => (out[i] = r.id as number));
+      return out;
+    }
+    const start = new Array<number>(TIERS).fill(0);
+    for (let tier = TIERS - 2; tier >= 0; tier--) start[tier] = start[tier + 1]! + counts[tier + 1]!;
+    results.forEach((r, i) => (out[start[tiers[i]!]!++] = r.id as number));
+    return out;
+  }
+
+  /** 2: the size and pack the query names; 1: that size per item or in total; 0: another size. */
+  private sizeScore(dense: number, quantities: Quantity[]): number {
+    const unit = this.table.sizeUnits[dense];
+    if (!unit) return 0;
+    const amount = this.table.sizeAmounts[dense]!;
+    const pack = this.table.packs[dense] || 1;
+    const close = (a: number, b: number) => Math.abs(a - b) <= b * 0.01;
+    let best = 0;
+    for (const q of quantities) {
+      if (SIZE_UNIT_CODES[q.unit] !== unit) continue;
+      const item = close(q.amount, amount);
+      if (item && (q.pack ?? 1) === pack) return 2;
+      if (item || close(q.amount * (q.pack ?? 1), amount * pack)) best = 1;
+    }
+    return best;
+  }
+}
