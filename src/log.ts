@@ -24,9 +24,11 @@ function write(level: Level, msg: string, fields: Record<string, unknown>): void
   }
 }
 
-// stdout lines are batched within one event-loop turn and written with one blocking write
+// stdout lines are batched for up to FLUSH_MS (or 64 KiB) and written with one blocking write
 // (like console.log, nothing is dropped when the reader is slow): under load one syscall serves
-// many request lines instead of one each. Flushed at exit; a SIGKILL loses at most one turn's lines.
+// hundreds of request lines instead of one each. Flushed at exit; a SIGKILL loses at most
+// FLUSH_MS of lines.
+const FLUSH_MS = 50;
 let batch = "";
 let scheduled = false;
 
@@ -35,7 +37,7 @@ function toStdout(line: string): void {
   if (batch.length >= 65_536) flushStdout();
   else if (!scheduled) {
     scheduled = true;
-    setImmediate(flushStdout);
+    setTimeout(flushStdout, FLUSH_MS).unref();
   }
 }
 

@@ -394,6 +394,7 @@ export function buildNational(file: string, scale: number, now: Date, say: (msg:
     const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
     meta.run("bench_generator", `${GENERATOR_VERSION}:${schemaFingerprint()}:${scale}`);
   })();
+  db.run("PRAGMA locking_mode = NORMAL");
   db.run("PRAGMA journal_mode = WAL");
   db.close();
   renameSync(building, file);
@@ -414,7 +415,7 @@ export function buildNational(file: string, scale: number, now: Date, say: (msg:
 export function isCurrentBuild(file: string, scale: number): boolean {
   if (!existsSync(file)) return false;
   try {
-    const db = new Database(file, { readonly: true });
+    const db = new Database(file);
     const row = db.query("SELECT value FROM meta WHERE key = 'bench_generator'").get() as { value: string } | null;
     db.close();
     return row?.value === `${GENERATOR_VERSION}:${schemaFingerprint()}:${scale}`;

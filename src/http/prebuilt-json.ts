@@ -4,37 +4,25 @@ import type * as z from "zod";
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
  * answers are cached): the handler returns `{ data: PrebuiltJson, meta }`, the app's hooks fill
- * `meta` as usual, and the module's `prebuiltJson()` hook writes the envelope around the bytes
+ * `meta` as usual, and the module's `prebuiltJson()` hook writes the envelope around the text
  * instead of serializing the data again.
  */
 export class PrebuiltJson {
-  private constructor(readonly bytes: Uint8Array) {}
+  private constructor(readonly text: string) {}
 
   /** Serializes a JSON value once. */
   static of(value: unknown): PrebuiltJson {
-    return new PrebuiltJson(encoder.encode(JSON.stringify(value)));
+    return new PrebuiltJson(JSON.stringify(value));
   }
 }
 
-const encoder = new TextEncoder();
-const HEAD = encoder.encode('{"data":');
-const META = encoder.encode(',"meta":');
-const TAIL = encoder.encode("}");
-
-/** `{"data":<bytes>,"meta":<meta>}` as one buffer. */
-export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array<ArrayBuffer> {
-  const metaBytes = encoder.encode(JSON.stringify(meta ?? {}));
-  const out = new Uint8Array(HEAD.length + data.bytes.length + META.length + metaBytes.length + TAIL.length);
-  let at = 0;
-  for (const part of [HEAD, data.bytes, META, metaBytes, TAIL]) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+/** `{"data":<text>,"meta":<meta>}`. */
+export function envelopeText(data: PrebuiltJson, meta: unknown): string {
+  return '{"data":' + data.text + ',"meta":' + JSON.stringify(meta ?? {}) + "}";
 }
 
 /**
- * A module-local plugin: answers whose `data` is a PrebuiltJson become a JSON Response with
+ * A module-local plugin: answers whose `data` is a PrebuiltJson are written as JSON text with
  * the status and headers the hooks set. Register it in the module before its routes.
  */
 export function prebuiltJson() {
@@ -42,9 +30,11 @@ export function prebuiltJson() {
   return new Elysia().mapResponse({ as: "scoped" }, ({ responseValue, set }) => {
     const value = responseValue as { data?: unknown; meta?: unknown } | null;
     if (!value || typeof value !== "object" || !(value.data instanceof PrebuiltJson)) return;
-    // Elysia merges set.headers into the returned Response.
+    // A string answer is turned into a Response by Elysia in one step, with set.headers and
+    // set.status (returning a Response here would be copied once more to merge the headers).
     set.headers["content-type"] = "application/json;charset=utf-8";
-    return new Response(envelopeBytes(value.data, value.meta), { status: typeof set.status === "number" ? set.status : 200 });
+    // (Elysia's types ask for a Response; at run time any answer value is mapped.)
+    return envelopeText(value.data, value.meta) as unknown as Response;
   });
 }
 
