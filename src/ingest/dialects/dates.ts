@@ -36,7 +36,7 @@ export function israelLocalIso(y: number, mo: number, d: number, h = 0, mi = 0, 
 const YMD = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?$/;
 const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
-const CLOCK = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?$/;
+const CLOCK = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?(?:[.,]\d+)?$/;
 
 const cache = new Map<string, string | null>();
 
