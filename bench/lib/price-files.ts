@@ -49,25 +49,39 @@ interface Item {
   maker: string;
   unit: [string, string, number];
   price: number;
+  /** PriceUpdateDate: when the price last changed. */
+  updated: string;
 }
 
-/** The items store `s` of chain `c` publishes on `day` (1 = baseline, 2+ = later days). */
+/**
+ * The items store `s` of chain `c` publishes on `day` (1 = baseline, 2+ = later days). A chain's
+ * assortment is a window of 1.6 × itemsPerStore products; each store carries a contiguous
+ * stretch of it, so stores of a chain share most items (as real chains do).
+ */
 function storeItems(plan: FilesPlan, chain: number, store: number, day: number): Item[] {
   const items: Item[] = [];
   const stride = [7, 11, 13, 17, 19, 23, 29, 31][chain % 8]!;
-  const offset = hash32(store, 17) % plan.products;
+  const base = hash32(chain, 17) % plan.products;
+  const width = Math.ceil(plan.itemsPerStore * 1.6);
+  const shift = hash32(store, 17) % (width - plan.itemsPerStore + 1);
   const extra = Math.ceil(plan.itemsPerStore * 0.01);
   for (let k = 0; k < plan.itemsPerStore + extra; k++) {
     const isExtra = k >= plan.itemsPerStore;
     // ~1 % of items leave on later days, and as many arrive.
     if (day > 1 && !isExtra && unit(store, k, 5) < 0.01) continue;
     if (isExtra && day === 1) continue;
-    const internal = k % 33 === 5;
-    const p = (offset + k * stride) % plan.products;
-    const base = 100 + (hash32(p, 1) % 4900);
+    const j = shift + k;
+    const internal = j % 33 === 5;
+    const p = (base + j * stride) % plan.products;
+    const basePrice = 100 + (hash32(p, 1) % 4900);
     const chainFactor = 0.9 + (hash32(chain, 2) % 20) / 100;
-    let price = Math.round(base * chainFactor + (hash32(store, p) % 30));
-    if (day > 1 && unit(store, k, day) < 0.03) price += 10 + (hash32(store, k, day) % 90);
+    // Most stores of a chain charge the chain price; some deviate a little.
+    let price = Math.round(basePrice * chainFactor) + (hash32(store, p) % 5 === 0 ? hash32(store, p, 3) % 30 : 0);
+    let updated = "2026-11-01 01:00:00";
+    if (day > 1 && unit(store, k, day) < 0.03) {
+      price += 10 + (hash32(store, k, day) % 90);
+      updated = `2026-11-${pad(20 + day)} 01:00:00`;
+    }
     items.push({
       code: internal ? String(100000 + p) : gtin(p),
       type: internal ? 0 : 1,
@@ -75,6 +89,7 @@ function storeItems(plan: FilesPlan, chain: number, store: number, day: number):
       maker: MAKERS[p % MAKERS.length]!,
       unit: UNITS[p % UNITS.length]!,
       price,
+      updated,
     });
   }
   return items;
@@ -85,11 +100,11 @@ function header(chainCode: string, storeCode: number): string {
 }
 
 /** A Cerberus-style PriceFull document. */
-export function priceFullXml(chainCode: string, storeCode: number, items: Item[], updated: string): string {
+export function priceFullXml(chainCode: string, storeCode: number, items: Item[]): string {
   const parts = [header(chainCode, storeCode), `  <Items Count="${items.length}">\n`];
   for (const it of items) {
     parts.push(
-      `    <Item>\n      <PriceUpdateDate>${updated}</PriceUpdateDate>\n      <ItemCode>${it.code}</ItemCode>\n      <ItemType>${it.type}</ItemType>\n` +
+      `    <Item>\n      <PriceUpdateDate>${it.updated}</PriceUpdateDate>\n      <ItemCode>${it.code}</ItemCode>\n      <ItemType>${it.type}</ItemType>\n` +
         `      <ItemName>${it.name}</ItemName>\n      <ManufacturerName>${it.maker}</ManufacturerName>\n      <ManufactureCountry>IL</ManufactureCountry>\n` +
         `      <ManufacturerItemDescription>${it.name}</ManufacturerItemDescription>\n      <UnitQty>${it.unit[0]}</UnitQty>\n` +
         `      <Quantity>${it.unit[2]}.00</Quantity>\n      <UnitOfMeasure>${it.unit[1]}</UnitOfMeasure>\n      <bIsWeighted>0</bIsWeighted>\n` +
@@ -168,7 +183,7 @@ export function writeDay(dir: string, plan: FilesPlan, day: number): WrittenFile
     const minute = s % 60;
     const hour = 2 + Math.floor((s % 180) / 60);
     const stamp = `${date}${pad(hour)}${pad(minute)}`;
-    write(`PriceFull${chains[c]}-${pad(s, 3)}-${stamp}`, priceFullXml(chains[c]!, s, items, `2026-11-${pad(20 + day)} 01:00:00`));
+    write(`PriceFull${chains[c]}-${pad(s, 3)}-${stamp}`, priceFullXml(chains[c]!, s, items));
     out.priceRows += items.length;
     if (plan.promos) write(`PromoFull${chains[c]}-${pad(s, 3)}-${stamp}`, promoFullXml(chains[c]!, s, items, 100));
   }

@@ -6,7 +6,8 @@ import { collectFiles } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
 import { readPriceFile } from "./read-file.ts";
-import { LoadSession } from "./load/session.ts";
+import { LoadSession, type SessionTimings } from "./load/session.ts";
+import { detach } from "./load/detach.ts";
 import type { Classifier } from "./load/products.ts";
 import type { FileOutcome } from "./load/types.ts";
 import { saveRunReport, totalsOf, type FileReport, type ImportOrigin, type ImportReport } from "./report.ts";
@@ -55,16 +56,20 @@ function currentSource(db: Database): string | null {
 }
 
 /** Reads, parses and loads one file; every failure becomes the file's report, never an exception. */
-async function importFile(session: LoadSession, file: OrderedFile, maxBytes: number): Promise<FileReport> {
+async function importFile(session: LoadSession, file: OrderedFile, maxBytes: number, timings: { read: number; parse: number }): Promise<FileReport> {
   const base = { path: file.path, fileName: file.fileName, bytes: file.size };
   if (file.size > maxBytes) {
     return { ...base, ...emptyOutcome(file), reason: `file is ${file.size} bytes, over the ${maxBytes}-byte limit` };
   }
   let read;
   try {
+    let at = performance.now();
     const bytes = await Bun.file(file.path).bytes();
     base.bytes = bytes.length;
+    timings.read += performance.now() - at;
+    at = performance.now();
     read = readPriceFile(bytes, file.fileName, { maxBytes });
+    timings.parse += performance.now() - at;
   } catch (error) {
     return { ...base, ...emptyOutcome(file), reason: (error as Error).message };
   }
@@ -74,7 +79,8 @@ async function importFile(session: LoadSession, file: OrderedFile, maxBytes: num
     name: read.name,
     parsed: read.parsed,
     partial: read.partial,
-    warnings: read.warnings,
+    // Copies: a substring would keep the whole decoded file alive in the run's report.
+    warnings: read.warnings.map(detach),
   });
   return { ...base, ...outcome };
 }
@@ -109,12 +115,13 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
   }
   const ordered = orderFiles(dedupe(found, files), parseFileName);
 
+  const io = { read: 0, parse: 0 };
   let session: LoadSession | null = null;
   try {
     session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify ?? null, resolveCity, replace: replaced });
     let done = 0;
     for (const file of ordered) {
-      files.push(await importFile(session, file, maxBytes));
+      files.push(await importFile(session, file, maxBytes, io));
       options.onProgress?.(++done, ordered.length, file.path);
       // Let an in-process server answer between files.
       await Bun.sleep(0);
@@ -142,6 +149,11 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     files,
     totals,
     error,
+    timings: {
+      read: Math.round(io.read),
+      parse: Math.round(io.parse),
+      ...roundTimings(session?.timings ?? { files: 0, history: 0, indexes: 0, chainProducts: 0, commit: 0 }),
+    },
   };
   try {
     report.runId = saveRunReport(options.db, report);
@@ -149,6 +161,10 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     report.error = [report.error, `run report not saved: ${(caught as Error).message}`].filter(Boolean).join("; ");
   }
   return report;
+}
+
+function roundTimings(t: SessionTimings): SessionTimings {
+  return { files: Math.round(t.files), history: Math.round(t.history), indexes: Math.round(t.indexes), chainProducts: Math.round(t.chainProducts), commit: Math.round(t.commit) };
 }
 
 /** Drops a file met twice (same name and size under two folders), reporting it as skipped. */

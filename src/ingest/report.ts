@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { FileOutcome } from "./load/types.ts";
+import type { SessionTimings } from "./load/session.ts";
 
 export type ImportOrigin = "cli" | "demo" | "fetch" | "backfill";
 
@@ -40,6 +41,8 @@ export interface ImportReport {
   files: FileReport[];
   totals: ImportTotals;
   error: string | null;
+  /** Milliseconds: reading files, decompressing and parsing them, then the database phases. */
+  timings: { read: number; parse: number } & SessionTimings;
 }
 
 /** Sums a run's file reports. */

@@ -75,8 +75,8 @@ describe("importPaths", () => {
     for (const path of day1.paths.slice(0, 4)) copyFileSync(path, join(dir, path.split("/").pop()!));
     const good = day1.paths.slice(0, 4).map((p) => p.split("/").pop()!);
     writeFileSync(join(dir, "PriceFull7290027600007-099-202611210300.gz"), Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8])); // corrupt gzip
-    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, [], "2026-11-21 01:00:00")); // unknown chain
-    writeFileSync(join(dir, "PriceFull7290027600007-098-202611210300.xml"), priceFullXml("7290058140886", 98, [], "2026-11-21 01:00:00")); // wrong chain in header
+    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, [])); // unknown chain
+    writeFileSync(join(dir, "PriceFull7290027600007-098-202611210300.xml"), priceFullXml("7290058140886", 98, [])); // wrong chain in header
     writeFileSync(join(dir, "PriceFull7290027600007-097-202611210300.xml"), `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><Root><Items/></Root>`);
     writeFileSync(join(dir, "PriceFull7290027600007-096-202611210300.gz"), Bun.gzipSync(new Uint8Array(3 * 2 ** 20))); // 3 MB of zeros
     const { db } = freshFileDb();
@@ -103,7 +103,7 @@ describe("importPaths", () => {
     const before = digest(db);
     const dir = join(root, "only-bad");
     mkdirSync(dir);
-    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, [], "x"));
+    writeFileSync(join(dir, "PriceFull7290000000999-001-202611210300.xml"), priceFullXml("7290000000999", 1, []));
     const report = await run(db, [dir, join(root, "no-such-folder")]);
     expect(report.status).toBe("failed");
     expect(report.dataVersion).toBeNull();

@@ -71,7 +71,9 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  text = text.replace(DECLARATION, "");
+  // Slicing (not replacing) keeps a multi-megabyte document from being copied.
+  const declaration = DECLARATION.exec(text.slice(0, 512));
+  if (declaration) text = text.slice(declaration[0].length);
   const gibberish = repairGibberish(text);
   if (gibberish.repaired) warnings.push("repaired mis-decoded Hebrew");
   return { text: gibberish.text, encoding, warnings };

@@ -8,6 +8,9 @@
  * @example barcodeKey("007290000066318") // "7290000066318"
  */
 export function barcodeKey(code: string): string {
+  const first = code.charCodeAt(0);
+  // Fast path: most codes start with a non-zero digit and carry no blanks.
+  if (first > 48 && first <= 57 && code.charCodeAt(code.length - 1) > 32) return code;
   return code.trim().replace(/^0+(?=.)/, "");
 }
 

@@ -78,37 +78,92 @@ class ProductFold {
   }
 }
 
-function barcodes(db: Database): string[] {
-  const out: string[] = [];
-  for (const [id, barcode] of db.query("SELECT id, barcode FROM products").values() as [number, string][]) out[id] = barcode;
-  return out;
+/** Growable columns of the rows being built. */
+class Rows {
+  length = 0;
+  chain = new Int32Array(1 << 14);
+  product = new Int32Array(1 << 14);
+  count = new Int32Array(1 << 14);
+  min = new Float64Array(1 << 14);
+  max = new Float64Array(1 << 14);
+  mode = new Float64Array(1 << 14);
+
+  push(r: Row): void {
+    if (this.length === this.chain.length) this.grow();
+    const i = this.length++;
+    this.chain[i] = r[0];
+    this.product[i] = r[1];
+    this.count[i] = r[2];
+    this.min[i] = r[3];
+    this.max[i] = r[4];
+    this.mode[i] = r[5];
+  }
+
+  private grow(): void {
+    const size = this.chain.length * 2;
+    const copy = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.chain = copy(this.chain, (n) => new Int32Array(n));
+    this.product = copy(this.product, (n) => new Int32Array(n));
+    this.count = copy(this.count, (n) => new Int32Array(n));
+    this.min = copy(this.min, (n) => new Float64Array(n));
+    this.max = copy(this.max, (n) => new Float64Array(n));
+    this.mode = copy(this.mode, (n) => new Float64Array(n));
+  }
 }
 
-const byBarcode = (codes: string[]) => (a: Row, b: Row) => {
-  const x = codes[a[1]]!, y = codes[b[1]]!;
-  return x < y ? -1 : x > y ? 1 : a[1] - b[1];
-};
+/** Product id → barcode, and id → rank in barcode order (the table's key order). */
+function barcodeOrder(db: Database): { codes: string[]; rank: Int32Array } {
+  const rows = db.query("SELECT id, barcode FROM products ORDER BY barcode, id").values() as [number, string][];
+  const codes: string[] = [];
+  const rank = new Int32Array(rows.reduce((m, r) => Math.max(m, r[0]), 0) + 1);
+  rows.forEach(([id, barcode], i) => {
+    codes[id] = barcode;
+    rank[id] = i;
+  });
+  return { codes, rank };
+}
+
+const ROW_BITS = 2 ** 24;
+const RANK_BITS = 2 ** 21;
+
+/** Row indexes in (chain, barcode, product) order: one packed key per row, sorted natively. */
+function keyOrder(rows: Rows, rank: Int32Array): ArrayLike<number> {
+  const n = rows.length;
+  let maxChain = 0;
+  for (let i = 0; i < n; i++) if (rows.chain[i]! > maxChain) maxChain = rows.chain[i]!;
+  if (n < ROW_BITS && rank.length < RANK_BITS && maxChain < 256) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (rows.chain[i]! * RANK_BITS + rank[rows.product[i]!]!) * ROW_BITS + i;
+    keys.sort();
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = keys[i]! % ROW_BITS;
+    return order;
+  }
+  return Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => rows.chain[a]! - rows.chain[b]! || rank[rows.product[a]!]! - rank[rows.product[b]!]!,
+  );
+}
 
 /**
  * Rebuilds all of `chain_products` from `price_current` (run inside the import's transaction).
- * Reads prices through the (product_id, price) index in chunks, so memory stays small.
+ * Reads prices through the (product_id, price) index in chunks, so memory stays small, and
+ * writes the rows in primary-key order.
  * @example rebuildChainProducts(db) // → rows written
  */
 export function rebuildChainProducts(db: Database): number {
   db.run("DELETE FROM chain_products");
   const stores = storeMap(db);
-  const codes = barcodes(db);
-  const perChain = new Map<number, Row[]>();
-  const collect = (row: Row) => {
-    let list = perChain.get(row[0]);
-    if (!list) perChain.set(row[0], (list = []));
-    list.push(row);
-  };
+  const { codes, rank } = barcodeOrder(db);
+  const rows = new Rows();
+  const collect = (row: Row) => rows.push(row);
   const fold = new ProductFold(stores);
   const chunk = db.prepare("SELECT product_id, store_id, price FROM price_current WHERE product_id >= ? AND product_id < ? ORDER BY product_id, price");
-  const maxId = (db.query("SELECT max(id) AS m FROM products").get() as { m: number | null }).m ?? 0;
   const STEP = 4096;
-  for (let from = 0; from <= maxId; from += STEP) {
+  for (let from = 0; from < rank.length; from += STEP) {
     let current = -1;
     for (const [productId, storeId, price] of chunk.values(from, from + STEP) as [number, number, number][]) {
       if (productId !== current) {
@@ -120,14 +175,14 @@ export function rebuildChainProducts(db: Database): number {
     if (current >= 0) fold.emit(current, collect);
   }
   const insert = new BatchInsert(db, "INSERT INTO chain_products (chain_id, barcode, product_id, store_count, price_min, price_max, price_mode) VALUES", 7);
-  let written = 0;
-  for (const chain of [...perChain.keys()].sort((a, b) => a - b)) {
-    const rows = perChain.get(chain)!.sort(byBarcode(codes));
-    for (const r of rows) insert.add(r[0], codes[r[1]]!, r[1], r[2], r[3], r[4], r[5]);
-    written += rows.length;
+  const order = keyOrder(rows, rank);
+  for (let k = 0; k < rows.length; k++) {
+    const i = order[k]!;
+    const product = rows.product[i]!;
+    insert.add(rows.chain[i]!, codes[product]!, product, rows.count[i]!, rows.min[i]!, rows.max[i]!, rows.mode[i]!);
   }
   insert.flush();
-  return written;
+  return rows.length;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { normaliseCode, type Chain, type Registry } from "../../registry.ts";
+import { detach } from "./detach.ts";
 
 /** The chain a file belongs to, and the code its stores and promotions are keyed under. */
 export interface FileChain {
@@ -29,7 +30,7 @@ export function storeChainCode(chain: Chain, code: string): string {
  */
 export function resolveFileChain(registry: Registry, nameCode: string | null, headerCode: string | null): ChainResolution {
   const fromName = nameCode ? normaliseCode(nameCode) : null;
-  const fromHeader = headerCode && /^\d+$/.test(headerCode.trim()) ? normaliseCode(headerCode.trim()) : null;
+  const fromHeader = headerCode && /^\d+$/.test(headerCode.trim()) ? detach(normaliseCode(headerCode.trim())) : null;
   if (!fromName && !fromHeader) return { ok: false, reason: "no chain code in the file name or content" };
   const nameChain = fromName ? registry.byCode.get(fromName) : undefined;
   const headerChain = fromHeader ? registry.byCode.get(fromHeader) : undefined;

@@ -2,6 +2,7 @@ import { normaliseCode, type Chain, type Registry } from "../../registry.ts";
 import type { FileType, ParsedFile } from "../records.ts";
 import { toIsraelIso } from "../../time.ts";
 import { resolveFileChain } from "./chain.ts";
+import { detach } from "./detach.ts";
 import type { LoadInput } from "./types.ts";
 
 /** Everything the loader needs to know about a file before touching the database. */
@@ -32,7 +33,9 @@ const KIND_OF: Record<FileType, ParsedFile["kind"]> = {
 // Without a type in the name the safe reading is the delta: it never removes anything.
 const TYPE_OF_KIND: Record<ParsedFile["kind"], FileType> = { stores: "stores", prices: "price", promos: "promo" };
 
-const code = (value: string | null | undefined) => (value && /^\d+$/.test(value.trim()) ? normaliseCode(value.trim()) : null);
+// Copied (detach): header values are substrings of the whole decoded file, and the run's
+// report keeps these codes until the end of the run.
+const code = (value: string | null | undefined) => (value && /^\d+$/.test(value.trim()) ? detach(normaliseCode(value.trim())) : null);
 
 /**
  * Works out a parsed file's type, chain, store and time from its name and header, or why it

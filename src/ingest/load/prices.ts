@@ -51,9 +51,8 @@ const POINT_LOOKUP_LIMIT = 200;
 
 /**
  * Loads one store's price file. A change of price (or a new item) writes `price_current` and a
- * `price_history` row at the file's time; an unchanged price writes nothing (only a newly
- * published PriceUpdateDate or AllowDiscount refreshes the current row; a missing
- * PriceUpdateDate keeps the known one). With `replace` (a complete
+ * `price_history` row at the file's time; an unchanged price writes nothing (only an AllowDiscount
+ * change is written; `updated_at` stays the time the price took effect). With `replace` (a complete
  * PriceFull), items the store no longer lists are deleted and get a history row with price
  * NULL. Rows are written in primary-key order (product id), new ones in multi-row batches;
  * history rows go to the run's HistoryBuffer (written sorted at the end of the run).
@@ -108,10 +107,9 @@ export function loadPrices(
       st.touched.add(id);
       changed++;
     } else {
-      // Same price: only a published PriceUpdateDate or AllowDiscount change is worth a write.
-      if ((item.updatedAt !== null && old[2] !== item.updatedAt) || old[3] !== allow) {
-        st.update.run(item.price, item.updatedAt ?? old[2], allow, storeId, id);
-      }
+      // Same price: updated_at stays the time this price took effect (some chains restamp
+      // PriceUpdateDate on every file; rewriting every row daily would cost more than the load).
+      if (old[3] !== allow) st.update.run(item.price, old[2], allow, storeId, id);
       unchanged++;
     }
   }

@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { PriceRecord } from "../records.ts";
 import type { ProductIdentity } from "./barcode.ts";
+import { detach } from "./detach.ts";
 
 /** Fills `products.category` from a name and manufacturer (the keyword classifier). */
 export type Classifier = (name: string, manufacturer: string | null) => string | null;
@@ -20,7 +21,18 @@ interface ProductEntry {
   updatedMs: number;
 }
 
-type JournalEntry = [scope: number, key: string, previous: ProductEntry | undefined, previousPending: ProductEntry | undefined];
+type CacheKey = number | string;
+type JournalEntry = [key: CacheKey, previous: ProductEntry | undefined, previousPending: ProductEntry | undefined];
+
+const DIGITS = /^\d{1,14}$/;
+
+/**
+ * The cache key of an identity: a number when the code is at most 14 digits (scope × 10¹⁴ +
+ * code: hashing a number is much cheaper than hashing a fresh substring), else a string.
+ */
+function cacheKey(identity: ProductIdentity): CacheKey {
+  return identity.scope < 90_000 && DIGITS.test(identity.key) ? identity.scope * 1e14 + Number(identity.key) : `${identity.scope}:${identity.key}`;
+}
 
 const PRODUCT_FIELDS = "id, name, manufacturer, manufacture_country, unit_qty, size_amount, size_unit, qty_in_package, is_weighted, updated_at";
 
@@ -57,7 +69,7 @@ function nameOf(item: PriceRecord): string {
  * rolled back, `commitFile()` keeps them.
  */
 export class ProductCache {
-  private readonly entries = new Map<number, Map<string, ProductEntry>>();
+  private readonly entries = new Map<CacheKey, ProductEntry>();
   private readonly pending = new Map<number, ProductEntry>();
   private journal: JournalEntry[] = [];
   private readonly select: Statement;
@@ -83,26 +95,25 @@ export class ProductCache {
     );
   }
 
-  private lookup(identity: ProductIdentity): ProductEntry | undefined {
-    let scoped = this.entries.get(identity.scope);
-    if (!scoped) this.entries.set(identity.scope, (scoped = new Map()));
-    let entry = scoped.get(identity.key);
+  private lookup(identity: ProductIdentity, key: CacheKey): ProductEntry | undefined {
+    let entry = this.entries.get(key);
     if (entry) return entry;
     const row = this.select.values(identity.scope, identity.key)[0];
     if (!row) return undefined;
     entry = entryFromRow(row);
-    scoped.set(identity.key, entry);
+    this.entries.set(typeof key === "string" ? detach(key) : key, entry);
     return entry;
   }
 
-  private put(identity: ProductIdentity, entry: ProductEntry, previous: ProductEntry | undefined): void {
-    this.journal.push([identity.scope, identity.key, previous, this.pending.get(entry.id)]);
-    this.entries.get(identity.scope)!.set(identity.key, entry);
+  private put(key: CacheKey, entry: ProductEntry, previous: ProductEntry | undefined): void {
+    const stored = typeof key === "string" && !previous ? detach(key) : key;
+    this.journal.push([stored, previous, this.pending.get(entry.id)]);
+    this.entries.set(stored, entry);
   }
 
   /** The id of a known product, or null (promotion items never create products). */
   find(identity: ProductIdentity): number | null {
-    return this.lookup(identity)?.id ?? null;
+    return this.lookup(identity, cacheKey(identity))?.id ?? null;
   }
 
   /**
@@ -111,17 +122,18 @@ export class ProductCache {
    * @example cache.upsert({ scope: 0, key: "7290000066318" }, record, "2026-11-22T05:00:00+02:00", Date.parse(...)) // → 17
    */
   upsert(identity: ProductIdentity, item: PriceRecord, time: string, timeMs: number): number {
-    const entry = this.lookup(identity);
+    const key = cacheKey(identity);
+    const entry = this.lookup(identity, key);
     const name = nameOf(item);
     if (!entry) {
       const fresh: ProductEntry = {
         id: 0,
-        name,
-        manufacturer: item.manufacturer,
-        country: item.manufactureCountry,
-        unitQty: item.unitQty,
+        name: detach(name),
+        manufacturer: detach(item.manufacturer),
+        country: detach(item.manufactureCountry),
+        unitQty: detach(item.unitQty),
         sizeAmount: item.sizeAmount,
-        sizeUnit: item.sizeUnit,
+        sizeUnit: detach(item.sizeUnit),
         qtyInPackage: item.qtyInPackage,
         isWeighted: item.isWeighted ? 1 : 0,
         updatedAt: time,
@@ -134,7 +146,7 @@ export class ProductCache {
       );
       fresh.id = Number(result.lastInsertRowid);
       this.inserted++;
-      this.put(identity, fresh, undefined);
+      this.put(key, fresh, undefined);
       return fresh.id;
     }
     if (timeMs < entry.updatedMs) return entry.id;
@@ -151,8 +163,20 @@ export class ProductCache {
     ) {
       return entry.id;
     }
-    const next: ProductEntry = { id: entry.id, name, manufacturer, country, unitQty, sizeAmount, sizeUnit, qtyInPackage, isWeighted, updatedAt: time, updatedMs: timeMs };
-    this.put(identity, next, entry);
+    const next: ProductEntry = {
+      id: entry.id,
+      name: name === entry.name ? entry.name : detach(name),
+      manufacturer: manufacturer === entry.manufacturer ? entry.manufacturer : detach(manufacturer),
+      country: country === entry.country ? entry.country : detach(country),
+      unitQty: unitQty === entry.unitQty ? entry.unitQty : detach(unitQty),
+      sizeAmount,
+      sizeUnit: sizeUnit === entry.sizeUnit ? entry.sizeUnit : detach(sizeUnit),
+      qtyInPackage,
+      isWeighted,
+      updatedAt: time,
+      updatedMs: timeMs,
+    };
+    this.put(key, next, entry);
     this.pending.set(next.id, next);
     return next.id;
   }
@@ -165,12 +189,11 @@ export class ProductCache {
   /** Undoes the current file's cache changes (its rows were rolled back). */
   rollbackFile(): void {
     for (let i = this.journal.length - 1; i >= 0; i--) {
-      const [scope, key, previous, previousPending] = this.journal[i]!;
-      const scoped = this.entries.get(scope)!;
-      const current = scoped.get(key);
-      if (previous) scoped.set(key, previous);
+      const [key, previous, previousPending] = this.journal[i]!;
+      const current = this.entries.get(key);
+      if (previous) this.entries.set(key, previous);
       else {
-        scoped.delete(key);
+        this.entries.delete(key);
         this.inserted--;
       }
       if (current) {

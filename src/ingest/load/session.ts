@@ -26,6 +26,18 @@ export interface SessionOptions {
   replace?: boolean;
 }
 
+/** Where a run's database time goes, in milliseconds. */
+export interface SessionTimings {
+  /** Loading files (inside their savepoints). */
+  files: number;
+  /** Writing the held price_history rows. */
+  history: number;
+  /** Re-creating indexes dropped for a bulk load. */
+  indexes: number;
+  chainProducts: number;
+  commit: number;
+}
+
 /** A file over this size that parses to no rows is suspect (research notes §7). */
 export const ZERO_ROWS_MIN_BYTES = 1024;
 
@@ -68,6 +80,8 @@ export class LoadSession {
   private open = true;
   /** Files loaded with rows or as legitimately empty (status ok, or partial with rows). */
   imported = 0;
+  /** Milliseconds spent per phase (for benchmarks and logs). */
+  readonly timings: SessionTimings = { files: 0, history: 0, indexes: 0, chainProducts: 0, commit: 0 };
 
   private constructor(
     private readonly db: Database,
@@ -143,6 +157,7 @@ export class LoadSession {
       counts: {},
     };
     const historyMark = this.history.mark();
+    const started = performance.now();
     this.db.run("SAVEPOINT import_file");
     try {
       this.loadDescribed(input, file, outcome);
@@ -158,8 +173,13 @@ export class LoadSession {
       return { ...outcome, rows: 0, status: "rejected", reason: `load failed: ${(error as Error).message}`, zeroRows: false, counts: {} };
     }
     this.products.commitFile();
+    this.timings.files += performance.now() - started;
     // Past the savepoint: the held history rows all belong to loaded files.
-    if (this.history.full) this.history.flush();
+    if (this.history.full) {
+      const flushing = performance.now();
+      this.history.flush();
+      this.timings.history += performance.now() - flushing;
+    }
     this.account(file, outcome);
     return outcome;
   }
@@ -240,14 +260,24 @@ export class LoadSession {
       return null;
     }
     try {
+      let at = performance.now();
+      const lap = (phase: keyof SessionTimings) => {
+        const now = performance.now();
+        this.timings[phase] += now - at;
+        at = now;
+      };
       collectOrphanPromotions(this.db);
       this.products.flush();
       this.history.flush();
+      lap("history");
       for (const sql of this.droppedIndexes) this.db.run(sql);
+      lap("indexes");
       this.refreshChainProducts();
+      lap("chainProducts");
       this.writeChainHealth(updatedAt);
       const version = bumpDataVersion(this.db, updatedAt, source);
       this.db.run("COMMIT");
+      lap("commit");
       this.open = false;
       return version;
     } catch (error) {

@@ -41,12 +41,14 @@ describe("PriceFull and Price", () => {
     expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500], [at(21), null], [at(22), 500]]);
   });
 
-  test("an unchanged price with a new PriceUpdateDate refreshes the current row without history", () => {
+  test("an unchanged price keeps the time it took effect; an AllowDiscount change is written; no history", () => {
     const db = freshDb();
     runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { updatedAt: at(19) })])]);
-    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 500, { updatedAt: at(20, 22) })])]);
-    expect(db.query("SELECT updated_at FROM price_current").get()).toEqual({ updated_at: at(20, 22) });
-    expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500]]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 500, { updatedAt: at(20, 22), allowDiscount: false })])]);
+    expect(db.query("SELECT updated_at, allow_discount FROM price_current").get()).toEqual({ updated_at: at(19), allow_discount: 0 });
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(22), [item(A, 520, { updatedAt: null })])]);
+    expect(db.query("SELECT price, updated_at FROM price_current").get()).toEqual({ price: 520, updated_at: at(22) });
+    expect(history(db, RAMI_LEVY, "1", A)).toEqual([[at(20), 500], [at(22), 520]]);
   });
 
   test("a truncated PriceFull updates prices but removes nothing", () => {
