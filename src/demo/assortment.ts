@@ -44,8 +44,8 @@ const DEFAULT_WEIGHT: Record<Assortment, number> = { supermarket: 1, discounter:
 
 /** Barcoded products carried, before the scale option. */
 const SIZE: Record<Assortment, [number, number]> = {
-  supermarket: [1900, 2400],
-  discounter: [1700, 2200],
+  supermarket: [1700, 2200],
+  discounter: [1500, 2000],
   convenience: [550, 850],
   drugstore: [900, 1200],
   online: [1000, 1300],

@@ -6,7 +6,7 @@ import type { Timeline } from "./timeline.ts";
 
 /**
  * A chain's prices over the demo period, at chain level: what it sold at the start, and per
- * monthly step which prices changed (5–10% of items, mostly up; produce swings with the
+ * monthly step which prices changed (5–8% of items, mostly up; produce swings with the
  * season), which items were launched, and which were delisted by today. On 1 January 2025
  * (VAT 17% → 18%) a third of the items go up by about 1%.
  */
@@ -64,7 +64,7 @@ export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnd
     const stepRng = rng.fork(`step:${k}`);
     const changes = new Map<number, number>();
     const launches = new Map<number, number>();
-    const share = stepRng.float(0.05, 0.1);
+    const share = stepRng.float(0.05, 0.08);
     const vatStep = fmt.date(previous) < VAT_DAY && fmt.date(time) >= VAT_DAY;
     const when = () => changeTime(previous, time, stepRng);
     updated = updated.slice();
@@ -75,7 +75,7 @@ export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnd
       const old = price[i]!;
       let next = old;
       if (item.itemType === 0) {
-        if (stepRng.chance(0.45)) {
+        if (stepRng.chance(0.35)) {
           // Produce: seasonal swings around the starting price.
           const drift = old / item.startPrice;
           const factor = stepRng.float(0.8, 1.25) * (drift > 1.3 ? 0.85 : drift < 0.75 ? 1.15 : 1);

@@ -41,11 +41,18 @@ export class XmlWriter {
     return this;
   }
 
-  /** `<tag>value</tag>`; null/undefined/"" give an empty element in the writer's style. */
+  /** `<tag>value</tag>`; null/undefined/"" give an empty element in the writer's style. Numbers need no escaping. */
   leaf(tag: string, value: Value): this {
-    const text = value == null ? "" : this.escape(String(value));
+    const text = value == null ? "" : typeof value === "number" ? String(value) : this.escape(value);
     if (text === "") this.line(this.emptyTag(tag));
     else this.line(`<${tag}>${text}</${tag}>`);
+    return this;
+  }
+
+  /** Like `leaf` for values known to hold no markup characters (codes, dates, prices). */
+  safe(tag: string, value: string): this {
+    if (value === "") this.line(this.emptyTag(tag));
+    else this.line(`<${tag}>${value}</${tag}>`);
     return this;
   }
 

@@ -47,20 +47,20 @@ export const binaWriter: DialectWriter = {
       const m = measure(item, price, style);
       const name = itemName(item, profile);
       x.open("Item")
-        .leaf("PriceUpdateDate", fmt.dateTime(updated))
-        .leaf("ItemCode", item.code)
+        .safe("PriceUpdateDate", fmt.dateTime(updated))
+        .safe("ItemCode", item.code)
         .leaf("ItemType", item.itemType)
         .leaf("ItemNm", name)
         .leaf("ManufacturerName", profile.zeroSizes ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
         .leaf("ManufactureCountry", countryText(item, profile))
         .leaf("ManufacturerItemDescription", name)
         .leaf("UnitQty", m.unitQty)
-        .leaf("Quantity", m.quantity)
+        .safe("Quantity", m.quantity)
         .leaf("UnitOfMeasure", m.unitOfMeasure)
         .leaf("bIsWeighted", item.weighted ? 1 : 0)
         .leaf("QtyInPackage", m.qtyInPackage)
-        .leaf("ItemPrice", ils(price, profile.ending === "00"))
-        .leaf("UnitOfMeasurePrice", m.unitPrice)
+        .safe("ItemPrice", ils(price, profile.ending === "00"))
+        .safe("UnitOfMeasurePrice", m.unitPrice)
         .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
         .leaf("ItemStatus", 1)
         .close("Item");
@@ -102,7 +102,7 @@ export const binaWriter: DialectWriter = {
         .close("AdditionalRestrictions")
         .open("PromotionItems", { count: items.length });
       for (const { item, gift } of items) {
-        x.open("Item").leaf("ItemCode", item.code).leaf("IsGiftItem", gift ? 1 : 0).leaf("ItemType", item.itemType).close("Item");
+        x.open("Item").safe("ItemCode", item.code).leaf("IsGiftItem", gift ? 1 : 0).leaf("ItemType", item.itemType).close("Item");
       }
       x.close("PromotionItems")
         .leaf("Remarks", p.description.slice(0, 20).trimEnd())

@@ -54,20 +54,20 @@ export const cerberusWriter: DialectWriter = {
         const m = measure(item, price, style);
         const name = itemName(item, profile);
         x.open("Item")
-          .leaf("PriceUpdateDate", fmt.dateTime(updated))
-          .leaf("ItemCode", item.code)
+          .safe("PriceUpdateDate", fmt.dateTime(updated))
+          .safe("ItemCode", item.code)
           .leaf("ItemType", item.itemType)
           .leaf(profile.itemNm ? "ItemNm" : "ItemName", name)
           .leaf(profile.manufactureName ? "ManufactureName" : "ManufacturerName", unknownMaker ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
           .leaf("ManufactureCountry", countryText(item, profile))
           .leaf(profile.manufactureName ? "ManufactureItemDescription" : "ManufacturerItemDescription", name)
           .leaf("UnitQty", m.unitQty)
-          .leaf("Quantity", m.quantity)
+          .safe("Quantity", m.quantity)
           .leaf("UnitOfMeasure", m.unitOfMeasure)
           .leaf("bIsWeighted", item.weighted ? 1 : 0)
           .leaf("QtyInPackage", m.qtyInPackage)
-          .leaf("ItemPrice", ils(price))
-          .leaf("UnitOfMeasurePrice", m.unitPrice)
+          .safe("ItemPrice", ils(price))
+          .safe("UnitOfMeasurePrice", m.unitPrice)
           .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
           .leaf("ItemStatus", 1);
         if (profile.itemId) x.leaf("ItemId", internalId(item));
@@ -113,7 +113,7 @@ export const cerberusWriter: DialectWriter = {
         if (p.isWeighted) x.leaf("WeightUnit", 1);
         x.open("PromotionItems");
         for (const { item, gift } of items) {
-          x.open("Item").leaf("ItemCode", item.code).leaf("ItemType", item.itemType).leaf("IsGiftItem", gift ? 1 : 0).close("Item");
+          x.open("Item").safe("ItemCode", item.code).leaf("ItemType", item.itemType).leaf("IsGiftItem", gift ? 1 : 0).close("Item");
         }
         x.close("PromotionItems").open("Clubs").leaf("ClubId", p.clubId).close("Clubs").close("Promotion");
       }

@@ -50,21 +50,21 @@ export const modernWriter: DialectWriter = {
     for (const { item, price, updated } of doc.rows) {
       const m = measure(item, price, "modern");
       x.open("Item")
-        .leaf("PriceUpdateTime", fmt.isoNaive(updated))
-        .leaf("ItemCode", item.code)
-        .leaf("LastSaleDateTime", fmt.isoNaive(addMinutes(doc.time, -lastSaleLag(item.code))))
+        .safe("PriceUpdateTime", fmt.isoNaive(updated))
+        .safe("ItemCode", item.code)
+        .safe("LastSaleDateTime", fmt.isoNaive(addMinutes(doc.time, -lastSaleLag(item.code))))
         .leaf("ItemType", item.itemType)
         .leaf("ItemName", item.name)
         .leaf("ManufactureName", item.manufacturer ?? "")
         .leaf("ManufactureCountry", countryText(item, profile))
         .leaf("ManufactureItemDescription", item.name)
         .leaf("UnitQty", m.unitQty)
-        .leaf("Quantity", m.quantity)
+        .safe("Quantity", m.quantity)
         .leaf("UnitOfMeasure", m.unitOfMeasure)
         .leaf("bIsWeighted", item.weighted ? 1 : 0)
         .leaf("QtyInPackage", m.qtyInPackage)
-        .leaf("ItemPrice", ils(price))
-        .leaf("UnitOfMeasurePrice", m.unitPrice)
+        .safe("ItemPrice", ils(price))
+        .safe("UnitOfMeasurePrice", m.unitPrice)
         .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
         .leaf("ItemStatus", "")
         .close("Item");
@@ -113,7 +113,7 @@ function grouped(x: XmlWriter, { promotion: p, items }: StorePromotion): void {
       .open("PromotionItems");
     for (const { item, gift } of group) {
       x.open("PromotionItem")
-        .leaf("ItemCode", item.code)
+        .safe("ItemCode", item.code)
         .leaf("ItemType", item.itemType)
         .leaf("RewardType", gift ? 6 : p.rewardType)
         .leaf("MinQty", gift ? 1 : p.minQty)
@@ -155,7 +155,7 @@ function flat(x: XmlWriter, { promotion: p, items }: StorePromotion): void {
     .leaf("Remarks", "")
     .open("PromotionItems");
   for (const { item, gift } of items) {
-    x.open("Item").leaf("ItemCode", item.code).leaf("ItemType", item.itemType).leaf("IsGiftItem", gift ? 1 : 0).close("Item");
+    x.open("Item").safe("ItemCode", item.code).leaf("ItemType", item.itemType).leaf("IsGiftItem", gift ? 1 : 0).close("Item");
   }
   x.close("PromotionItems").close("Promotion");
 }

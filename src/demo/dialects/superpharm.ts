@@ -43,19 +43,19 @@ export const superpharmWriter: DialectWriter = {
       for (const { item, price, updated } of doc.rows) {
         const m = measure(item, price, "superpharm");
         x.open("Line")
-          .leaf("PriceUpdateDate", fmt.date(updated))
-          .leaf("ItemCode", item.code)
+          .safe("PriceUpdateDate", fmt.date(updated))
+          .safe("ItemCode", item.code)
           .leaf("ItemName", item.name)
           .leaf("ManufacturerName", item.manufacturer ?? "General")
           .leaf("ManufactureCountry", countryText(item, profile))
           .leaf("ManufacturerItemDescription", item.name)
           .leaf("UnitQty", m.unitQty)
-          .leaf("Quantity", m.quantity)
+          .safe("Quantity", m.quantity)
           .leaf("UnitOfMeasure", m.unitOfMeasure)
           .leaf("blsWeighted", item.weighted ? 1 : 0)
           .leaf("QtyInPackage", m.qtyInPackage)
-          .leaf("ItemPrice", ils(price))
-          .leaf("UnitOfMeasurePrice", m.unitPrice)
+          .safe("ItemPrice", ils(price))
+          .safe("UnitOfMeasurePrice", m.unitPrice)
           .leaf("AllowDiscount", 1)
           .leaf("ItemStatus", 0)
           .close("Line");
@@ -89,7 +89,7 @@ export const superpharmWriter: DialectWriter = {
             .leaf("ClubId", p.clubId)
             .leaf("AdditionalIsCoupon", p.isCoupon ? 1 : 0)
             .leaf("AdditionalGiftCount", p.giftCount)
-            .leaf("ItemCode", item.code)
+            .safe("ItemCode", item.code)
             .leaf("IsGiftItem", gift ? 1 : 0)
             .close("Line");
         }
