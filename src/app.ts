@@ -15,6 +15,8 @@ import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
+import { searchModule } from "./modules/search/index.ts";
+import { ProductSearch } from "./search/index.ts";
 import { accessPlugin } from "./http/access/plugin.ts";
 import { observability } from "./http/observability/plugin.ts";
 import type { AccessService } from "./http/access/service.ts";
@@ -28,8 +30,11 @@ export interface AppDeps {
   data: DataState;
   /** The current time; tests pin it. */
   now: () => Date;
-  /** The product search index (absent in tests that do not need it). */
-  search?: { readonly ready: boolean };
+  /**
+   * The product search index; created by createApp when absent, rebuilt after every new data
+   * version (`ProductSearch.follow`).
+   */
+  search?: ProductSearch;
   /**
    * Keys, rate limits and quota counters shared by the access plugin and the portal; created by
    * createApp when absent. Stopping the app (app.stop()) flushes its usage counters.
@@ -70,6 +75,7 @@ function validationError(error: unknown): ApiError {
  * Hooks are registered before the modules so they apply to every route.
  */
 export function createApp(deps: AppDeps) {
+  deps.search ??= new ProductSearch().follow(deps.data, deps.db.prices);
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
@@ -108,6 +114,7 @@ export function createApp(deps: AppDeps) {
     .use(promosModule(deps))
     .use(basketModule(deps))
     .use(widgetModule(deps))
+    .use(searchModule(deps as AppDeps & { search: ProductSearch }))
     .use(portalModule(deps));
   return app;
 }

@@ -33,7 +33,7 @@ const STRONG = 10;
 const PHRASE = 4;
 const MANUFACTURER = 1.5;
 /** Weight of a word by its position: Hebrew product names put the head noun first. */
-const positionWeight = (position: number) => (position === 0 ? 3 : position === 1 ? 2 : 1);
+const positionWeight = (position: number) => (position === 0 ? 4 : position === 1 ? 2 : 1);
 
 interface Rule {
   category: number;

@@ -1,0 +1,100 @@
+import { Elysia } from "elysia";
+import { stmt } from "../../db/statements.ts";
+import { ApiError } from "../../http/problem.ts";
+import { classify } from "../../search/categories.ts";
+import { labelSvg } from "./label-image.ts";
+import { SearchQuery, SearchResponse } from "./model.ts";
+import { searchProducts, type SearchDeps } from "./service.ts";
+
+const ERRORS =
+  "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
+  "401/403/429 as everywhere, 503 `data_not_ready` with `Retry-After` until data is imported and the search index is built.";
+
+/** The scheme and host clients reach us at (X-Forwarded-* honoured only with the trust-proxy setting). */
+function publicOrigin(request: Request, trustProxy: boolean): string {
+  const url = new URL(request.url);
+  if (!trustProxy) return url.origin;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const scheme = proto === "https" || proto === "http" ? proto : url.protocol.slice(0, -1);
+  return `${scheme}://${host && /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host) ? host : url.host}`;
+}
+
+interface LabelRow {
+  id: number;
+  barcode: string;
+  name: string;
+  manufacturer: string | null;
+  category: string | null;
+  size_amount: number | null;
+  size_unit: string | null;
+}
+
+/** GET /api/v1/product-search/ and the generated label images its items point to. */
+export function searchModule(deps: SearchDeps) {
+  return new Elysia({ name: "module.search" })
+    .get(
+      "/api/v1/product-search",
+      ({ query, request }) => {
+        const { items, total, nextCursor } = searchProducts(deps, query, publicOrigin(request, deps.settings.trustProxy));
+        return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: deps.data.current.updatedAt } };
+      },
+      {
+        query: SearchQuery,
+        response: { 200: SearchResponse },
+        detail: {
+          summary: "Search products by name, brand or barcode",
+          tags: ["search"],
+          description:
+            "Plan: Free. Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
+            "then, when few have all, products with some of them. Prefix letters (`והחלב`, `לבמבה`), final/regular letters, niqqud, geresh and gershayim or ASCII quotes (`קוטג'`, `מ\"ל`), " +
+            "one typo in a word of five letters or more, Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
+            "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first.\n\n" +
+            "Filters: `chain_id` (sold in a store of that chain) and `category` (slug of the keyword classifier). Cursor pagination: pass `meta.next_cursor` as `cursor` with the same `q` and filters; " +
+            "null on the last page. `meta.total` counts every match.\n\n" +
+            "Items: `barcode`, `name`, `category`, `image_url` (a generated label image unless the operator set an image URL template), `manufacturer`, `unit_qty`, `size`, `unit`, " +
+            "`chain_count`, `min_price_ils` (lowest shelf price; of the chain when `chain_id` is given).\n\n" +
+            ERRORS +
+            "\n\nExample: `GET /api/v1/product-search/?q=" +
+            encodeURIComponent("במבה") +
+            "&limit=5` (q=במבה)",
+        },
+      },
+    )
+    .get(
+      "/images/products/:file",
+      ({ params }) => {
+        const match = /^(\d{1,20})\.svg$/.exec(params.file);
+        if (!match) throw new ApiError("not_found", "Product images are /images/products/{barcode}.svg.");
+        const key = match[1]!.replace(/^0+(?=\d)/, "");
+        const row = stmt(
+          deps.db.prices,
+          `SELECT id, barcode, name, manufacturer, category, size_amount, size_unit
+             FROM products WHERE barcode_key = ? ORDER BY scope_chain_id, id LIMIT 1`,
+        ).get(key) as LabelRow | null;
+        if (!row) throw new ApiError("product_not_found", `No product with barcode ${match[1]}.`);
+        const svg = labelSvg({
+          barcode: row.barcode,
+          name: row.name,
+          sizeAmount: row.size_amount,
+          sizeUnit: row.size_unit,
+          category: deps.search.categoryOf(row.id) ?? row.category ?? classify(row.name, row.manufacturer),
+        });
+        return new Response(svg, {
+          headers: {
+            "content-type": "image/svg+xml; charset=utf-8",
+            "cache-control": "public, max-age=86400",
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+          },
+        });
+      },
+      {
+        detail: {
+          summary: "Generated product label image",
+          tags: ["search"],
+          description: "Public, no key. An SVG label (name, package size, category colour, barcode) for products without a photo; `image_url` of search items points here unless an image URL template is set. 404 `product_not_found` for an unknown barcode.",
+        },
+      },
+    );
+}

@@ -1,0 +1,55 @@
+import * as z from "zod";
+import { CATEGORIES } from "../../search/categories.ts";
+import { ChainSlug } from "../prices/model.ts";
+
+const CATEGORY_LIST = CATEGORIES.map((c) => `\`${c.slug}\` (${c.name})`).join(", ");
+
+export const SearchQuery = z.object({
+  q: z
+    .string()
+    .min(1)
+    .max(100)
+    .refine((s) => s.trim().length > 0, "q must contain a letter or digit")
+    .describe(
+      "Free text, 1–100 characters: a product name or part of one, a brand, Hebrew or Latin letters, or a barcode (digits; leading zeros do not matter). " +
+        "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of five letters or more are all understood; the last word may be half typed. " +
+        "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) ranks products of that size first.",
+    )
+    .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "coca cola", "7290000066318"] }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1–100 (default 20)"),
+  cursor: z.string().min(1).max(2048).optional().describe("`meta.next_cursor` of the previous page (same `q` and filters)"),
+  chain_id: ChainSlug.optional().describe("Only products sold in a store of this chain, e.g. `shufersal`"),
+  category: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "a category is a lowercase slug")
+    .optional()
+    .describe(`Only products of this category: ${CATEGORY_LIST}`),
+});
+
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+const Money = z.string().regex(/^\d+\.\d{2}$/);
+
+export const SearchItem = z.object({
+  barcode: z.string().describe("The product's barcode as published"),
+  name: z.string(),
+  category: z.string().describe("Category slug from the keyword classifier over names"),
+  image_url: z.string().describe("Product image: a generated label image served by this service, or the operator's image URL template"),
+  manufacturer: z.string().nullable(),
+  unit_qty: z.string().nullable().describe("The published unit word, e.g. `גרם`"),
+  size: z.number().nullable().describe("Normalised package size in `unit`, null when unknown"),
+  unit: z.enum(["g", "ml", "unit"]).nullable().describe("Unit of `size`: `g`, `ml` or `unit`"),
+  chain_count: z.number().int().describe("Chains selling the product"),
+  min_price_ils: Money.nullable().describe("Lowest shelf price among the stores selling it (of the chain when `chain_id` is given)"),
+});
+
+export const SearchResponse = z.object({
+  data: z.array(SearchItem),
+  meta: z.object({
+    next_cursor: z.string().nullable(),
+    total: z.number().int().describe("Products matching the query and filters"),
+    data_updated_at: z.string().nullable(),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+  }),
+});

@@ -1,0 +1,104 @@
+import type { AppDeps } from "../../app.ts";
+import { stmt } from "../../db/statements.ts";
+import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { ApiError, invalidParameter } from "../../http/problem.ts";
+import { requireData } from "../../http/require-data.ts";
+import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts";
+import type { ProductSearch } from "../../search/index.ts";
+import { formatIls } from "../../time.ts";
+import type { SearchQuery } from "./model.ts";
+
+export type SearchDeps = AppDeps & { search: ProductSearch };
+
+interface ItemRow {
+  id: number;
+  barcode: string;
+  name: string;
+  manufacturer: string | null;
+  category: string | null;
+  unit_qty: string | null;
+  size_amount: number | null;
+  size_unit: string | null;
+  chain_count: number;
+  min_price: number | null;
+}
+
+const SIZE_UNITS = new Set(["g", "ml", "unit"]);
+const isOffset = (k: unknown): k is number => Number.isInteger(k) && (k as number) >= 0;
+
+/** The image of a product: the operator's template (`{barcode}` substituted) or our generated label. */
+export function imageUrl(deps: AppDeps, origin: string, barcode: string): string {
+  const template = deps.settings.imageUrlTemplate;
+  if (template) return template.replaceAll("{barcode}", encodeURIComponent(barcode));
+  return `${origin}/images/products/${encodeURIComponent(barcode)}.svg`;
+}
+
+/** 503 data_not_ready until data is imported and the first index is built. */
+function requireIndex(deps: SearchDeps): void {
+  requireData(deps);
+  if (!deps.search.ready) {
+    throw new ApiError("data_not_ready", "The search index is being built; try again shortly.", { headers: { "retry-after": "5" } });
+  }
+}
+
+/** `chains.id` of a chain slug; 404 chain_not_found when the registry does not know it. */
+function chainDbId(deps: AppDeps, slug: string): number {
+  if (!deps.registry.bySlug.get(slug)) throw new ApiError("chain_not_found", `No chain with id ${slug}; GET /api/v1/chains/ lists them.`);
+  const row = stmt(deps.db.prices, "SELECT id FROM chains WHERE slug = ?").get(slug) as { id: number } | null;
+  return row?.id ?? -1;
+}
+
+function pageRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
+  if (ids.length === 0) return new Map();
+  const rows = stmt(
+    deps.db.prices,
+    `SELECT p.id, p.barcode, p.name, p.manufacturer, p.category, p.unit_qty, p.size_amount, p.size_unit,
+            count(cp.chain_id) AS chain_count,
+            min(CASE WHEN ?1 IS NULL OR cp.chain_id = ?1 THEN cp.price_min END) AS min_price
+       FROM products p LEFT JOIN chain_products cp ON cp.product_id = p.id
+      WHERE p.id IN (SELECT value FROM json_each(?2))
+      GROUP BY p.id`,
+  ).all(chainId, JSON.stringify(ids)) as ItemRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * GET /api/v1/product-search/: a relevance-ordered page of products for a free-text query,
+ * optionally only those sold by a chain or of a category. Offsets travel in cursors bound
+ * to the index's data version, the query and the filters.
+ */
+export function searchProducts(deps: SearchDeps, query: SearchQuery, origin: string) {
+  requireIndex(deps);
+  if (query.category !== undefined && !categoryBySlug(query.category)) {
+    throw invalidParameter("category", `Unknown category ${query.category}; one of: ${CATEGORIES.map((c) => c.slug).join(", ")}.`);
+  }
+  const chainId = query.chain_id !== undefined ? chainDbId(deps, query.chain_id) : null;
+  const version = deps.search.version;
+  const queryKey = JSON.stringify(["product-search", query.q, query.chain_id ?? "", query.category ?? ""]);
+  const offset = query.cursor ? decodeCursor(query.cursor, version, queryKey, isOffset) : 0;
+  const page = deps.search.search({ q: query.q, chainId: chainId ?? undefined, category: query.category, limit: query.limit, offset });
+  const rows = pageRows(deps, page.ids, chainId);
+  const items = [];
+  for (const id of page.ids) {
+    const row = rows.get(id);
+    if (!row) continue; // removed by an import after the index was built
+    items.push({
+      barcode: row.barcode,
+      name: row.name,
+      category: deps.search.categoryOf(id) ?? row.category ?? classify(row.name, row.manufacturer),
+      image_url: imageUrl(deps, origin, row.barcode),
+      manufacturer: row.manufacturer,
+      unit_qty: row.unit_qty,
+      size: row.size_amount,
+      unit: row.size_unit && SIZE_UNITS.has(row.size_unit) ? (row.size_unit as "g" | "ml" | "unit") : null,
+      chain_count: row.chain_count,
+      min_price_ils: row.min_price === null ? null : formatIls(row.min_price),
+    });
+  }
+  const next = offset + query.limit;
+  return {
+    items,
+    total: page.total,
+    nextCursor: next < page.total ? encodeCursor(version, queryKey, next) : null,
+  };
+}
