@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
 import { ensureDemoData, type EnsureDemoResult } from "../../src/demo/first-start.ts";
 import { loadRegistry } from "../../src/registry.ts";
+import { loadSettings } from "../../src/config.ts";
+import { DataState } from "../../src/data-state.ts";
+import { priceHistory } from "../../src/modules/prices/history.ts";
 
 // End to end: a small demo of every chain, written and imported through the real import path.
 const NOW = new Date("2026-11-22T08:00:00Z");
@@ -72,6 +75,19 @@ describe("ensureDemoData on an empty database", () => {
     // Change-only: far fewer history rows than rows loaded.
     const history = one<{ n: number }>("SELECT count(*) AS n FROM price_history").n;
     expect(history).toBeLessThan(first.report!.demo.rows.prices);
+  });
+
+  test("the history endpoint's service shows 24 months of chain prices for a widely sold product", () => {
+    const { barcode } = one<{ barcode: string }>(
+      `SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id JOIN stores s ON s.id = pc.store_id
+        WHERE p.scope_chain_id = 0 GROUP BY p.id ORDER BY count(DISTINCT s.chain_id) DESC, p.barcode LIMIT 1`,
+    );
+    const deps = { settings: loadSettings({}), db: { prices: db, accounts: openMemory().accounts }, registry, data: new DataState(db), now: () => NOW };
+    const { from, history } = priceHistory(deps, barcode, 24);
+    expect(from).toBe("2024-11-22");
+    expect(history.some((r) => r.date === from)).toBe(true);
+    expect(new Set(history.map((r) => r.chain_id)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(history.map((r) => r.date.slice(0, 7))).size).toBeGreaterThanOrEqual(6);
   });
 
   test("promotions of every real kind, most of today's running now", () => {
