@@ -5,7 +5,9 @@ import { toIsraelIso } from "../time.ts";
 import { collectFiles } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
-import { readPriceFile } from "./read-file.ts";
+import { InlineParser, ParsePool, type Parser } from "./parse-pool.ts";
+import type { ParseReply } from "./parse-messages.ts";
+import type { ParsedFile } from "./records.ts";
 import { LoadSession, type SessionTimings } from "./load/session.ts";
 import { detach } from "./load/detach.ts";
 import type { Classifier } from "./load/products.ts";
@@ -34,6 +36,11 @@ export interface ImportOptions {
   replaceSource?: boolean;
   /** Fills products.category; none by default. */
   classify?: Classifier | null;
+  /**
+   * Threads that read and parse files ahead of the loader; default: cores − 1 (1–3). 0 parses on
+   * the calling thread. Small runs (under 6 files) always parse inline.
+   */
+  parseWorkers?: number;
 }
 
 const emptyOutcome = (file: OrderedFile): FileOutcome => ({
@@ -55,34 +62,33 @@ function currentSource(db: Database): string | null {
   return row?.value ?? null;
 }
 
-/** Reads, parses and loads one file; every failure becomes the file's report, never an exception. */
-async function importFile(session: LoadSession, file: OrderedFile, maxBytes: number, timings: { read: number; parse: number }): Promise<FileReport> {
-  const base = { path: file.path, fileName: file.fileName, bytes: file.size };
-  if (file.size > maxBytes) {
-    return { ...base, ...emptyOutcome(file), reason: `file is ${file.size} bytes, over the ${maxBytes}-byte limit` };
-  }
-  let read;
-  try {
-    let at = performance.now();
-    const bytes = await Bun.file(file.path).bytes();
-    base.bytes = bytes.length;
-    timings.read += performance.now() - at;
-    at = performance.now();
-    read = readPriceFile(bytes, file.fileName, { maxBytes });
-    timings.parse += performance.now() - at;
-  } catch (error) {
-    return { ...base, ...emptyOutcome(file), reason: (error as Error).message };
-  }
+/** Loads one read-and-parsed file; a file that could not be read becomes its report. */
+function loadReply(session: LoadSession, file: OrderedFile, reply: ParseReply): FileReport {
+  const base = { path: file.path, fileName: file.fileName, bytes: reply.bytes || file.size };
+  if (!reply.ok) return { ...base, ...emptyOutcome(file), reason: detach(reply.reason) };
   const outcome = session.loadFile({
     fileName: file.fileName,
     bytes: base.bytes,
-    name: read.name,
-    parsed: read.parsed,
-    partial: read.partial,
+    name: reply.name,
+    parsed: reply.parsed as ParsedFile,
+    partial: reply.partial,
     // Copies: a substring would keep the whole decoded file alive in the run's report.
-    warnings: read.warnings.map(detach),
+    warnings: reply.warnings.map(detach),
   });
   return { ...base, ...outcome };
+}
+
+/** Below this many files a parse worker's start-up is not worth it. */
+const POOL_MIN_FILES = 6;
+
+function parserFor(files: number, workers: number | undefined, maxBytes: number): { parser: Parser; lookahead: number } {
+  const size = workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
+  if (size === 0 || files < POOL_MIN_FILES) return { parser: new InlineParser(maxBytes), lookahead: 1 };
+  try {
+    return { parser: new ParsePool(size, maxBytes), lookahead: size * 2 + 1 };
+  } catch {
+    return { parser: new InlineParser(maxBytes), lookahead: 1 };
+  }
 }
 
 /**
@@ -117,12 +123,27 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
 
   const io = { read: 0, parse: 0 };
   let session: LoadSession | null = null;
+  const { parser, lookahead } = parserFor(ordered.length, options.parseWorkers, maxBytes);
+  // Files are parsed ahead (on worker threads when there are enough) and loaded in order.
+  const replies: (Promise<ParseReply> | undefined)[] = [];
+  const submit = (i: number) => {
+    const file = ordered[i];
+    if (!file || replies[i]) return;
+    replies[i] =
+      file.size > maxBytes
+        ? Promise.resolve({ id: i, ok: false, bytes: file.size, reason: `file is ${file.size} bytes, over the ${maxBytes}-byte limit`, readMs: 0, parseMs: 0 })
+        : parser.parse(file.path, file.fileName);
+  };
   try {
     session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify ?? null, resolveCity, replace: replaced });
-    let done = 0;
-    for (const file of ordered) {
-      files.push(await importFile(session, file, maxBytes, io));
-      options.onProgress?.(++done, ordered.length, file.path);
+    for (let i = 0; i < ordered.length; i++) {
+      for (let j = i; j < i + lookahead; j++) submit(j);
+      const reply = await replies[i]!;
+      replies[i] = undefined;
+      io.read += reply.readMs;
+      io.parse += reply.parseMs;
+      files.push(loadReply(session, ordered[i]!, reply));
+      options.onProgress?.(i + 1, ordered.length, ordered[i]!.path);
       // Let an in-process server answer between files.
       await Bun.sleep(0);
     }
@@ -131,6 +152,8 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
   } catch (caught) {
     session?.abort();
     error = (caught as Error).message;
+  } finally {
+    parser.close();
   }
 
   const totals = totalsOf(files);

@@ -1,0 +1,35 @@
+import { readPriceFile } from "./read-file.ts";
+import type { ParseReply, ParseRequest } from "./parse-messages.ts";
+import { packParsed } from "./packed.ts";
+
+/**
+ * Reads and parses one file — the work a parse worker does, also run inline for small imports.
+ * Never throws: a file that cannot be read or parsed comes back as `ok: false` with the reason.
+ * @example await parseOne({ id: 1, path, fileName: "PriceFull…gz", maxBytes: 256 * 2 ** 20 }, false)
+ */
+export async function parseOne(request: ParseRequest, pack: boolean): Promise<ParseReply> {
+  const started = performance.now();
+  let bytes: Uint8Array;
+  try {
+    bytes = await Bun.file(request.path).bytes();
+  } catch (error) {
+    return { id: request.id, ok: false, bytes: 0, reason: (error as Error).message, readMs: performance.now() - started, parseMs: 0 };
+  }
+  const read = performance.now();
+  try {
+    const result = readPriceFile(bytes, request.fileName, { maxBytes: request.maxBytes });
+    return {
+      id: request.id,
+      ok: true,
+      bytes: bytes.length,
+      name: result.name,
+      parsed: pack ? packParsed(result.parsed) : result.parsed,
+      partial: result.partial,
+      warnings: result.warnings,
+      readMs: read - started,
+      parseMs: performance.now() - read,
+    };
+  } catch (error) {
+    return { id: request.id, ok: false, bytes: bytes.length, reason: (error as Error).message, readMs: read - started, parseMs: performance.now() - read };
+  }
+}

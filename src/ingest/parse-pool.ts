@@ -1,0 +1,87 @@
+import { parseOne } from "./parse-file.ts";
+import type { ParseReply, ParseRequest } from "./parse-messages.ts";
+import { unpackParsed } from "./packed.ts";
+
+interface Slot {
+  worker: Worker;
+  pending: number;
+  dead: boolean;
+}
+
+/** Something that reads and parses files, in order of submission or not. */
+export interface Parser {
+  parse(path: string, fileName: string): Promise<ParseReply>;
+  close(): void;
+}
+
+/** Parses on the calling thread (small imports; no worker start-up cost). */
+export class InlineParser implements Parser {
+  private next = 0;
+  constructor(private readonly maxBytes: number) {}
+  parse(path: string, fileName: string): Promise<ParseReply> {
+    return parseOne({ id: this.next++, path, fileName, maxBytes: this.maxBytes }, false);
+  }
+  close(): void {}
+}
+
+/**
+ * Parses files on `size` worker threads (src/ingest/parse-worker.ts): while the importing
+ * thread loads one file into SQLite, the next ones are being read and parsed. Each request
+ * goes to the worker with the fewest outstanding ones. Replies are unpacked here.
+ *
+ * @example
+ * const pool = new ParsePool(1, 256 * 2 ** 20);
+ * const reply = await pool.parse(path, "PriceFull7290058140886-001-202611220300.gz");
+ * pool.close();
+ */
+export class ParsePool implements Parser {
+  private readonly workers: Slot[] = [];
+  private readonly waiting = new Map<number, { resolve: (r: ParseReply) => void; slot: Slot }>();
+  private next = 0;
+
+  constructor(
+    size: number,
+    private readonly maxBytes: number,
+  ) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(new URL("./parse-worker.ts", import.meta.url).href);
+      const slot: Slot = { worker, pending: 0, dead: false };
+      worker.onmessage = (event: MessageEvent<ParseReply>) => {
+        const reply = event.data;
+        const waiter = this.waiting.get(reply.id);
+        if (!waiter) return;
+        this.waiting.delete(reply.id);
+        waiter.slot.pending--;
+        if (reply.ok) reply.parsed = unpackParsed(reply.parsed);
+        waiter.resolve(reply);
+      };
+      worker.onerror = (event) => {
+        // A crashed worker fails what it held (reported, the import goes on) and gets no more.
+        slot.dead = true;
+        for (const [id, waiter] of this.waiting) {
+          if (waiter.slot !== slot) continue;
+          this.waiting.delete(id);
+          waiter.resolve({ id, ok: false, bytes: 0, reason: `parser crashed: ${event.message}`, readMs: 0, parseMs: 0 });
+        }
+        slot.pending = 0;
+      };
+      this.workers.push(slot);
+    }
+  }
+
+  parse(path: string, fileName: string): Promise<ParseReply> {
+    const id = this.next++;
+    const alive = this.workers.filter((w) => !w.dead);
+    if (alive.length === 0) return parseOne({ id, path, fileName, maxBytes: this.maxBytes }, false);
+    const slot = alive.reduce((a, b) => (b.pending < a.pending ? b : a));
+    slot.pending++;
+    return new Promise<ParseReply>((resolve) => {
+      this.waiting.set(id, { resolve, slot });
+      slot.worker.postMessage({ id, path, fileName, maxBytes: this.maxBytes } satisfies ParseRequest);
+    });
+  }
+
+  close(): void {
+    for (const { worker } of this.workers) worker.terminate();
+  }
+}
