@@ -2,6 +2,7 @@ import { decompress, type Compression } from "./files/compression.ts";
 import { decodeText, type TextEncodingName } from "./files/decode.ts";
 import { parseFileName } from "./files/name.ts";
 import { FileRejectedError } from "./files/rejected.ts";
+import { rowNode } from "./files/xml-scan.ts";
 import { parseXml, ROW_ELEMENTS, type XmlNode } from "./files/xml.ts";
 import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
 import { priceRowParser } from "./dialects/prices.ts";
@@ -53,8 +54,8 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
     rowNames: ROW_ELEMENTS,
     onRow(rowName, row, path) {
       if (!parser) {
-        firstRow = { name: rowName, row };
-        const kind = kindOfRow(rowName, row) ?? nameKind;
+        firstRow = { name: rowName, row: rowNode(row) };
+        const kind = kindOfRow(rowName, firstRow.row) ?? nameKind;
         if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
         parser = parserFor(kind);
       }
@@ -67,6 +68,11 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
   const result = (parser ?? parserFor(kind)).finish(xml.root);
   if (nameKind && nameKind !== result.file.kind) warnings.push(`file name says ${name!.type} but the content holds ${result.file.kind}`);
   warnings.push(...result.warnings);
+  if (result.file.kind === "stores") {
+    // A store row with no chain id anywhere in the document belongs to the file's chain.
+    const chain = result.file.chainCode ?? name?.chainCode ?? "";
+    for (const store of result.file.stores) if (!store.chainCode) store.chainCode = chain;
+  }
   if (name && result.file.chainCode && name.chainCode !== result.file.chainCode) {
     warnings.push(`file name chain ${name.chainCode} differs from content chain ${result.file.chainCode}`);
   }

@@ -111,3 +111,11 @@ describe("readPriceFile: bad files", () => {
     expect(spEmpty.parsed).toMatchObject({ kind: "promos", storeCode: "350", promotions: [] });
   });
 });
+
+describe("readPriceFile: stores without any chain id in the document", () => {
+  test("take the file name's chain", () => {
+    const doc = "<Root><SubChains><SubChain><SubChainId>1</SubChainId><Stores><Store><StoreId>5</StoreId><StoreName>x</StoreName></Store></Stores></SubChain></SubChains></Root>";
+    const read = readPriceFile(new TextEncoder().encode(doc), "Stores7290058140886-202211012005.xml");
+    expect(read.parsed).toMatchObject({ kind: "stores", chainCode: null, stores: [{ chainCode: "7290058140886", subChainCode: "1", storeCode: "5" }] });
+  });
+});

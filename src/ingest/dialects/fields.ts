@@ -1,3 +1,4 @@
+import type { RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 
 /** Canonical field → the tag spellings seen in the wild (matched case-insensitively). */
@@ -46,20 +47,42 @@ export class FieldMap<K extends string> {
   }
 
   /**
-   * The hot-path form of {@link read}: fills `slots[slot(field)]` (cleared first) without
-   * building an object per row.
+   * The hot-path form of {@link read} for streamed rows: fills `slots[slot(field)]` (cleared
+   * first) from the row's leaf lists, then from its node, without building an object per row.
    */
-  readSlots(row: XmlNode, slots: (XmlValue | undefined)[]): void {
+  readSlots(row: RowElement, slots: (XmlValue | undefined)[]): void {
     slots.fill(undefined);
-    for (const tag in row) {
-      let slot = this.slotByTag.get(tag);
-      if (slot === undefined) {
-        const field = this.resolve(tag);
-        slot = field === null ? -1 : this.fields.indexOf(field);
-        this.slotByTag.set(tag, slot);
+    const { tags, values, count } = row;
+    for (let i = 0; i < count; i++) {
+      const tag = tags[i]!;
+      // Rows repeat their tags in the same order (the same string objects): remember by position.
+      let slot: number;
+      if (this.lastTags[i] === tag) {
+        slot = this.lastSlots[i]!;
+      } else {
+        slot = this.slotOfTag(tag);
+        this.lastTags[i] = tag;
+        this.lastSlots[i] = slot;
       }
-      if (slot >= 0 && slots[slot] === undefined) slots[slot] = row[tag];
+      if (slot >= 0 && slots[slot] === undefined) slots[slot] = values[i];
     }
+    for (const tag in row.node) {
+      const slot = this.slotOfTag(tag);
+      if (slot >= 0 && slots[slot] === undefined) slots[slot] = row.node[tag];
+    }
+  }
+
+  private readonly lastTags: string[] = [];
+  private readonly lastSlots: number[] = [];
+
+  private slotOfTag(tag: string): number {
+    let slot = this.slotByTag.get(tag);
+    if (slot === undefined) {
+      const field = this.resolve(tag);
+      slot = field === null ? -1 : this.fields.indexOf(field);
+      this.slotByTag.set(tag, slot);
+    }
+    return slot;
   }
 
   /** The canonical field of a tag as written, or null. */

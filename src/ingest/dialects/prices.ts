@@ -32,8 +32,8 @@ export function priceRowParser(): RowParser<PricesFile> {
   let noPrice = 0;
   let first: { chainCode?: XmlValue; subChainCode?: XmlValue; storeCode?: XmlValue } | null = null;
   return {
-    row(node) {
-      PRICE_FIELDS.readSlots(node, v);
+    row(row) {
+      PRICE_FIELDS.readSlots(row, v);
       first ??= { chainCode: v[S.chainCode], subChainCode: v[S.subChainCode], storeCode: v[S.storeCode] };
       const itemCode = rawCode(v[S.itemCode]);
       if (!itemCode || isPlaceholder(itemCode)) {

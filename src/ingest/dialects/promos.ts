@@ -1,3 +1,4 @@
+import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import type { PromotionItemRecord, PromotionRecord, PromosFile } from "../records.ts";
 import { parseIsraelDateTime } from "./dates.ts";
@@ -138,8 +139,8 @@ export function promoRowParser(): RowParser<PromosFile> {
   const byCode = new Map<string, { promo: PromotionRecord; seen: Set<string>; grouped: boolean }>();
   let noId = 0;
   return {
-    row(node) {
-      const f = PROMO_FIELDS.read(node);
+    row(row) {
+      const f = PROMO_FIELDS.read(rowNode(row));
       for (const r of elements(f.restrictions)) PROMO_FIELDS.read(r, f);
       const code = rawCode(f.promotionCode);
       if (!code) {

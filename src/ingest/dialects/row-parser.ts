@@ -1,4 +1,4 @@
-import type { PathElement } from "../files/xml-scan.ts";
+import type { PathElement, RowElement } from "../files/xml-scan.ts";
 import type { XmlNode } from "../files/xml.ts";
 import type { ParsedFile } from "../records.ts";
 
@@ -12,8 +12,8 @@ export interface Parsed<F extends ParsedFile> {
  * from those records and the document header.
  */
 export interface RowParser<F extends ParsedFile> {
-  /** One complete row element; `path` = its ancestors, root first. */
-  row(row: XmlNode, path: readonly PathElement[]): void;
+  /** One complete row element (valid during the call only); `path` = its ancestors, root first. */
+  row(row: RowElement, path: readonly PathElement[]): void;
   /** The file: records seen so far plus the header read from `root` (the document without its rows). */
   finish(root: XmlNode): Parsed<F>;
 }

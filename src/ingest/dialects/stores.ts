@@ -1,4 +1,5 @@
 import { findCity } from "../../geo.ts";
+import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode } from "../files/xml.ts";
 import type { StoreRecord, StoresFile } from "../records.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
@@ -35,8 +36,8 @@ export function storeRowParser(): RowParser<StoresFile> {
   let noId = 0;
   let chainName: string | null = null;
   return {
-    row(node, path) {
-      const f = STORE_FIELDS.read(node);
+    row(row, path) {
+      const f = STORE_FIELDS.read(rowNode(row));
       const storeCode = stripCode(f.storeCode);
       if (storeCode === null) {
         noId++;

@@ -1,4 +1,4 @@
-import type { PathElement } from "../files/xml-scan.ts";
+import type { PathElement, RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import { localName } from "./fields.ts";
 
@@ -6,7 +6,7 @@ import { localName } from "./fields.ts";
 export type Context = Readonly<Record<string, string>>;
 
 export interface Row {
-  node: XmlNode;
+  node: RowElement;
   /** Ancestors, root first. */
   path: readonly PathElement[];
 }
@@ -45,7 +45,7 @@ export function collectRows(root: XmlNode, rowNames: ReadonlySet<string>): Row[]
       const name = localName(tag);
       if (name === "schema") continue;
       if (rowNames.has(name)) {
-        for (const row of elements(value)) rows.push({ node: row, path });
+        for (const row of elements(value)) rows.push({ node: { node: row, tags: [], values: [], count: 0 }, path });
       } else {
         for (const inner of elements(value)) walk(inner, [...path, { name: tag, node: inner }]);
       }

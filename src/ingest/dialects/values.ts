@@ -15,7 +15,6 @@ const PLACEHOLDERS = new Set(["", "לא ידוע", "unknown", "{}", "null", "non
 export function isPlaceholder(text: string): boolean {
   const len = text.length;
   if (len === 0) return true;
-  if (len > 13) return false;
   const c = text.charCodeAt(0);
   if (c === 48 /* 0 */) {
     // `00000`, `0000000`, `0000000000000`: zero runs used as "unknown".
@@ -23,9 +22,17 @@ export function isPlaceholder(text: string): boolean {
     for (let i = 1; i < len; i++) if (text.charCodeAt(i) !== 48) return false;
     return true;
   }
-  // Only these first letters can start a placeholder: ל u U { n N -
-  if (c !== 0x5dc && c !== 117 && c !== 85 && c !== 123 && c !== 110 && c !== 78 && c !== 45) return false;
-  return PLACEHOLDERS.has(text) || PLACEHOLDERS.has(text.toLowerCase());
+  switch (len) {
+    case 1:
+      return c === 45; // -
+    case 2:
+      return text === "{}";
+    case 3:
+    case 4:
+    case 7:
+      return text === "לא ידוע" || (c < 128 && PLACEHOLDERS.has(text.toLowerCase()));
+  }
+  return false;
 }
 
 const NEEDS_COLLAPSE = /\s\s|[\r\n\t]/;

@@ -37,10 +37,45 @@ export interface PathElement {
 }
 
 /**
+ * A streamed row: its text-only children as parallel tag/value lists (document order, repeats
+ * kept) and everything else — attributes, nested elements — as a node. Keeping the leaves out
+ * of an object is what makes flat price rows cheap; {@link rowNode} gives the plain node.
+ * Valid only during the `onRow` call (the lists are reused).
+ */
+export interface RowElement {
+  node: XmlNode;
+  tags: string[];
+  values: string[];
+  count: number;
+}
+
+/**
+ * The row as one node (the `Bun.XML.parse` shape), leaves included.
+ * @example rowNode(row) // { ItemCode: "1", ItemPrice: "5.90" }
+ */
+export function rowNode(row: RowElement): XmlNode {
+  const node: XmlNode = {};
+  for (let i = 0; i < row.count; i++) put(node, row.tags[i]!, row.values[i]!);
+  for (const tag in row.node) {
+    const value = row.node[tag]!;
+    if (Array.isArray(value)) for (const v of value) put(node, tag, v);
+    else put(node, tag, value);
+  }
+  return node;
+}
+
+function put(node: XmlNode, name: string, value: XmlValue): void {
+  const existing = node[name];
+  if (existing === undefined) node[name] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else node[name] = [existing, value];
+}
+
+/**
  * Called for each complete row element (outermost element named in `rowNames`, below the
  * root), which is then not kept in the tree. `path` holds the row's ancestors, root first.
  */
-export type RowHandler = (name: string, row: XmlNode, path: readonly PathElement[]) => void;
+export type RowHandler = (name: string, row: RowElement, path: readonly PathElement[]) => void;
 
 export interface ScanOptions {
   /** Lower-case local names of row elements (`item`, `promotion`, …). */
@@ -64,17 +99,18 @@ interface Open extends PathElement {
   /** Name of the last child opened (for the next-name prediction). */
   last: string;
   isRow: boolean;
+  /** Has child elements (in `node` or, for a streamed row, in the leaf lists). */
+  children: boolean;
 }
+
+const EMPTY: XmlNode = Object.freeze({}) as XmlNode;
 
 /** Thrown inside the scanner when the input ends inside an element or a tag. */
 class EndOfInput extends Error {}
 
 function attach(parent: Open, name: string, value: XmlValue): void {
-  const node = (parent.node ??= {});
-  const existing = node[name];
-  if (existing === undefined) node[name] = value;
-  else if (Array.isArray(existing)) existing.push(value);
-  else node[name] = [existing, value];
+  parent.children = true;
+  put((parent.node ??= {}), name, value);
 }
 
 const localNames = new Map<string, string>();
@@ -111,9 +147,20 @@ const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
   const rowNames = options.rowNames;
   const onRow = options.onRow;
-  const top: Open = { name: "", node: null, text: "", last: "", isRow: false };
+  const top: Open = { name: "", node: null, text: "", last: "", isRow: false, children: false };
   const stack: Open[] = [top];
   let rowDepth = -1; // stack index of the row being read, -1 outside rows
+  const row: RowElement = { node: {}, tags: [], values: [], count: 0 };
+  /** Adds a child to the open element at `depth`; text-only children of a streamed row go to its leaf lists. */
+  const add = (depth: number, name: string, value: XmlValue) => {
+    if (depth === rowDepth && typeof value === "string") {
+      stack[depth]!.children = true;
+      row.tags[row.count] = name;
+      row.values[row.count++] = value;
+    } else {
+      attach(stack[depth]!, name, value);
+    }
+  };
   let current = top;
   let pos = 0;
   const n = xml.length;
@@ -148,15 +195,20 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         const depth = stack.length - 1;
         stack.pop();
         const parent = stack[stack.length - 1]!;
-        const value = finish(current);
-        if (parent === top) {
-          rootName = name;
-          rootValue = value;
-        } else if (depth === rowDepth) {
+        if (depth === rowDepth) {
           rowDepth = -1;
-          onRow!(name, typeof value === "string" ? {} : (value as XmlNode), path(depth));
+          // Most rows have only leaves: no node object is made for them.
+          row.node = current.node === null && !current.text.trim() ? EMPTY : (finish(current) as XmlNode);
+          onRow!(name, row, path(depth));
+          row.count = 0;
         } else {
-          attach(parent, name, value);
+          const value = finish(current);
+          if (parent === top) {
+            rootName = name;
+            rootValue = value;
+          } else {
+            add(depth - 1, name, value);
+          }
         }
         current = parent;
         pos = gt + 1;
@@ -210,7 +262,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         const close = xml.indexOf("<", i + 1);
         if (close > 0 && xml.charCodeAt(close + 1) === SLASH && xml.startsWith(name, close + 2) && xml.charCodeAt(close + 2 + name.length) === GT && stack.length > 1) {
           const raw = close === i + 1 ? "" : xml.slice(i + 1, close);
-          attach(current, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
+          add(stack.length - 1, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
           pos = close + 3 + name.length;
           continue;
         }
@@ -269,7 +321,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
           rootValue = node ?? "";
         } else if (!(onRow && rowDepth < 0 && stack.length > 1 && rowNames?.has(localName(name)))) {
           // (an empty row element carries no fields and is dropped)
-          attach(current, name, node ?? "");
+          add(stack.length - 1, name, node ?? "");
         }
         pos = i;
         continue;
@@ -287,7 +339,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
 
   function push(name: string, node: XmlNode | null): void {
     const isRow = rowDepth < 0 && stack.length > 1 && rowNames !== undefined && rowNames.has(localName(name));
-    const open: Open = { name, node, text: "", last: "", isRow };
+    const open: Open = { name, node, text: "", last: "", isRow, children: false };
     stack.push(open);
     if (isRow && onRow) rowDepth = stack.length - 1;
     current = open;
@@ -317,7 +369,7 @@ function asNode(value: XmlValue | undefined): XmlNode {
 
 /** Text between tags: leaves keep it as is; between child elements only non-blank text counts. */
 function addText(open: Open, xml: string, from: number, to: number): void {
-  if (open.node !== null) {
+  if (open.children) {
     let i = from;
     while (i < to && isSpace(xml.charCodeAt(i))) i++;
     if (i === to) return;
@@ -338,7 +390,13 @@ function text(raw: string): string {
 }
 
 function finish(open: Open): XmlValue {
-  if (open.node === null) return open.text ? text(open.text) : "";
-  if (open.text && open.text.trim()) open.node["#text"] = text(open.text).trim();
-  return open.node;
+  if (!open.children) {
+    if (open.node === null) return open.text ? text(open.text) : "";
+    if (open.text && open.text.trim()) open.node["#text"] = text(open.text).trim();
+    return open.node;
+  }
+  // Text between child elements (indentation) is dropped; real mixed-in text is kept trimmed.
+  const node = (open.node ??= {});
+  if (open.text && open.text.trim()) node["#text"] = text(open.text).trim();
+  return node;
 }

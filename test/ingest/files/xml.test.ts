@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { decompress } from "../../../src/ingest/files/compression.ts";
 import { decodeText } from "../../../src/ingest/files/decode.ts";
 import { FileRejectedError } from "../../../src/ingest/files/rejected.ts";
-import { scanXml } from "../../../src/ingest/files/xml-scan.ts";
+import { rowNode, scanXml } from "../../../src/ingest/files/xml-scan.ts";
 import { parseXml, ROW_ELEMENTS, type XmlNode } from "../../../src/ingest/files/xml.ts";
 
 function reason(fn: () => unknown): string {
@@ -58,7 +58,7 @@ describe("scanXml", () => {
   test("streams outermost rows below the root with their ancestors", () => {
     const rows: [string, unknown, string[]][] = [];
     const doc = "<Store><Branches><Branch><StoreID>1</StoreID></Branch><Branch><StoreID>2</StoreID></Branch></Branches></Store>";
-    const out = scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (name, row, path) => rows.push([name, row, path.map((p) => p.name)]) });
+    const out = scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (name, row, path) => rows.push([name, rowNode(row), path.map((p) => p.name)]) });
     expect(rows).toEqual([
       ["Branch", { StoreID: "1" }, ["Store", "Branches"]],
       ["Branch", { StoreID: "2" }, ["Store", "Branches"]],
@@ -70,7 +70,7 @@ describe("scanXml", () => {
   test("rows nested in rows stay inside the outer row", () => {
     const rows: unknown[] = [];
     const doc = "<Root><Promotions><Promotion><PromotionId>9</PromotionId><PromotionItems><Item><ItemCode>1</ItemCode></Item></PromotionItems></Promotion></Promotions></Root>";
-    scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (_, row) => rows.push(row) });
+    scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (_, row) => rows.push(rowNode(row)) });
     expect(rows).toEqual([{ PromotionId: "9", PromotionItems: { Item: { ItemCode: "1" } } }]);
   });
 
@@ -82,7 +82,7 @@ describe("scanXml", () => {
     ["between rows", "<Root><Items><Item><C>1</C></Item>\r\n  "],
   ])("input ending %s keeps the complete rows", (_, doc) => {
     const rows: unknown[] = [];
-    const out = scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (_, row) => rows.push(row) });
+    const out = scanXml(doc, { rowNames: ROW_ELEMENTS, onRow: (_, row) => rows.push(rowNode(row)) });
     expect(rows).toEqual([{ C: "1" }]);
     expect(out.truncated).not.toBeNull();
     expect(out.rootName).toBe("Root");
