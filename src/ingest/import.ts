@@ -38,7 +38,7 @@ export interface ImportOptions {
   classify?: Classifier | null;
   /**
    * Threads that read and parse files ahead of the loader; default: cores − 1 (1–3). 0 parses on
-   * the calling thread. Small runs (under 6 files) always parse inline.
+   * the calling thread. By default small runs (under 16 files) parse inline.
    */
   parseWorkers?: number;
 }
@@ -79,11 +79,11 @@ function loadReply(session: LoadSession, file: OrderedFile, reply: ParseReply): 
 }
 
 /** Below this many files a parse worker's start-up is not worth it. */
-const POOL_MIN_FILES = 6;
+const POOL_MIN_FILES = 16;
 
 function parserFor(files: number, workers: number | undefined, maxBytes: number): { parser: Parser; lookahead: number } {
   const size = workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
-  if (size === 0 || files < POOL_MIN_FILES) return { parser: new InlineParser(maxBytes), lookahead: 1 };
+  if (size === 0 || (workers === undefined && files < POOL_MIN_FILES)) return { parser: new InlineParser(maxBytes), lookahead: 1 };
   try {
     return { parser: new ParsePool(size, maxBytes), lookahead: size * 2 + 1 };
   } catch {

@@ -36,7 +36,7 @@ export class InlineParser implements Parser {
  */
 export class ParsePool implements Parser {
   private readonly workers: Slot[] = [];
-  private readonly waiting = new Map<number, { resolve: (r: ParseReply) => void; slot: Slot }>();
+  private readonly waiting = new Map<number, { resolve: (r: ParseReply | Promise<ParseReply>) => void; slot: Slot; request: ParseRequest }>();
   private next = 0;
 
   constructor(
@@ -56,12 +56,14 @@ export class ParsePool implements Parser {
         waiter.resolve(reply);
       };
       worker.onerror = (event) => {
-        // A crashed worker fails what it held (reported, the import goes on) and gets no more.
+        // A worker that fails (e.g. missing from a build) gets no more work; what it held is
+        // parsed here instead, so the import goes on.
         slot.dead = true;
+        event.preventDefault?.();
         for (const [id, waiter] of this.waiting) {
           if (waiter.slot !== slot) continue;
           this.waiting.delete(id);
-          waiter.resolve({ id, ok: false, bytes: 0, reason: `parser crashed: ${event.message}`, readMs: 0, parseMs: 0 });
+          waiter.resolve(parseOne(waiter.request, false));
         }
         slot.pending = 0;
       };
@@ -75,9 +77,10 @@ export class ParsePool implements Parser {
     if (alive.length === 0) return parseOne({ id, path, fileName, maxBytes: this.maxBytes }, false);
     const slot = alive.reduce((a, b) => (b.pending < a.pending ? b : a));
     slot.pending++;
+    const request: ParseRequest = { id, path, fileName, maxBytes: this.maxBytes };
     return new Promise<ParseReply>((resolve) => {
-      this.waiting.set(id, { resolve, slot });
-      slot.worker.postMessage({ id, path, fileName, maxBytes: this.maxBytes } satisfies ParseRequest);
+      this.waiting.set(id, { resolve, slot, request });
+      slot.worker.postMessage(request);
     });
   }
 

@@ -149,6 +149,18 @@ describe("importPaths", () => {
   });
 });
 
+test("parse worker threads give the same data as parsing inline", async () => {
+  const inline = freshFileDb();
+  await run(inline.db, [join(root, "day1")], { parseWorkers: 0 });
+  const pooled = freshFileDb();
+  const report = await run(pooled.db, [join(root, "day1")], { parseWorkers: 2 });
+  expect(report.status).toBe("ok");
+  expect(digest(pooled.db)).toBe(digest(inline.db));
+  expect(pooled.db.query("SELECT name, manufacturer, size_amount, size_unit FROM products ORDER BY id LIMIT 3").all()).toEqual(
+    inline.db.query("SELECT name, manufacturer, size_amount, size_unit FROM products ORDER BY id LIMIT 3").all(),
+  );
+});
+
 describe("runImportInWorker", () => {
   test("imports on the worker's own connection and reports progress", async () => {
     const { db, path } = freshFileDb();
