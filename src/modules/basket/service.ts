@@ -2,7 +2,8 @@ import type { AppDeps } from "../../app.ts";
 import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { lineTotal, type UnitPromotion } from "../prices/pricing.ts";
-import { barcodeKey, findProduct, isActive, publicPromotionId, type ProductRow } from "../prices/queries.ts";
+import { barcodeKey, publicPromotionId, type ProductRow } from "../prices/queries.ts";
+import { basketData, type PromotionRow } from "./basket-data.ts";
 import type { BasketBody } from "./model.ts";
 
 interface BasketItem {
@@ -28,24 +29,6 @@ interface Priced {
   store?: { store_id: string; branch_name: string; city: string; region: string };
 }
 
-interface PromotionRow {
-  product_id: number;
-  chain_id: number;
-  store_id?: number;
-  chain_slug: string;
-  promotion_code: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  min_qty: number | null;
-  max_qty: number | null;
-  discounted_price: number | null;
-  discount_rate: number | null;
-  is_club_only: number;
-  is_coupon: number;
-  min_purchase_amount: number | null;
-  promo_stores: number;
-}
-
 /** Repeated barcodes (leading zeros aside) become one line with the summed quantity. */
 function mergeItems(deps: AppDeps, body: BasketBody): BasketItem[] {
   const byKey = new Map<string, BasketItem>();
@@ -55,15 +38,21 @@ function mergeItems(deps: AppDeps, body: BasketBody): BasketItem[] {
     if (existing) existing.quantity += item.quantity;
     else byKey.set(key, { barcode: item.barcode, quantity: item.quantity, product: null });
   }
-  for (const item of byKey.values()) item.product = findProduct(deps.db.prices, item.barcode);
+  const data = basketData(deps);
+  for (const item of byKey.values()) item.product = data.product(item.barcode);
   return [...byKey.values()];
 }
 
-const PROMOTION_COLUMNS = `pi.product_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
-  coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
-  coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price, coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
-  pr.is_club_only, pr.is_coupon, pr.min_purchase_amount,
-  (SELECT count(*) FROM promotion_stores ps2 WHERE ps2.promotion_id = pr.id) AS promo_stores`;
+/** The active promotions (now) among the products' promotion items. */
+function activeItemPromotions(deps: AppDeps, productIds: number[]): PromotionRow[] {
+  const now = deps.now().getTime();
+  const out: PromotionRow[] = [];
+  for (const rows of basketData(deps).promotions(productIds).values()) {
+    // Same rule as isActive: started (or no start), not yet ended (or no end).
+    for (const p of rows) if (!(p.startsMs > now) && !(p.endsMs <= now)) out.push(p);
+  }
+  return out;
+}
 
 function toUnitPromotion(r: PromotionRow): UnitPromotion {
   return {
@@ -91,24 +80,15 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
   const found = items.filter((i) => i.product);
   if (found.length === 0) return [];
   const ids = found.map((i) => i.product!.id);
-  const marks = ids.map(() => "?").join(",");
-  const chainRows = deps.db.prices
-    .query(`SELECT chain_id, product_id, price_mode, store_count FROM chain_products WHERE product_id IN (${marks})`)
-    .all(...ids) as { chain_id: number; product_id: number; price_mode: number; store_count: number }[];
-  const promotions = deps.db.prices
-    .query(
-      `SELECT ${PROMOTION_COLUMNS} FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id
-        WHERE pi.is_gift = 0 AND pi.product_id IN (${marks})`,
-    )
-    .all(...ids) as PromotionRow[];
-  const now = deps.now().getTime();
+  const chainRows = [...basketData(deps).chainFigures(ids).values()].flat();
+  const promotions = activeItemPromotions(deps, ids);
   const promoKey = (chain: number, product: number) => `${chain}:${product}`;
   const promosBy = new Map<string, PromotionRow[]>();
   for (const p of promotions) {
-    if (!isActive(p.starts_at, p.ends_at, now)) continue;
     const k = promoKey(p.chain_id, p.product_id);
     promosBy.set(k, [...(promosBy.get(k) ?? []), p]);
   }
+  const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.promotion_db_id));
   const byChain = new Map<number, Map<number, { price: number; stores: number }>>();
   for (const r of chainRows) {
     if (chainFilter && !chainFilter.has(r.chain_id)) continue;
@@ -126,7 +106,7 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
         continue;
       }
       const applicable = (promosBy.get(promoKey(chainDbId, item.product!.id)) ?? [])
-        .filter((p) => p.promo_stores * 2 >= figure.stores)
+        .filter((p) => storesOf.get(p.promotion_db_id)!.length * 2 >= figure.stores)
         .map(toUnitPromotion);
       lines.push(priceLine(item, figure.price, applicable));
     }
@@ -150,30 +130,39 @@ function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chai
   const prices = deps.db.prices
     .query(`SELECT store_id, product_id, price FROM price_current WHERE store_id IN (${storeMarks}) AND product_id IN (${idMarks})`)
     .all(...storeIds, ...ids) as { store_id: number; product_id: number; price: number }[];
-  const promotions = deps.db.prices
-    .query(
-      `SELECT ps.store_id, ${PROMOTION_COLUMNS}
-         FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id
-         JOIN promotion_stores ps ON ps.promotion_id = pr.id
-        WHERE pi.is_gift = 0 AND ps.store_id IN (${storeMarks}) AND pi.product_id IN (${idMarks})`,
-    )
-    .all(...storeIds, ...ids) as PromotionRow[];
-  const now = deps.now().getTime();
-  const priceOf = new Map(prices.map((p) => [`${p.store_id}:${p.product_id}`, p.price]));
-  const promosOf = new Map<string, UnitPromotion[]>();
+  // Numeric (store, product) keys: store ids stay far below 2^26 and product ids below 2^26.
+  const pair = (store: number, product: number) => store * 67_108_864 + product;
+  const priceOf = new Map(prices.map((p) => [pair(p.store_id, p.product_id), p.price]));
+  // Each promotion's stores intersected with the city's once (store lists cached per data version).
+  const inCity = new Set(storeIds);
+  const promotions = activeItemPromotions(deps, ids);
+  const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.promotion_db_id));
+  const cityStoresOf = new Map<number, number[]>();
+  const promosOf = new Map<number, UnitPromotion[]>();
   for (const p of promotions) {
-    if (!isActive(p.starts_at, p.ends_at, now)) continue;
-    const k = `${p.store_id}:${p.product_id}`;
-    promosOf.set(k, [...(promosOf.get(k) ?? []), toUnitPromotion(p)]);
+    let here = cityStoresOf.get(p.promotion_db_id);
+    if (!here) {
+      here = [];
+      for (const storeId of storesOf.get(p.promotion_db_id)!) if (inCity.has(storeId)) here.push(storeId);
+      cityStoresOf.set(p.promotion_db_id, here);
+    }
+    if (here.length === 0) continue;
+    const unit = toUnitPromotion(p);
+    for (const storeId of here) {
+      const k = pair(storeId, p.product_id);
+      const list = promosOf.get(k);
+      if (list) list.push(unit);
+      else promosOf.set(k, [unit]);
+    }
   }
   const best = new Map<number, Priced & { sum: number }>();
   for (const store of inScope) {
     const lines: Line[] = [];
     const missing: string[] = [];
     for (const item of items) {
-      const shelf = item.product ? priceOf.get(`${store.id}:${item.product.id}`) : undefined;
+      const shelf = item.product ? priceOf.get(pair(store.id, item.product.id)) : undefined;
       if (shelf === undefined) missing.push(item.barcode);
-      else lines.push(priceLine(item, shelf, promosOf.get(`${store.id}:${item.product!.id}`) ?? []));
+      else lines.push(priceLine(item, shelf, promosOf.get(pair(store.id, item.product!.id)) ?? []));
     }
     if (lines.length === 0) continue;
     const sum = lines.reduce((a, l) => a + l.total, 0);

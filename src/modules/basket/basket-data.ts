@@ -1,0 +1,143 @@
+import type { Database } from "bun:sqlite";
+import type { AppDeps } from "../../app.ts";
+import { ResultCache } from "../prices/result-cache.ts";
+import { barcodeKey, findProduct, type ProductRow } from "../prices/queries.ts";
+
+/** A chain's figures for a product (chain_products). */
+export interface ChainFigureRow {
+  chain_id: number;
+  product_id: number;
+  price_mode: number;
+  store_count: number;
+}
+
+/** A non-gift promotion item with the item's overrides merged (active or not: callers filter by time). */
+export interface PromotionRow {
+  product_id: number;
+  promotion_db_id: number;
+  chain_id: number;
+  chain_slug: string;
+  promotion_code: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  min_qty: number | null;
+  max_qty: number | null;
+  discounted_price: number | null;
+  discount_rate: number | null;
+  is_club_only: number;
+  is_coupon: number;
+  min_purchase_amount: number | null;
+  /** starts_at / ends_at as epoch ms (NaN when open), parsed once when loaded. */
+  startsMs: number;
+  endsMs: number;
+}
+
+const PROMOTION_COLUMNS = `pi.product_id, pr.id AS promotion_db_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+  coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
+  coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price, coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
+  pr.is_club_only, pr.is_coupon, pr.min_purchase_amount`;
+
+const marks = (n: number) => Array(n).fill("?").join(",");
+
+/**
+ * What basket pricing reads per product — the product row, its chain figures, its promotion
+ * items and each promotion's stores — kept for the data version in bounded LRUs. A 100-item
+ * basket read ~2,500 chain rows, thousands of promotion rows and the store lists of the
+ * promotions from SQLite; shoppers' baskets share most products, so after the first baskets
+ * these come from memory. Dropped whenever the data version changes.
+ */
+export class BasketData {
+  private readonly productsBy = new ResultCache<ProductRow | null>(200_000);
+  private readonly figuresBy = new ResultCache<ChainFigureRow[]>(2_000_000);
+  private readonly promotionsBy = new ResultCache<PromotionRow[]>(1_000_000);
+  private readonly storesBy = new ResultCache<Int32Array>(5_000_000);
+
+  constructor(
+    private readonly db: Database,
+    private readonly version: () => number,
+  ) {}
+
+  /** The product of each barcode (null when unknown), as findProduct resolves it. */
+  product(barcode: string): ProductRow | null {
+    const version = this.version();
+    const key = barcodeKey(barcode);
+    const hit = this.productsBy.get(version, key, 0);
+    if (hit !== undefined) return hit;
+    const product = findProduct(this.db, barcode);
+    this.productsBy.set(version, key, product, Infinity, 1);
+    return product;
+  }
+
+  /** chain_products rows of each product. */
+  chainFigures(productIds: number[]): Map<number, ChainFigureRow[]> {
+    return this.load(this.figuresBy, productIds, (ids) => {
+      const rows = this.db
+        .query(`SELECT chain_id, product_id, price_mode, store_count FROM chain_products WHERE product_id IN (${marks(ids.length)})`)
+        .all(...ids) as ChainFigureRow[];
+      return group(ids, rows, (r) => r.product_id);
+    });
+  }
+
+  /** Non-gift promotion items of each product (all dates). */
+  promotions(productIds: number[]): Map<number, PromotionRow[]> {
+    return this.load(this.promotionsBy, productIds, (ids) => {
+      const rows = this.db
+        .query(
+          `SELECT ${PROMOTION_COLUMNS} FROM promotion_items pi CROSS JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id
+            WHERE pi.is_gift = 0 AND pi.product_id IN (${marks(ids.length)})`,
+        )
+        .all(...ids) as PromotionRow[];
+      for (const r of rows) {
+        r.startsMs = r.starts_at ? Date.parse(r.starts_at) : NaN;
+        r.endsMs = r.ends_at ? Date.parse(r.ends_at) : NaN;
+      }
+      return group(ids, rows, (r) => r.product_id);
+    });
+  }
+
+  /** The stores (db ids) each promotion runs in. */
+  promotionStores(promotionIds: number[]): Map<number, Int32Array> {
+    const lists = this.load(this.storesBy, promotionIds, (ids) => {
+      const rows = this.db
+        .query(`SELECT promotion_id, store_id FROM promotion_stores WHERE promotion_id IN (${marks(ids.length)})`)
+        .all(...ids) as { promotion_id: number; store_id: number }[];
+      const grouped = group(ids, rows, (r) => r.promotion_id);
+      return new Map([...grouped].map(([id, list]) => [id, Int32Array.from(list, (r) => r.store_id)]));
+    });
+    return lists;
+  }
+
+  /** Cached values for `ids`, loading the missing ones in batches of 500. */
+  private load<V extends { length: number }>(cache: ResultCache<V>, ids: number[], fetch: (ids: number[]) => Map<number, V>): Map<number, V> {
+    const version = this.version();
+    const out = new Map<number, V>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const hit = cache.get(version, String(id), 0);
+      if (hit) out.set(id, hit);
+      else missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += 500) {
+      for (const [id, value] of fetch(missing.slice(i, i + 500))) {
+        out.set(id, value);
+        cache.set(version, String(id), value, Infinity, value.length + 1);
+      }
+    }
+    return out;
+  }
+}
+
+function group<R>(ids: number[], rows: R[], keyOf: (row: R) => number): Map<number, R[]> {
+  const out = new Map<number, R[]>(ids.map((id) => [id, []]));
+  for (const r of rows) out.get(keyOf(r))!.push(r);
+  return out;
+}
+
+const perApp = new WeakMap<AppDeps, BasketData>();
+
+/** The basket data cache of an app. */
+export function basketData(deps: AppDeps): BasketData {
+  let data = perApp.get(deps);
+  if (!data) perApp.set(deps, (data = new BasketData(deps.db.prices, () => deps.data.current.version)));
+  return data;
+}
