@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Registry } from "../registry.ts";
 import { resolveCity } from "../geo.ts";
+import { classify } from "../search/categories.ts";
 import { toIsraelIso } from "../time.ts";
 import { collectFiles } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
@@ -34,7 +35,7 @@ export interface ImportOptions {
    * holds data of the other source, so the two are never mixed.
    */
   replaceSource?: boolean;
-  /** Fills products.category; none by default. */
+  /** Fills products.category; default: the keyword classifier of src/search/categories.ts; null: none. */
   classify?: Classifier | null;
   /**
    * Threads that read and parse files ahead of the loader; default: cores − 1 (1–3). 0 parses on
@@ -135,7 +136,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
         : parser.parse(file.path, file.fileName);
   };
   try {
-    session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify ?? null, resolveCity, replace: replaced });
+    session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify === undefined ? classify : options.classify, resolveCity, replace: replaced });
     for (let i = 0; i < ordered.length; i++) {
       for (let j = i; j < i + lookahead; j++) submit(j);
       const reply = await replies[i]!;

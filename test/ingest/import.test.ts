@@ -53,6 +53,9 @@ describe("importPaths", () => {
     expect(db.query("SELECT count(*) AS n FROM stores").get()).toEqual({ n: PLAN.stores });
     expect(db.query("SELECT status, files, rows FROM import_runs").get()).toEqual({ status: "ok", files: day1.paths.length, rows: report.totals.rows });
     expect(db.query("SELECT count(*) AS n FROM import_files WHERE run_id = ?").get(report.runId)).toEqual({ n: day1.paths.length });
+    // Every product gets a category from the keyword classifier.
+    expect(db.query("SELECT count(*) AS n FROM products WHERE category IS NULL").get()).toEqual({ n: 0 });
+    expect((db.query("SELECT count(*) AS n FROM products WHERE category <> 'other'").get() as { n: number }).n).toBeGreaterThan(0);
     // Chain health follows the newest file of each chain.
     expect((db.query("SELECT count(*) AS n FROM chain_health WHERE last_data_at IS NOT NULL").get() as { n: number }).n).toBe(PLAN.chains);
   });

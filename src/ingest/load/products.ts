@@ -19,6 +19,8 @@ interface ProductEntry {
   /** File time of the values, as text and as epoch ms. */
   updatedAt: string;
   updatedMs: number;
+  /** Name or manufacturer changed since the row was written: classify again at flush. */
+  reclassify?: boolean;
 }
 
 type CacheKey = number | string;
@@ -175,6 +177,7 @@ export class ProductCache {
       isWeighted,
       updatedAt: time,
       updatedMs: timeMs,
+      reclassify: entry.reclassify === true || name !== entry.name || manufacturer !== entry.manufacturer,
     };
     this.put(key, next, entry);
     this.pending.set(next.id, next);
@@ -209,7 +212,7 @@ export class ProductCache {
     const ids = [...this.pending.keys()].sort((a, b) => a - b);
     for (const id of ids) {
       const e = this.pending.get(id)!;
-      const category = this.classify ? this.classify(e.name, e.manufacturer) : null;
+      const category = this.classify && e.reclassify ? this.classify(e.name, e.manufacturer) : null;
       this.update.run(e.name, e.manufacturer, e.country, e.unitQty, e.sizeAmount, e.sizeUnit, e.qtyInPackage, e.isWeighted, category, e.updatedAt, e.id);
     }
     this.pending.clear();

@@ -1,0 +1,59 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeDay } from "../../bench/lib/price-files.ts";
+import { formatImportReport, progressLine } from "../../src/cli/import-report.ts";
+import type { ImportReport } from "../../src/ingest/report.ts";
+
+const MAIN = join(import.meta.dir, "../../src/main.ts");
+const root = mkdtempSync(join(tmpdir(), "mehir-cli-import-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function mehir(args: string[]) {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, MEHIR_LOG_LEVEL: "silent" } });
+  return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+test("mehir import prints a per-file table and a summary; --json prints the report", () => {
+  writeDay(join(root, "files"), { stores: 2, itemsPerStore: 20, products: 100, chains: 1, promos: false }, 1);
+  writeFileSync(join(root, "files", "PriceFull7290000000999-001-202611210300.xml"), "<Root><ChainId>7290000000999</ChainId><Items/></Root>");
+  const data = join(root, "data");
+  const r = mehir(["import", join(root, "files"), "--data-dir", data]);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split("\n");
+  expect(lines[0]).toMatch(/^status\s+type\s+chain\s+store\s+rows\s+file/);
+  expect(r.stdout).toMatch(/ok\s+pricefull\s+shufersal\s+1\s+20\s+PriceFull7290027600007-001-/);
+  expect(r.stdout).toMatch(/rejected\s+pricefull\s+7290000000999\s+1\s+0\s+PriceFull7290000000999-001-202611210300\.xml\s+unknown chain 7290000000999/);
+  expect(r.stdout).toContain("imported 3 of 4 files (1 rejected) — 42 rows (40 prices)");
+  expect(r.stdout).toContain("data version 1");
+
+  const json = mehir(["import", join(root, "files"), "--data-dir", data, "--json"]);
+  expect(json.code).toBe(0);
+  const report = JSON.parse(json.stdout) as ImportReport;
+  expect(report).toMatchObject({ status: "partial", dataVersion: 2, origin: "cli", source: "live" });
+  expect(report.files).toHaveLength(4);
+});
+
+test("exit status 1 when nothing could be imported; usage errors exit 2", () => {
+  const bad = join(root, "bad");
+  mkdirSync(bad);
+  writeFileSync(join(bad, "notes.txt"), "not a price file");
+  const r = mehir(["import", bad, "--data-dir", join(root, "data-bad")]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("imported 0 of 1 files (1 rejected)");
+  expect(r.stdout).toContain("nothing changed");
+  expect(mehir(["import", "--data-dir", join(root, "x")]).code).toBe(2);
+  expect(mehir(["import", join(root, "no-such-path")]).code).toBe(2);
+  expect(mehir(["import", bad, "--source", "staging"]).code).toBe(2);
+});
+
+test("the progress line fits the terminal and counts files", () => {
+  const line = progressLine(3, 12, "/x/PriceFull7290027600007-001-202611210300.gz", 60);
+  expect(line.startsWith("\r")).toBe(true);
+  expect(line.length).toBeLessThanOrEqual(61);
+  expect(line).toContain("3/12");
+  expect(formatImportReport({ files: [], totals: { files: 0, ok: 0, partial: 0, rejected: 0, skipped: 0, imported: 0, rows: 0, priceRows: 0 }, durationMs: 5, dataVersion: null, error: "no files to import", replaced: false, source: "live" } as unknown as ImportReport)).toContain(
+    "nothing changed: no files to import",
+  );
+});
