@@ -1,5 +1,6 @@
 import { toIsraelIso } from "../../time.ts";
 import { israelOffsetForLocal } from "./israel-offset.ts";
+import { detach } from "../load/detach.ts";
 
 const MIN_YEAR = 2000;
 const MAX_YEAR = 2100;
@@ -56,7 +57,8 @@ export function parseIsraelDateTime(date: string | null | undefined, clock?: str
   if (out !== undefined) return out;
   out = compute(date.trim(), clock?.trim() || null);
   if (cache.size > 50_000) cache.clear();
-  cache.set(key, out);
+  // Keys are copied: a substring would keep its whole file's text alive in this cache.
+  cache.set(detach(key), out);
   return out;
 }
 

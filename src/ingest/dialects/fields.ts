@@ -1,5 +1,6 @@
 import type { RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
+import { detach } from "../load/detach.ts";
 
 /** Canonical field → the tag spellings seen in the wild (matched case-insensitively). */
 export type AliasTable<K extends string> = Record<K, readonly string[]>;
@@ -16,7 +17,8 @@ export function localName(tag: string): string {
   let name = localNames.get(tag);
   if (name === undefined) {
     name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
-    localNames.set(tag, name);
+    // Module-level caches hold copies: a tag sliced from a file would pin that file's text.
+    localNames.set(detach(tag), detach(name));
   }
   return name;
 }
@@ -80,7 +82,7 @@ export class FieldMap<K extends string> {
     if (slot === undefined) {
       const field = this.resolve(tag);
       slot = field === null ? -1 : this.fields.indexOf(field);
-      this.slotByTag.set(tag, slot);
+      this.slotByTag.set(detach(tag), slot);
     }
     return slot;
   }
@@ -90,7 +92,7 @@ export class FieldMap<K extends string> {
     let field = this.byTag.get(tag);
     if (field === undefined) {
       field = tag.charCodeAt(0) === 64 /* @ */ ? null : (this.byLower.get(localName(tag)) ?? null);
-      this.byTag.set(tag, field);
+      this.byTag.set(detach(tag), field);
     }
     return field;
   }

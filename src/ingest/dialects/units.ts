@@ -1,4 +1,5 @@
 import type { SizeUnit } from "../records.ts";
+import { detach } from "../load/detach.ts";
 
 export interface Size {
   sizeAmount: number | null;
@@ -35,7 +36,7 @@ export function unitWord(text: string | null): UnitWord | null {
     const word = normaliseQuotes(text).trim().toLowerCase().replace(/^[\d.,\s]+/, "").trim();
     found = WORDS.get(word) ?? null;
     if (unitCache.size > 10_000) unitCache.clear();
-    unitCache.set(text, found);
+    unitCache.set(detach(text), found); // a copy: the substring would pin its file's text
   }
   return found;
 }

@@ -1,4 +1,5 @@
 import type { XmlNode, XmlValue } from "./xml.ts";
+import { detach } from "../load/detach.ts";
 
 const GT = 62; // >
 const SLASH = 47; // /
@@ -118,7 +119,8 @@ function localName(tag: string): string {
   let name = localNames.get(tag);
   if (name === undefined) {
     name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
-    localNames.set(tag, name);
+    // A copy: a tag sliced from a file would pin that file's text in this module-level cache.
+    localNames.set(detach(tag), detach(name));
   }
   return name;
 }
