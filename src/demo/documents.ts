@@ -14,6 +14,8 @@ export interface StoresDocument {
 }
 
 export interface PriceRow {
+  /** The item's index in the chain plan (keys the row cache). */
+  index: number;
   item: Item;
   /** Agorot (per kg when weighted). */
   price: number;
@@ -25,6 +27,21 @@ export interface PricesDocument {
   store: DemoStore;
   rows: PriceRow[];
   time: LocalTime;
+  /** Item rows already written for another store of the chain, by row key (see rowKey). */
+  rowCache?: Map<string, string>;
+}
+
+const timeIds = new WeakMap<LocalTime, number>();
+let nextTimeId = 0;
+
+/**
+ * What makes a price row's text: the item, its price and update time (and the file time for
+ * rows that print it). Update times are shared objects, so their identity stands for them.
+ */
+export function rowKey(row: PriceRow, extra = ""): string {
+  let id = timeIds.get(row.updated);
+  if (id === undefined) timeIds.set(row.updated, (id = nextTimeId++));
+  return `${row.index}|${row.price}|${id}|${extra}`;
 }
 
 export interface StorePromotion {

@@ -60,10 +60,11 @@ export function promotionSet(ctx: Context, count: number): DemoPromotion[] {
   const kinds = PROMOTION_KINDS.filter((k) => k !== "weighted" || ctx.withProduce);
   const out: DemoPromotion[] = [];
   const used = new Set<number>();
+  const groups = groupItems(ctx);
   for (let n = 0; n < count * 3 && out.length < count; n++) {
     const kind = n < kinds.length ? kinds[n]! : pickKind(ctx.rng, ctx.withProduce);
     const status = n < kinds.length ? "active" : pickStatus(ctx.rng);
-    const promotion = build(kind, status, ctx, used);
+    const promotion = build(kind, status, ctx, groups, used);
     if (promotion) out.push(promotion);
   }
   let id = ctx.firstId;
@@ -112,14 +113,52 @@ function dates(status: Status, at: LocalTime, rng: Random): { start: LocalTime; 
   }
 }
 
-function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<number>): DemoPromotion | null {
+/** Items on sale, indexed once per promotion set. */
+interface Groups {
+  barcoded: number[];
+  weighted: number[];
+  byFamily: Map<string, number[]>;
+  byBrandCategory: Map<string, number[]>;
+  byCategory: Map<string, number[]>;
+}
+
+function groupItems(ctx: Context): Groups {
+  const groups: Groups = { barcoded: [], weighted: [], byFamily: new Map(), byBrandCategory: new Map(), byCategory: new Map() };
+  const add = (map: Map<string, number[]>, key: string, i: number) => {
+    const list = map.get(key);
+    if (list) list.push(i);
+    else map.set(key, [i]);
+  };
+  for (const i of ctx.onSale) {
+    const item = ctx.items[i]!;
+    if (item.weighted) groups.weighted.push(i);
+    if (item.itemType !== 1) continue;
+    groups.barcoded.push(i);
+    add(groups.byFamily, `${item.familyKey}|${item.size?.label}`, i);
+    add(groups.byBrandCategory, `${item.brand}|${item.category}`, i);
+    add(groups.byCategory, item.category, i);
+  }
+  return groups;
+}
+
+function build(kind: PromotionKind, status: Status, ctx: Context, groups: Groups, used: Set<number>): DemoPromotion | null {
   const { rng, items, prices, ending } = ctx;
-  const pool = ctx.onSale.filter((i) => !used.has(i) && (kind === "weighted" ? items[i]!.weighted : items[i]!.itemType === 1));
-  if (pool.length === 0) return null;
-  const anchor = rng.pick(pool);
+  const base0 = kind === "weighted" ? groups.weighted : groups.barcoded;
+  let anchor = -1;
+  for (let tries = 0; tries < 40 && base0.length > 0; tries++) {
+    const pick = rng.pick(base0);
+    if (!used.has(pick)) {
+      anchor = pick;
+      break;
+    }
+  }
+  if (anchor < 0) return null;
+  const free = (list: number[] | undefined) => (list ?? []).filter((i) => !used.has(i));
   const item = items[anchor]!;
   const price = prices[anchor]!;
-  const siblings = pool.filter((i) => items[i]!.familyKey === item.familyKey && sameSize(items[i]!, item)).slice(0, 6);
+  // The anchor first, then other flavours of the same pack; promotion prices go by the cheapest.
+  const siblings = [anchor, ...free(groups.byFamily.get(`${item.familyKey}|${item.size?.label}`)).filter((i) => i !== anchor)].slice(0, 6);
+  const lowest = (list: number[]) => Math.min(...list.map((i) => prices[i]!));
   const { start, end } = dates(status, ctx.at, rng);
   const base: DemoPromotion = {
     id: "",
@@ -151,8 +190,9 @@ function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<numb
   switch (kind) {
     case "discount": {
       const group = siblings.slice(0, rng.int(1, 4));
-      const promo = roundShelf(price * rng.float(0.7, 0.88), ending);
-      if (promo >= price) return null;
+      const low = lowest(group);
+      const promo = roundShelf(low * rng.float(0.7, 0.88), ending);
+      if (promo >= low) return null;
       take(group);
       base.discountedPrice = promo;
       base.description = `${item.stem} ב-${ils(promo)}`;
@@ -161,8 +201,9 @@ function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<numb
     case "multibuy":
     case "club": {
       const qty = kind === "club" ? rng.pick([1, 2]) : rng.pick([2, 2, 2, 3, 3, 4]);
-      const total = Math.max(100, Math.round((price * qty * rng.float(0.72, 0.88)) / 100) * 100);
-      if (total >= price * qty) return null;
+      const low = lowest(siblings);
+      const total = Math.max(100, Math.round((low * qty * rng.float(0.72, 0.88)) / 100) * 100);
+      if (total >= low * qty) return null;
       take(siblings);
       base.minQty = qty;
       base.discountedPrice = total;
@@ -178,7 +219,7 @@ function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<numb
     }
     case "percent": {
       const brand = item.brand;
-      const group = pool.filter((i) => items[i]!.brand === brand && items[i]!.category === item.category).slice(0, 15);
+      const group = free(groups.byBrandCategory.get(`${brand}|${item.category}`)).slice(0, 15);
       const rate = rng.pick([10, 15, 20, 25, 30, 50]);
       take(group);
       base.discountRate = rate;
@@ -199,7 +240,7 @@ function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<numb
       return base;
     }
     case "gift": {
-      const gifts = pool.filter((i) => i !== anchor && items[i]!.category === item.category && prices[i]! < price);
+      const gifts = free(groups.byCategory.get(item.category)).filter((i) => i !== anchor && prices[i]! < price);
       if (gifts.length === 0) return null;
       const gift = rng.pick(gifts);
       const qty = rng.pick([1, 2]);
@@ -228,6 +269,3 @@ function build(kind: PromotionKind, status: Status, ctx: Context, used: Set<numb
   }
 }
 
-function sameSize(a: Item, b: Item): boolean {
-  return a.size?.label === b.size?.label;
-}

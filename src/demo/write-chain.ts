@@ -63,11 +63,15 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
   }
 
   const last = history.steps.length;
+  // Stores of a chain print most item rows identically: build each row's text once per code.
+  const rowCaches = new Map<string, Map<string, string>>();
   plan.stores.forEach((store, storeIndex) => {
+    if (!rowCaches.has(store.code)) rowCaches.set(store.code, new Map());
+    const rowCache = rowCaches.get(store.code)!;
     const profile = profileFor(chain, store.code);
     const writer = WRITERS[profile.dialect];
     const priceFile = (kind: "PriceFull" | "Price", time: LocalTime, rows: PriceRow[], nullPrefix = false) => {
-      const text = writer.prices({ code: store.code, store, rows, time }, profile);
+      const text = writer.prices({ code: store.code, store, rows, time, rowCache }, profile);
       emit(storeFileName(profile, kind, store.code, store, time, { nullPrefix }), text, profile, time);
       out.rows.prices += rows.length;
     };
@@ -84,7 +88,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
     const startRows: PriceRow[] = [];
     for (let i = 0; i < items.length; i++) {
       if (!history.startSet.has(i) || !carries(plan, store, i)) continue;
-      startRows.push({ item: items[i]!, price: storePrice(plan, store, i, history.pricesAt[0]![i]!, start), updated: history.updatedAt[0]![i]! });
+      startRows.push({ index: i, item: items[i]!, price: storePrice(plan, store, i, history.pricesAt[0]![i]!, start), updated: history.updatedAt[0]![i]! });
     }
     priceFile("PriceFull", start, startRows);
     promoFile(addMinutes(start, 3), plan.promotionsStart, (i) => history.startSet.has(i), history.pricesAt[0]!, profile.noPromotions);
@@ -100,10 +104,10 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
         if (!carries(plan, store, i)) continue;
         const price = storePrice(plan, store, i, after[i]!, step.time);
         if (price === storePrice(plan, store, i, before[i]!, previousTime)) continue;
-        rows.push({ item: items[i]!, price, updated: history.updatedAt[k]![i]! });
+        rows.push({ index: i, item: items[i]!, price, updated: history.updatedAt[k]![i]! });
       }
       for (const [i] of step.launches) {
-        if (carries(plan, store, i)) rows.push({ item: items[i]!, price: storePrice(plan, store, i, after[i]!, step.time), updated: history.updatedAt[k]![i]! });
+        if (carries(plan, store, i)) rows.push({ index: i, item: items[i]!, price: storePrice(plan, store, i, after[i]!, step.time), updated: history.updatedAt[k]![i]! });
       }
       rows.sort(byCode);
       // Carrefour once published an empty delta for a store (the next full catches up).
@@ -122,7 +126,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
     const nowRows: PriceRow[] = [];
     for (let i = 0; i < items.length; i++) {
       if (!onSaleNow(i) || !carries(plan, store, i)) continue;
-      nowRows.push({ item: items[i]!, price: storePrice(plan, store, i, history.pricesAt[last]![i]!, current), updated: history.updatedAt[last]![i]! });
+      nowRows.push({ index: i, item: items[i]!, price: storePrice(plan, store, i, history.pricesAt[last]![i]!, current), updated: history.updatedAt[last]![i]! });
     }
     priceFile("PriceFull", current, nowRows);
     const emptyNow = profile.noPromotions === true || (profile.emptyPromoStore === true && storeIndex === plan.stores.length - 1);

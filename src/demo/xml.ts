@@ -17,10 +17,10 @@ export type Value = string | number | null | undefined;
 export class XmlWriter {
   private readonly parts: string[] = [];
   private depth = 0;
-  private readonly indents: string[] = [];
+  private readonly indents: string[];
 
   constructor(private readonly style: XmlStyle) {
-    for (let i = 0; i < 16; i++) this.indents.push((style.indent ?? "").repeat(i));
+    this.indents = indentsFor(style.indent ?? "");
   }
 
   /** Raw text, e.g. an XML declaration. */
@@ -56,6 +56,23 @@ export class XmlWriter {
     return this;
   }
 
+  /**
+   * Writes a block through `build` once per `key` and reuses the text after that: a chain's
+   * stores repeat the same item rows, so each row is built once per chain, not per store.
+   */
+  cached(cache: Map<string, string> | undefined, key: string, build: (x: XmlWriter) => void): this {
+    let text = cache?.get(key);
+    if (text === undefined) {
+      const sub = new XmlWriter(this.style);
+      sub.depth = this.depth;
+      build(sub);
+      text = sub.toString();
+      cache?.set(key, text);
+    }
+    this.parts.push(text);
+    return this;
+  }
+
   /** An element with attributes and no content, e.g. `<Items Count="0"/>`. */
   emptyWith(tag: string, attrs: Record<string, string | number>, selfClose = "/>"): this {
     this.line(`<${tag}${attributes(attrs)}${selfClose}`);
@@ -80,6 +97,14 @@ export class XmlWriter {
   private escape(text: string): string {
     return escapeXml(text, this.style.escapeQuotes);
   }
+}
+
+const INDENTS = new Map<string, string[]>();
+
+function indentsFor(unit: string): string[] {
+  let list = INDENTS.get(unit);
+  if (!list) INDENTS.set(unit, (list = Array.from({ length: 16 }, (_, i) => unit.repeat(i))));
+  return list;
 }
 
 function attributes(attrs?: Record<string, string | number>): string {

@@ -1,5 +1,5 @@
 import { fmt } from "../clock.ts";
-import type { DialectWriter } from "../documents.ts";
+import { rowKey, type DialectWriter } from "../documents.ts";
 import { measure } from "../measures.ts";
 import { ils } from "../pricing.ts";
 import { XmlWriter } from "../xml.ts";
@@ -43,27 +43,30 @@ export const binaWriter: DialectWriter = {
     x.open("Root").leaf("ChainId", doc.code).leaf("SubChainId", doc.store.subChain).leaf("StoreId", doc.store.id).leaf("BikoretNo", doc.store.bikoret);
     x.open("Items");
     const style = profile.zeroSizes ? "bina-zero" : "bina";
-    for (const { item, price, updated } of doc.rows) {
-      const m = measure(item, price, style);
-      const name = itemName(item, profile);
-      x.open("Item")
-        .safe("PriceUpdateDate", fmt.dateTime(updated))
-        .safe("ItemCode", item.code)
-        .leaf("ItemType", item.itemType)
-        .leaf("ItemNm", name)
-        .leaf("ManufacturerName", profile.zeroSizes ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
-        .leaf("ManufactureCountry", countryText(item, profile))
-        .leaf("ManufacturerItemDescription", name)
-        .leaf("UnitQty", m.unitQty)
-        .safe("Quantity", m.quantity)
-        .leaf("UnitOfMeasure", m.unitOfMeasure)
-        .leaf("bIsWeighted", item.weighted ? 1 : 0)
-        .leaf("QtyInPackage", m.qtyInPackage)
-        .safe("ItemPrice", ils(price, profile.ending === "00"))
-        .safe("UnitOfMeasurePrice", m.unitPrice)
-        .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
-        .leaf("ItemStatus", 1)
-        .close("Item");
+    for (const row of doc.rows) {
+      const { item, price, updated } = row;
+      x.cached(doc.rowCache, rowKey(row, ""), (x) => {
+        const m = measure(item, price, style);
+        const name = itemName(item, profile);
+        x.open("Item")
+          .safe("PriceUpdateDate", fmt.dateTime(updated))
+          .safe("ItemCode", item.code)
+          .leaf("ItemType", item.itemType)
+          .leaf("ItemNm", name)
+          .leaf("ManufacturerName", profile.zeroSizes ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
+          .leaf("ManufactureCountry", countryText(item, profile))
+          .leaf("ManufacturerItemDescription", name)
+          .leaf("UnitQty", m.unitQty)
+          .safe("Quantity", m.quantity)
+          .leaf("UnitOfMeasure", m.unitOfMeasure)
+          .leaf("bIsWeighted", item.weighted ? 1 : 0)
+          .leaf("QtyInPackage", m.qtyInPackage)
+          .safe("ItemPrice", ils(price, profile.ending === "00"))
+          .safe("UnitOfMeasurePrice", m.unitPrice)
+          .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
+          .leaf("ItemStatus", 1)
+          .close("Item");
+      });
     }
     return x.close("Items").close("Root").toString().trimEnd();
   },

@@ -1,5 +1,5 @@
 import { fmt } from "../clock.ts";
-import type { DialectWriter, PricesDocument, PromosDocument, StoresDocument } from "../documents.ts";
+import { rowKey, type DialectWriter, type PricesDocument, type PromosDocument, type StoresDocument } from "../documents.ts";
 import { measure } from "../measures.ts";
 import { ils } from "../pricing.ts";
 import type { Profile } from "../profiles.ts";
@@ -50,28 +50,31 @@ export const cerberusWriter: DialectWriter = {
       x.open("Items", { Count: doc.rows.length });
       const style = profile.itemId && profile.countryStyle === "unknown" ? "cerberus-gram" : "cerberus";
       const unknownMaker = style === "cerberus-gram";
-      for (const { item, price, updated } of doc.rows) {
-        const m = measure(item, price, style);
-        const name = itemName(item, profile);
-        x.open("Item")
-          .safe("PriceUpdateDate", fmt.dateTime(updated))
-          .safe("ItemCode", item.code)
-          .leaf("ItemType", item.itemType)
-          .leaf(profile.itemNm ? "ItemNm" : "ItemName", name)
-          .leaf(profile.manufactureName ? "ManufactureName" : "ManufacturerName", unknownMaker ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
-          .leaf("ManufactureCountry", countryText(item, profile))
-          .leaf(profile.manufactureName ? "ManufactureItemDescription" : "ManufacturerItemDescription", name)
-          .leaf("UnitQty", m.unitQty)
-          .safe("Quantity", m.quantity)
-          .leaf("UnitOfMeasure", m.unitOfMeasure)
-          .leaf("bIsWeighted", item.weighted ? 1 : 0)
-          .leaf("QtyInPackage", m.qtyInPackage)
-          .safe("ItemPrice", ils(price))
-          .safe("UnitOfMeasurePrice", m.unitPrice)
-          .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
-          .leaf("ItemStatus", 1);
-        if (profile.itemId) x.leaf("ItemId", internalId(item));
-        x.close("Item");
+      for (const row of doc.rows) {
+        const { item, price, updated } = row;
+        x.cached(doc.rowCache, rowKey(row, ""), (x) => {
+          const m = measure(item, price, style);
+          const name = itemName(item, profile);
+          x.open("Item")
+            .safe("PriceUpdateDate", fmt.dateTime(updated))
+            .safe("ItemCode", item.code)
+            .leaf("ItemType", item.itemType)
+            .leaf(profile.itemNm ? "ItemNm" : "ItemName", name)
+            .leaf(profile.manufactureName ? "ManufactureName" : "ManufacturerName", unknownMaker ? "לא ידוע" : (item.manufacturer ?? "לא ידוע"))
+            .leaf("ManufactureCountry", countryText(item, profile))
+            .leaf(profile.manufactureName ? "ManufactureItemDescription" : "ManufacturerItemDescription", name)
+            .leaf("UnitQty", m.unitQty)
+            .safe("Quantity", m.quantity)
+            .leaf("UnitOfMeasure", m.unitOfMeasure)
+            .leaf("bIsWeighted", item.weighted ? 1 : 0)
+            .leaf("QtyInPackage", m.qtyInPackage)
+            .safe("ItemPrice", ils(price))
+            .safe("UnitOfMeasurePrice", m.unitPrice)
+            .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
+            .leaf("ItemStatus", 1);
+          if (profile.itemId) x.leaf("ItemId", internalId(item));
+          x.close("Item");
+        });
       }
       x.close("Items");
     }

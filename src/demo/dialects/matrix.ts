@@ -1,5 +1,5 @@
 import { addMinutes, fmt } from "../clock.ts";
-import type { DialectWriter } from "../documents.ts";
+import { rowKey, type DialectWriter } from "../documents.ts";
 import { measure } from "../measures.ts";
 import { ils } from "../pricing.ts";
 import { XmlWriter } from "../xml.ts";
@@ -44,28 +44,31 @@ export const matrixWriter: DialectWriter = {
     const x = writer();
     x.raw(DECLARATION).open("Prices").leaf("ChainID", doc.code).leaf("SubChainID", doc.store.subChain).leaf("StoreID", doc.store.id).leaf("BikoretNo", "000");
     x.open("Products");
-    for (const { item, price, updated } of doc.rows) {
-      const m = measure(item, price, "matrix");
-      x.open("Product")
-        .safe("PriceUpdateDate", fmt.slashDateHm(updated))
-        .safe("ItemCode", item.code)
-        .leaf("ItemType", item.itemType)
-        .leaf("ItemName", item.name)
-        .leaf("ManufactureName", item.manufacturer ?? "כללי")
-        .leaf("ManufactureCountry", item.itemType === 1 ? countryText(item, profile) : "")
-        .leaf("ManufactureItemDescription", "")
-        .leaf("UnitQty", m.unitQty)
-        .safe("Quantity", m.quantity)
-        .leaf("UnitMeasure", m.unitOfMeasure)
-        .leaf("BisWeighted", item.weighted ? 1 : 0)
-        .leaf("QtyInPackage", m.qtyInPackage)
-        .safe("ItemPrice", ils(price))
-        .safe("UnitOfMeasurePrice", m.unitPrice)
-        .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
-        .leaf("itemStatus", 1)
-        .leaf("LastUpdateDate", "")
-        .leaf("LastUpdateTime", "")
-        .close("Product");
+    for (const row of doc.rows) {
+      const { item, price, updated } = row;
+      x.cached(doc.rowCache, rowKey(row, ""), (x) => {
+        const m = measure(item, price, "matrix");
+        x.open("Product")
+          .safe("PriceUpdateDate", fmt.slashDateHm(updated))
+          .safe("ItemCode", item.code)
+          .leaf("ItemType", item.itemType)
+          .leaf("ItemName", item.name)
+          .leaf("ManufactureName", item.manufacturer ?? "כללי")
+          .leaf("ManufactureCountry", item.itemType === 1 ? countryText(item, profile) : "")
+          .leaf("ManufactureItemDescription", "")
+          .leaf("UnitQty", m.unitQty)
+          .safe("Quantity", m.quantity)
+          .leaf("UnitMeasure", m.unitOfMeasure)
+          .leaf("BisWeighted", item.weighted ? 1 : 0)
+          .leaf("QtyInPackage", m.qtyInPackage)
+          .safe("ItemPrice", ils(price))
+          .safe("UnitOfMeasurePrice", m.unitPrice)
+          .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
+          .leaf("itemStatus", 1)
+          .leaf("LastUpdateDate", "")
+          .leaf("LastUpdateTime", "")
+          .close("Product");
+      });
     }
     return x.close("Products").close("Prices").toString().trimEnd();
   },

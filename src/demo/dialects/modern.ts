@@ -1,5 +1,5 @@
 import { addMinutes, fmt } from "../clock.ts";
-import type { DialectWriter, PricesDocument, PromosDocument, StorePromotion } from "../documents.ts";
+import { rowKey, type DialectWriter, type PricesDocument, type PromosDocument, type StorePromotion } from "../documents.ts";
 import { measure } from "../measures.ts";
 import { ils } from "../pricing.ts";
 import type { Profile } from "../profiles.ts";
@@ -47,27 +47,30 @@ export const modernWriter: DialectWriter = {
   prices(doc, profile) {
     const x = header(doc, profile);
     x.open("Items");
-    for (const { item, price, updated } of doc.rows) {
-      const m = measure(item, price, "modern");
-      x.open("Item")
-        .safe("PriceUpdateTime", fmt.isoNaive(updated))
-        .safe("ItemCode", item.code)
-        .safe("LastSaleDateTime", fmt.isoNaive(addMinutes(doc.time, -lastSaleLag(item.code))))
-        .leaf("ItemType", item.itemType)
-        .leaf("ItemName", item.name)
-        .leaf("ManufactureName", item.manufacturer ?? "")
-        .leaf("ManufactureCountry", countryText(item, profile))
-        .leaf("ManufactureItemDescription", item.name)
-        .leaf("UnitQty", m.unitQty)
-        .safe("Quantity", m.quantity)
-        .leaf("UnitOfMeasure", m.unitOfMeasure)
-        .leaf("bIsWeighted", item.weighted ? 1 : 0)
-        .leaf("QtyInPackage", m.qtyInPackage)
-        .safe("ItemPrice", ils(price))
-        .safe("UnitOfMeasurePrice", m.unitPrice)
-        .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
-        .leaf("ItemStatus", "")
-        .close("Item");
+    for (const row of doc.rows) {
+      const { item, price, updated } = row;
+      x.cached(doc.rowCache, rowKey(row, fmt.stamp12(doc.time)), (x) => {
+        const m = measure(item, price, "modern");
+        x.open("Item")
+          .safe("PriceUpdateTime", fmt.isoNaive(updated))
+          .safe("ItemCode", item.code)
+          .safe("LastSaleDateTime", fmt.isoNaive(addMinutes(doc.time, -lastSaleLag(item.code))))
+          .leaf("ItemType", item.itemType)
+          .leaf("ItemName", item.name)
+          .leaf("ManufactureName", item.manufacturer ?? "")
+          .leaf("ManufactureCountry", countryText(item, profile))
+          .leaf("ManufactureItemDescription", item.name)
+          .leaf("UnitQty", m.unitQty)
+          .safe("Quantity", m.quantity)
+          .leaf("UnitOfMeasure", m.unitOfMeasure)
+          .leaf("bIsWeighted", item.weighted ? 1 : 0)
+          .leaf("QtyInPackage", m.qtyInPackage)
+          .safe("ItemPrice", ils(price))
+          .safe("UnitOfMeasurePrice", m.unitPrice)
+          .leaf("AllowDiscount", item.itemType === 1 ? 1 : 0)
+          .leaf("ItemStatus", "")
+          .close("Item");
+      });
     }
     return x.close("Items").close("Root").toString().trimEnd();
   },

@@ -1,5 +1,5 @@
 import { fmt } from "../clock.ts";
-import type { DialectWriter, PricesDocument, PromosDocument } from "../documents.ts";
+import { rowKey, type DialectWriter, type PricesDocument, type PromosDocument } from "../documents.ts";
 import { measure } from "../measures.ts";
 import { ils } from "../pricing.ts";
 import { XmlWriter } from "../xml.ts";
@@ -40,25 +40,28 @@ export const superpharmWriter: DialectWriter = {
     const x = envelope(doc);
     if (doc.rows.length > 0) {
       x.open("Header").open("Details");
-      for (const { item, price, updated } of doc.rows) {
-        const m = measure(item, price, "superpharm");
-        x.open("Line")
-          .safe("PriceUpdateDate", fmt.date(updated))
-          .safe("ItemCode", item.code)
-          .leaf("ItemName", item.name)
-          .leaf("ManufacturerName", item.manufacturer ?? "General")
-          .leaf("ManufactureCountry", countryText(item, profile))
-          .leaf("ManufacturerItemDescription", item.name)
-          .leaf("UnitQty", m.unitQty)
-          .safe("Quantity", m.quantity)
-          .leaf("UnitOfMeasure", m.unitOfMeasure)
-          .leaf("blsWeighted", item.weighted ? 1 : 0)
-          .leaf("QtyInPackage", m.qtyInPackage)
-          .safe("ItemPrice", ils(price))
-          .safe("UnitOfMeasurePrice", m.unitPrice)
-          .leaf("AllowDiscount", 1)
-          .leaf("ItemStatus", 0)
-          .close("Line");
+      for (const row of doc.rows) {
+        const { item, price, updated } = row;
+        x.cached(doc.rowCache, rowKey(row, ""), (x) => {
+          const m = measure(item, price, "superpharm");
+          x.open("Line")
+            .safe("PriceUpdateDate", fmt.date(updated))
+            .safe("ItemCode", item.code)
+            .leaf("ItemName", item.name)
+            .leaf("ManufacturerName", item.manufacturer ?? "General")
+            .leaf("ManufactureCountry", countryText(item, profile))
+            .leaf("ManufacturerItemDescription", item.name)
+            .leaf("UnitQty", m.unitQty)
+            .safe("Quantity", m.quantity)
+            .leaf("UnitOfMeasure", m.unitOfMeasure)
+            .leaf("blsWeighted", item.weighted ? 1 : 0)
+            .leaf("QtyInPackage", m.qtyInPackage)
+            .safe("ItemPrice", ils(price))
+            .safe("UnitOfMeasurePrice", m.unitPrice)
+            .leaf("AllowDiscount", 1)
+            .leaf("ItemStatus", 0)
+            .close("Line");
+        });
       }
       x.close("Details").close("Header");
     }
