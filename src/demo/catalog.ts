@@ -83,7 +83,8 @@ export function buildCatalog(seed: ProductSeed, rng: Random): Catalog {
           basePrice: roundShelf(raw, "90"),
           privateLabelOf: plOf,
           familyKey,
-          stem: productName(family, brand, "", ""),
+          // A family named by its variants ("תירס מתוק פרי הגליל") keeps the variant in its stem.
+          stem: productName(family, brand, family.n ? "" : variant, ""),
         });
       }
     }
