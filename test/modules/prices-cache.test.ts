@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
-import { PricesResponse } from "../../src/modules/prices/model.ts";
+import { HistoryResponse, PricesResponse } from "../../src/modules/prices/model.ts";
 import { chainPriceEntries, requireProduct } from "../../src/modules/prices/service.ts";
 
 // Answers of /prices/ are cached per data version and expire at the next promotion start or end:
@@ -80,6 +80,21 @@ describe("cached /prices/ answers", () => {
       expect(first.headers.get("etag")).toBeTruthy();
       expect(second.body.data).toEqual(first.body.data);
     }
+  });
+
+  test("history answers move their window at Israel midnight and match the documented schema", async () => {
+    ctx.db.prices.run("INSERT INTO price_history (product_id, store_id, valid_from, price) VALUES (?, ?, '2026-06-01T08:00:00+03:00', 650)", [milk, store1]);
+    commitData(ctx.deps);
+    clock = new Date("2026-11-22T21:59:00Z"); // 23:59 Israel time (UTC+2)
+    const before = await get(ctx.app, "/api/v1/prices/7290000066318/history/?months=1", key);
+    expect(before.status).toBe(200);
+    expect(before.body.meta.from).toBe("2026-10-22");
+    expect(HistoryResponse.safeParse(before.body).success).toBe(true);
+    clock = new Date("2026-11-22T22:00:00Z"); // 00:00 on the 23rd
+    const after = await get(ctx.app, "/api/v1/prices/7290000066318/history/?months=1", key);
+    expect(after.body.meta.from).toBe("2026-10-23");
+    expect(after.body.data.history.map((h: any) => h.date)).toEqual(["2026-10-23"]);
+    expect(after.body.meta.records).toBe(after.body.data.history.length);
   });
 
   test("shared entries (widget reuse) cannot be changed by a caller", () => {

@@ -1,6 +1,9 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { formatIls, israelDate } from "../../time.ts";
+import { formatIls, israelDate, israelLocalToDate } from "../../time.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { barcodeKey, type ProductRow } from "./queries.ts";
+import { ResultCache } from "./result-cache.ts";
 import { isEilatCity } from "./eilat.ts";
 import { mode } from "./pricing.ts";
 import { requireProduct } from "./service.ts";
@@ -104,4 +107,40 @@ export function priceHistory(deps: AppDeps, barcode: string, months: number, cha
     start = end;
   }
   return { product, from, history };
+}
+
+interface HistoryAnswer {
+  product: ProductRow;
+  from: string;
+  history: HistoryRecord[];
+  /** The route's `data`, serialized once. */
+  json: PrebuiltJson;
+}
+
+/**
+ * History answers per app: a popular product's history reads thousands of change rows, and the
+ * answer only changes with the data version or when the Israel date (the window) moves on.
+ */
+const answers = new WeakMap<AppDeps, ResultCache<HistoryAnswer>>();
+
+/** The start of the next Israel calendar day after `now`, epoch ms. */
+function nextIsraelMidnight(now: Date): number {
+  const [y, m, d] = israelDate(now).split("-").map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  return israelLocalToDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()).getTime();
+}
+
+/** priceHistory, cached until the data version changes or the day ends; with the route's data serialized. */
+export function cachedPriceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string): HistoryAnswer {
+  let cache = answers.get(deps);
+  if (!cache) answers.set(deps, (cache = new ResultCache(20_000)));
+  const now = deps.now();
+  const version = deps.data.current.version;
+  const key = JSON.stringify([barcodeKey(barcode), months, chainId ?? null]);
+  const hit = cache.get(version, key, now.getTime());
+  if (hit) return hit;
+  const { product, from, history } = priceHistory(deps, barcode, months, chainId);
+  const answer: HistoryAnswer = { product, from, history, json: PrebuiltJson.of({ barcode: product.barcode, name: product.name, history }) };
+  cache.set(version, key, answer, nextIsraelMidnight(now), history.length + 1);
+  return answer;
 }

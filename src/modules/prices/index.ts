@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
 import { productPricesJson } from "./service.ts";
-import { priceHistory } from "./history.ts";
+import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../http/require-data.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 
@@ -44,16 +44,17 @@ export function pricesModule(deps: AppDeps) {
       "/api/v1/prices/:barcode/history",
       ({ params, query }) => {
         requireData(deps);
-        const { product, from, history } = priceHistory(deps, params.barcode, query.months, query.chain_id);
+        const { json, from, history } = cachedPriceHistory(deps, params.barcode, query.months, query.chain_id);
         return {
-          data: { barcode: product.barcode, name: product.name, history },
+          data: json,
           meta: { months: query.months, records: history.length, from, data_updated_at: deps.data.current.updatedAt },
         };
       },
       {
         params: HistoryParams,
         query: HistoryQuery,
-        response: { 200: HistoryResponse },
+        // Cached answers serialized once (see prebuilt-json.ts); tests check them against the schema.
+        response: { 200: documentedOnly(HistoryResponse) },
         detail: {
           summary: "Price history of one product per chain",
           tags: ["prices"],
