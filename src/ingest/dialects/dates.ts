@@ -5,7 +5,8 @@ import { detach } from "../load/detach.ts";
 const MIN_YEAR = 2000;
 const MAX_YEAR = 2100;
 
-const pad = (n: number) => String(n).padStart(2, "0");
+const pad = (n: number) => (n < 10 ? "0" + n : "" + n);
+const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * A naive Israel wall time as ISO 8601 with that instant's offset (+02:00 or +03:00), or null
@@ -15,8 +16,7 @@ const pad = (n: number) => String(n).padStart(2, "0");
  */
 export function israelLocalIso(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): string | null {
   if (!(y >= MIN_YEAR && y <= MAX_YEAR && mo >= 1 && mo <= 12 && d >= 1 && h <= 24 && mi <= 59 && s <= 59)) return null;
-  const monthDays = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (d > monthDays) return null;
+  if (d > (mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : MONTH_DAYS[mo]!)) return null;
   if (h === 24) {
     if (mi || s) return null;
     // `24:00:00` = end of that day.
@@ -52,6 +52,10 @@ const cache = new Map<string, string | null>();
  */
 export function parseIsraelDateTime(date: string | null | undefined, clock?: string | null): string | null {
   if (!date) return null;
+  if (!clock) {
+    const fast = fastPath(date);
+    if (fast !== undefined) return fast;
+  }
   const key = clock ? `${date}\u0000${clock}` : date;
   let out = cache.get(key);
   if (out !== undefined) return out;
@@ -60,6 +64,38 @@ export function parseIsraelDateTime(date: string | null | undefined, clock?: str
   // Keys are copied: a substring would keep its whole file's text alive in this cache.
   cache.set(detach(key), out);
   return out;
+}
+
+/** Two ASCII digits at `i`, or -1. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * The common price-row shapes without a regex or a cache: `YYYY-MM-DD HH:MM[:SS]` and ISO
+ * `YYYY-MM-DDTHH:MM:SS[.mmm]`. Undefined for anything else (the general path decides).
+ */
+function fastPath(t: string): string | null | undefined {
+  const len = t.length;
+  if (len < 16 || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45 || t.charCodeAt(13) !== 58) return undefined;
+  const sep = t.charCodeAt(10);
+  if (sep !== 32 && sep !== 84 /* T */) return undefined;
+  const c1 = two(t, 0);
+  const c2 = two(t, 2);
+  const mo = two(t, 5);
+  const d = two(t, 8);
+  const h = two(t, 11);
+  const mi = two(t, 14);
+  if (c1 < 0 || c2 < 0 || mo < 0 || d < 0 || h < 0 || mi < 0) return undefined;
+  let s = 0;
+  if (len > 16) {
+    if (t.charCodeAt(16) !== 58 || (s = two(t, 17)) < 0) return undefined;
+    // Anything after the seconds other than a fraction (an offset, text) takes the general path.
+    if (len > 19 && (t.charCodeAt(19) !== 46 || !/^\.\d+$/.test(t.slice(19)))) return undefined;
+  }
+  return israelLocalIso(c1 * 100 + c2, mo, d, h, mi, s);
 }
 
 function compute(date: string, clock: string | null): string | null {

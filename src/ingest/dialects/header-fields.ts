@@ -10,7 +10,10 @@ export const HEADER_FIELDS = {
 
 export type HeaderField = keyof typeof HEADER_FIELDS;
 
-/** The first alias found in a lower-cased context map. */
+/**
+ * The first alias found in a lower-cased context map.
+ * @example fromContext({ chainid: "7290027600007" }, HEADER_FIELDS.chainCode) // "7290027600007"
+ */
 export function fromContext(context: Readonly<Record<string, string>>, aliases: readonly string[]): string | undefined {
   for (const alias of aliases) {
     const v = context[alias.toLowerCase()];

@@ -8,7 +8,7 @@ import { PRICE_FIELDS } from "./price-fields.ts";
 import { collectRows, headerOf } from "./tree.ts";
 import { normaliseSize } from "./units.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
-import { cleanText, isPlaceholder, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
+import { cleanCode, cleanText, isPlaceholder, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
 
 /** Row elements of price files: Cerberus/Bina/new `Item`, Matrix `Product`, Super-Pharm `Line`, Tiv Taam `item`. */
 export const PRICE_ROWS: ReadonlySet<string> = new Set(["item", "product", "line"]);
@@ -46,9 +46,10 @@ export function priceRowParser(): RowParser<PricesFile> {
         return;
       }
       const name = cleanText(v[S.name]);
-      const description = cleanText(v[S.description]);
-      const unitQty = cleanText(v[S.unitQty]);
-      const unitOfMeasure = cleanText(v[S.unitOfMeasure]);
+      // The description often repeats the name verbatim: clean it once.
+      const description = v[S.description] === v[S.name] ? name : cleanText(v[S.description]);
+      const unitQty = cleanCode(v[S.unitQty]);
+      const unitOfMeasure = cleanCode(v[S.unitOfMeasure]);
       const quantity = toPositive(v[S.quantity]);
       const isWeighted = toFlag(v[S.isWeighted]);
       const size = normaliseSize({ unitQty, quantity, unitOfMeasure, isWeighted, name: name ?? description });
@@ -57,7 +58,7 @@ export function priceRowParser(): RowParser<PricesFile> {
         itemType: toInt(v[S.itemType]),
         name: name ?? description ?? "",
         manufacturer: cleanText(v[S.manufacturer]),
-        manufactureCountry: cleanText(v[S.manufactureCountry]),
+        manufactureCountry: cleanCode(v[S.manufactureCountry]),
         description,
         unitQty,
         quantity,

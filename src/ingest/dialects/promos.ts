@@ -133,7 +133,7 @@ function newPromotion(code: string, f: PromoFields): PromotionRecord {
  * prices; promotion-level values are those all items share), Matrix `Sales/Sale` and
  * Super-Pharm `Line` (one row per item, grouped by promotion id).
  *
- * @example parsePromos(scanXml(text).root).file.promotions[0].discountedPrice // 890
+ * @example const p = promoRowParser(); p.row(row, path); p.finish(root).file.promotions[0].discountedPrice // 890
  */
 export function promoRowParser(): RowParser<PromosFile> {
   const byCode = new Map<string, { promo: PromotionRecord; seen: Set<string>; grouped: boolean }>();
@@ -191,7 +191,10 @@ export function promoRowParser(): RowParser<PromosFile> {
   };
 }
 
-/** {@link promoRowParser} over a whole in-memory document. */
+/**
+ * {@link promoRowParser} over a whole in-memory document.
+ * @example parsePromos(scanXml(text).root).file.promotions.length // 303
+ */
 export function parsePromos(root: XmlNode): Parsed<PromosFile> {
   const parser = promoRowParser();
   for (const { node, path } of collectRows(root, PROMO_ROWS)) parser.row(node, path);

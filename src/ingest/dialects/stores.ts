@@ -29,7 +29,7 @@ const SUB_CHAIN_NAME_TAGS = ["subchainname"];
  * `asx:abap/…/STORES/STORE`, `Store/Branches/Branch`, `OrderXml/…/Details/Line`), taking chain
  * and sub-chain from the row or its enclosing elements. Rows without a store id are skipped.
  *
- * @example parseStores(scanXml(text).root).file.stores.length // 405
+ * @example const p = storeRowParser(); p.row(row, path); p.finish(root).file.stores[0].city // "ירושלים"
  */
 export function storeRowParser(): RowParser<StoresFile> {
   const stores: StoreRecord[] = [];
@@ -72,7 +72,10 @@ export function storeRowParser(): RowParser<StoresFile> {
   };
 }
 
-/** {@link storeRowParser} over a whole in-memory document. */
+/**
+ * {@link storeRowParser} over a whole in-memory document.
+ * @example parseStores(scanXml(text).root).file.stores.length // 405
+ */
 export function parseStores(root: XmlNode): Parsed<StoresFile> {
   const parser = storeRowParser();
   for (const { node, path } of collectRows(root, STORE_ROWS)) parser.row(node, path);

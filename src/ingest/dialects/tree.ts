@@ -14,6 +14,7 @@ export interface Row {
 /**
  * The element objects under a value: one element is an object, repeated ones an array;
  * empty elements (`<Item/>`, a string) carry no fields and are skipped.
+ * @example elements({ ItemCode: "1" }) // [{ ItemCode: "1" }]
  */
 export function elements(value: XmlValue | undefined): XmlNode[] {
   if (value === undefined || typeof value === "string") return [];
@@ -23,7 +24,10 @@ export function elements(value: XmlValue | undefined): XmlNode[] {
   return out;
 }
 
-/** First child element (any case, any prefix) named one of `names` (lower case). */
+/**
+ * First child element (any case, any prefix) named one of `names` (lower case).
+ * @example child({ PROMOTIONITEMS: { Item: [] } }, ["promotionitems"]) // { Item: [] }
+ */
 export function child(node: XmlNode, names: readonly string[]): XmlValue | undefined {
   for (const tag in node) if (names.includes(localName(tag))) return node[tag];
   return undefined;
@@ -58,6 +62,7 @@ export function collectRows(root: XmlNode, rowNames: ReadonlySet<string>): Row[]
 /**
  * The nearest scalar value on a row's ancestors for any of `tags` (lower case), e.g. the
  * `SubChainId` of the enclosing `SubChain`.
+ * @example fromPath(row.path, ["subchainid"]) // "7"
  */
 export function fromPath(path: readonly PathElement[], tags: readonly string[]): string | undefined {
   for (let i = path.length - 1; i >= 0; i--) {
@@ -74,6 +79,7 @@ export function fromPath(path: readonly PathElement[], tags: readonly string[]):
 /**
  * Scalar fields of the document header: the root's and its containers' direct text children,
  * nearest the root first, without descending into `rowNames` rows.
+ * @example headerOf(scanXml(text).root, PRICE_ROWS).storeid // "013"
  */
 export function headerOf(root: XmlNode, rowNames: ReadonlySet<string>): Context {
   const header: Record<string, string> = {};

@@ -1,6 +1,9 @@
 import type { XmlValue } from "../files/xml.ts";
 
-/** The text of an element: `<A>x</A>`, `<A k="v">x</A>`, the first of repeated `<A>`s. */
+/**
+ * The text of an element: `<A>x</A>`, `<A k="v">x</A>`, the first of repeated `<A>`s.
+ * @example textOf({ "@k": "v", "#text": "x" }) // "x"
+ */
 export function textOf(value: XmlValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string") return value;
@@ -11,7 +14,10 @@ export function textOf(value: XmlValue | undefined): string | undefined {
 
 const PLACEHOLDERS = new Set(["", "לא ידוע", "unknown", "{}", "null", "none", "n/a", "-"]);
 
-/** True for the files' "no value" spellings: empty, `לא ידוע`, `unknown`, `{}`, all-zero `00000`… */
+/**
+ * True for the files' "no value" spellings: empty, `לא ידוע`, `unknown`, `{}`, all-zero `00000`…
+ * @example isPlaceholder("0000000") // true
+ */
 export function isPlaceholder(text: string): boolean {
   const len = text.length;
   if (len === 0) return true;
@@ -53,6 +59,18 @@ export function cleanText(value: XmlValue | undefined): string | null {
 }
 
 /**
+ * {@link cleanText} for short coded values (`UnitQty`, `ManufactureCountry`): trimmed, no
+ * whitespace collapsing (saves a regex per field on the hot path).
+ * @example cleanCode(" 100 גרם  ") // "100 גרם"
+ */
+export function cleanCode(value: XmlValue | undefined): string | null {
+  const raw = typeof value === "string" ? value : textOf(value);
+  if (raw === undefined) return null;
+  const text = raw.trim();
+  return isPlaceholder(text) ? null : text;
+}
+
+/**
  * A numeric code as published, trimmed (leading zeros kept); null when empty or not digits.
  * @example rawCode(" 007290000000125 ") // "007290000000125"
  */
@@ -85,13 +103,19 @@ export function toNumber(value: XmlValue | undefined): number | null {
   return Number.isFinite(comma) ? comma : null;
 }
 
-/** A positive number, null for 0, negatives and placeholders (`0.0000` quantities mean "unknown"). */
+/**
+ * A positive number, null for 0, negatives and placeholders (`0.0000` quantities mean "unknown").
+ * @example toPositive("0.0000") // null
+ */
 export function toPositive(value: XmlValue | undefined): number | null {
   const n = toNumber(value);
   return n !== null && n > 0 ? n : null;
 }
 
-/** An integer (`1`, `01`, `1.00`), null otherwise. */
+/**
+ * An integer (`1`, `01`, `1.00`), null otherwise.
+ * @example toInt("01") // 1
+ */
 export function toInt(value: XmlValue | undefined): number | null {
   const n = toNumber(value);
   return n !== null && Number.isInteger(n) ? n : null;

@@ -56,6 +56,13 @@ describe("sizeFromName", () => {
     ["ביצים L 12 יח'", 12, "unit"],
     ["קולה 1.5L", 1500, "ml"],
     ["Nutella 350g", 350, "g"],
+    // abbreviations glued to the next word or with stray quotes, as real Bina names have them
+    ["גפילטע פיש ירושלמי 6 יח'דלישס  670ג'", 6, "unit"],
+    ["גם וגם משחת שיניים 120מ\"ל'", 120, "ml"],
+    ["בורקס פילו גבינה 600 ג'` קפוא", 600, "g"],
+    ["יין מוסקט 750מל\"", 750, "ml"],
+    ["גבינה לבנה 3% טרה 250ג'מהדרין", 250, "g"],
+    ["קונפיטורה מיה 340 גר'כשל\"פ", 340, "g"],
   ])("%s", (name, amount, unit) => expect(sizeFromName(name)).toEqual({ sizeAmount: amount, sizeUnit: unit as "g" }));
 
   test.each(["גבינה 5 גבינות", "חלב 3%", "לחם אחיד", "פסטה 3 לחמניות"])("%s has no size", (name) => expect(sizeFromName(name)).toBeNull());

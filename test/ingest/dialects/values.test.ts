@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseIsraelDateTime } from "../../../src/ingest/dialects/dates.ts";
+import { israelLocalIso, parseIsraelDateTime } from "../../../src/ingest/dialects/dates.ts";
+import { israelLocalToDate, toIsraelIso } from "../../../src/time.ts";
 import { discountRate } from "../../../src/ingest/dialects/discount-rate.ts";
 import { toAgorot } from "../../../src/ingest/dialects/money.ts";
 import { cleanText, isPlaceholder, stripCode, toFlag, toPositive } from "../../../src/ingest/dialects/values.ts";
@@ -99,4 +100,21 @@ describe("discountRate", () => {
     ["25000", null],
     ["abc", null],
   ])("%p → %p", (text, rate) => expect(discountRate(text)).toBe(rate));
+});
+
+describe("israelLocalIso agrees with time.ts around every DST switch", () => {
+  test("2010–2030, March/April and September/October, 00:00–04:30", () => {
+    let checked = 0;
+    for (let y = 2010; y <= 2030; y++) {
+      for (const mo of [3, 4, 9, 10]) {
+        for (let d = 1; d <= (mo === 4 || mo === 9 ? 30 : 31); d++) {
+          for (const [h, mi] of [[0, 0], [1, 30], [2, 0], [2, 30], [3, 0], [4, 30]] as const) {
+            expect(israelLocalIso(y, mo, d, h, mi, 0)).toBe(toIsraelIso(israelLocalToDate(y, mo, d, h, mi, 0)));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(21 * 122 * 6);
+  });
 });
