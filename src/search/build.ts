@@ -3,7 +3,8 @@ import MiniSearch from "minisearch";
 import { aliasTerms } from "./aliases.ts";
 import { CATEGORIES, classifyTerms } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
-import { analyzeName, parseQuantities, prefixStems, searchTerms } from "./hebrew.ts";
+import { BarcodeIndex } from "./barcodes.ts";
+import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
 import { Vocabulary } from "./vocabulary.ts";
@@ -19,7 +20,7 @@ const sameTerm = (term: string) => term;
 export function newEngine(): MiniSearch<IndexedDoc> {
   return new MiniSearch<IndexedDoc>({
     idField: "id",
-    fields: ["name", "brand", "nameAlt", "barcode"],
+    fields: ["name", "brand", "nameAlt"],
     storeFields: [],
     tokenize: splitTerms,
     processTerm: sameTerm,
@@ -30,8 +31,28 @@ export function newEngine(): MiniSearch<IndexedDoc> {
 export interface BuildOptions {
   /** Rows read per SQLite chunk (then the event loop runs). */
   readChunk?: number;
-  /** Documents added to MiniSearch per chunk (then the event loop runs). */
-  addChunk?: number;
+  /** Milliseconds of indexing between two turns of the event loop. */
+  sliceMs?: number;
+  /** Rankings cached per index for further pages (0: none, as the bench measures). */
+  cacheEntries?: number;
+}
+
+/** Indexing runs in slices this long, so a request waits at most about this long for the CPU. */
+const SLICE_MS = 10;
+
+/**
+ * Adds documents in time slices, yielding to the event loop between them. Like MiniSearch's
+ * `addAllAsync`, but the slice is bounded in time rather than in documents (names differ in
+ * length) and no promise chain is built up front.
+ */
+async function addInSlices(engine: MiniSearch<IndexedDoc>, docs: IndexedDoc[], sliceMs: number): Promise<void> {
+  let i = 0;
+  while (i < docs.length) {
+    const until = performance.now() + sliceMs;
+    do engine.add(docs[i++]!);
+    while (i < docs.length && ((i & 31) !== 0 || performance.now() < until));
+    await yieldToLoop();
+  }
 }
 
 /** Accumulates the per-product arrays while documents are prepared. */
@@ -45,6 +66,9 @@ class TableBuilder {
   readonly sizeUnits: number[] = [];
   readonly packs: number[] = [];
   readonly nameHashes: number[] = [];
+  readonly barcodes = new BarcodeIndex();
+  /** Manufacturer → its search terms (a few thousand manufacturers for 100,000 products). */
+  readonly brandTerms = new Map<string, string[]>();
 
   constructor(chainIds: number[]) {
     chainIds.forEach((id, bit) => this.chainBit.set(id, bit));
@@ -90,23 +114,27 @@ class TableBuilder {
  * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category
  * is the stored one, or the classifier's when the column is empty.
  */
-function prepare(row: ProductRow, table: TableBuilder, vocabulary: Set<string>): IndexedDoc {
-  const { terms, key } = analyzeName(row.name);
-  const brand = row.manufacturer ? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t)) : [];
+function prepare(row: ProductRow, table: TableBuilder, vocabulary: Map<string, number>): IndexedDoc {
+  const { terms, key, quantity } = analyzeName(row.name);
+  let brand: string[] = [];
+  if (row.manufacturer) {
+    const known = table.brandTerms.get(row.manufacturer);
+    brand = known ?? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
+    if (!known) table.brandTerms.set(row.manufacturer, brand);
+  }
   const alt = new Set<string>();
   for (const t of terms) for (const s of prefixStems(t)) alt.add(s);
   for (const t of aliasTerms([terms, brand])) alt.add(t);
-  for (const t of terms) vocabulary.add(t);
-  for (const t of brand) vocabulary.add(t);
+  for (const t of terms) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
+  for (const t of brand) if (!terms.includes(t)) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
 
   let sizeAmount = row.size_amount ?? 0;
   let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
   let pack = row.qty_in_package && row.qty_in_package > 1 ? Math.round(row.qty_in_package) : 0;
-  if (!sizeAmount || !sizeUnit) {
-    const q = parseQuantities(row.name).quantities[0];
-    sizeAmount = q?.amount ?? 0;
-    sizeUnit = q ? SIZE_UNIT_CODES[q.unit]! : 0;
-    pack = q?.pack ?? 0;
+  if ((!sizeAmount || !sizeUnit) && quantity) {
+    sizeAmount = quantity.amount;
+    sizeUnit = SIZE_UNIT_CODES[quantity.unit]!;
+    pack = quantity.pack ?? 0;
   }
   const dense = table.productIds.length;
   table.productIds.push(row.id);
@@ -116,7 +144,8 @@ function prepare(row: ProductRow, table: TableBuilder, vocabulary: Set<string>):
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));
   table.nameHashes.push(hashString(key));
-  return { id: dense, name: terms.join(" "), brand: brand.join(" "), nameAlt: [...alt].join(" "), barcode: row.barcode_key };
+  table.barcodes.add(row.barcode_key);
+  return { id: dense, name: terms.join(" "), brand: brand.join(" "), nameAlt: [...alt].join(" ") };
 }
 
 /**
@@ -130,14 +159,14 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const version = readDataVersion(db);
   const chainIds = (db.query("SELECT id FROM chains ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   const table = new TableBuilder(chainIds);
-  const vocabulary = new Set<string>();
-  const docs: IndexedDoc[] = [];
-  for await (const rows of readProducts(db, options.readChunk ?? 2000)) {
-    for (const row of rows) docs.push(prepare(row, table, vocabulary));
-  }
+  const vocabulary = new Map<string, number>();
   const engine = newEngine();
-  await engine.addAllAsync(docs, { chunkSize: options.addChunk ?? 500 });
-  await yieldToLoop();
+  // Read, analyse and index chunk by chunk: the documents of one chunk are all that is held.
+  for await (const rows of readProducts(db, options.readChunk ?? 1000)) {
+    const docs = rows.map((row) => prepare(row, table, vocabulary));
+    await addInSlices(engine, docs, options.sliceMs ?? SLICE_MS);
+  }
   const words = new Vocabulary(vocabulary);
-  return new SearchIndex(version, engine, table.finish(), words);
+  await yieldToLoop();
+  return new SearchIndex(version, engine, table.finish(), words, table.barcodes, options.cacheEntries);
 }

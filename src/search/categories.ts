@@ -77,13 +77,18 @@ function compile(): Compiled {
 }
 
 const compiled = compile();
+if (CATEGORIES.length > 31) throw new Error("categories.ts scores categories in a 31-bit mask");
 
-function containsRun(terms: string[], run: string[], from = 0): number {
-  outer: for (let i = from; i + run.length <= terms.length; i++) {
-    for (let j = 0; j < run.length; j++) if (terms[i + j] !== run[j]) continue outer;
-    return i;
-  }
-  return -1;
+/** True when `run` occurs in `terms` starting at `at`. */
+function runAt(terms: string[], at: number, run: string[]): boolean {
+  if (at + run.length > terms.length) return false;
+  for (let j = 0; j < run.length; j++) if (terms[at + j] !== run[j]) return false;
+  return true;
+}
+
+function containsRun(terms: string[], run: string[]): boolean {
+  for (let i = 0; i + run.length <= terms.length; i++) if (runAt(terms, i, run)) return true;
+  return false;
 }
 
 /**
@@ -107,22 +112,30 @@ export function classifyTerms(terms: string[], manufacturerTerms: string[]): str
   const scores = new Float64Array(CATEGORIES.length);
   for (let p = 0; p < terms.length; p++) {
     const term = terms[p]!;
-    const seen = new Set<number>();
-    for (const candidate of [term, ...prefixStems(term)]) {
-      for (const rule of compiled.single.get(candidate) ?? []) {
-        if (seen.has(rule.category)) continue; // one match per word and category
-        seen.add(rule.category);
+    let seen = 0; // categories this word already scored for (bitmask: fewer than 32 categories)
+    const score = (candidate: string) => {
+      const rules = compiled.single.get(candidate);
+      if (!rules) return;
+      for (const rule of rules) {
+        const bit = 1 << rule.category;
+        if (seen & bit) continue;
+        seen |= bit;
         scores[rule.category]! += rule.kind === "strong" ? rule.strong : positionWeight(p);
       }
-    }
-    for (const rule of compiled.multi.get(term) ?? []) {
-      if (containsRun(terms, rule.terms, p) !== p) continue;
-      scores[rule.category]! += (rule.kind === "strong" ? rule.strong : PHRASE) + positionWeight(p);
+    };
+    score(term);
+    for (const stem of prefixStems(term)) score(stem);
+    const multi = compiled.multi.get(term);
+    if (multi) {
+      for (const rule of multi) {
+        if (!runAt(terms, p, rule.terms)) continue;
+        scores[rule.category]! += (rule.kind === "strong" ? rule.strong : PHRASE) + positionWeight(p);
+      }
     }
   }
   if (manufacturerTerms.length > 0) {
     const hinted = new Set<number>();
-    for (const m of compiled.manufacturers) if (containsRun(manufacturerTerms, m.terms) >= 0) hinted.add(m.category);
+    for (const m of compiled.manufacturers) if (containsRun(manufacturerTerms, m.terms)) hinted.add(m.category);
     for (const category of hinted) scores[category]! += MANUFACTURER;
   }
   let best = -1;

@@ -1,81 +1,45 @@
 /**
  * Hebrew text analysis for product search: one normalisation for documents and queries.
  *
- * Pipeline: `normalize` (niqqud, quote look-alikes, maqaf, decimal comma, lowercase) →
- * `tokenize` (numbers, Hebrew words with inner geresh/gershayim, other letters; letters and
- * digits never share a token) → `canonicalToken` (quotes dropped, final letters folded,
- * numbers and units canonical) → `searchTerm` (numbers and units leave the full-text index:
- * they live in structured size fields, see quantities.ts).
+ * Pipeline: `normalize` (niqqud, quote look-alikes, maqaf, decimal comma, lowercase; see
+ * normalize.ts) → `tokenize` (numbers, Hebrew words with inner geresh/gershayim, other letters;
+ * letters and digits never share a token) → `canonicalToken` (quotes dropped, final letters
+ * folded, numbers and units canonical) → `searchTerm` (numbers and units leave the full-text
+ * index: package sizes live in structured fields, see quantities.ts).
  *
  * Prefix letters (ו ה ב כ ל מ ש and their clusters) are not stripped from what is indexed;
  * `prefixStems` gives the variants that go into a separate low-boost field at index time and
  * into OR-groups at query time (research notes §1.3).
  */
+import { foldFinals, isNumber, isTimes, normalize, normalizeKeepingPacks, pieces } from "./normalize.ts";
+import { scanQuantities, type Quantity } from "./quantities.ts";
 
+export { foldFinals, normalize, normalizeKeepingPacks } from "./normalize.ts";
 export { parseQuantities, type Quantity, type SizeUnit } from "./quantities.ts";
 
-const FINALS: Record<string, string> = { "ך": "כ", "ם": "מ", "ן": "נ", "ף": "פ", "ץ": "צ" };
-const GERESH_LIKE = /['\u05F3\u2018\u2019\u201B\u0060\u00B4\u02BC\u02B9]/g;
-const GERSHAYIM_LIKE = /["\u05F4\u201C\u201D\u201E\u201F\u02BA]|''/g;
+/** Unit spellings (quotes removed, finals folded) → canonical unit token. */
+const UNIT_ALIASES = new Map<string, string>([
+  ...["גרמ", "גר", "ג", "גרמים", "g", "gr", "gram", "grams"].map((u): [string, string] => [u, "גרמ"]),
+  ...["קג", "קילו", "קילוגרמ", "kg"].map((u): [string, string] => [u, "קג"]),
+  ["מג", "מג"], ["mg", "מג"], ["מקג", "מקג"], ["mcg", "מקג"],
+  ...["ליטר", "ליט", "ל", "ליטרים", "l", "lt", "ltr", "liter", "litre"].map((u): [string, string] => [u, "ליטר"]),
+  ...["מל", "ml", "סמק", "cc"].map((u): [string, string] => [u, "מל"]),
+  ...["יח", "יחידות", "יחידה", "יחי", "pcs", "units", "unit"].map((u): [string, string] => [u, "יח"]),
+  ["מטר", "מטר"], ["סמ", "סמ"],
+]);
 
-/**
- * Normalises text for search: NFKD without combining marks (niqqud, cantillation, presentation
- * forms, Latin accents), maqaf → `-`, geresh/gershayim look-alikes unified to `'`/`"`, decimal
- * comma → point, `3 אחוז` → `3%`, pack multipliers (`6x1.5`, `6*1.5`) split, a hyphenated one-letter prefix
- * (`ל-ליזין`, `ב-100`) dropped, lowercase.
- *
- * @example normalize("שׁוֹקוֹלָד מְרִיר 1,5 ק״ג") // → 'שוקולד מריר 1.5 ק"ג'
- */
-export function normalize(text: string): string {
-  return normalizeKeepingPacks(text).replace(/(\d)\s*[x×*]\s*(?=\d)/g, "$1 ");
+/** True for a unit spelling or canonical unit token (`גרמ`, `ליטר`, `מל`, `קג`, `יח`, …). */
+export function isUnit(token: string): boolean {
+  return UNIT_ALIASES.has(token);
 }
 
-/** `normalize` without splitting pack multipliers (`6x1.5` stays): the input of quantity parsing. */
-export function normalizeKeepingPacks(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .replace(/\u05BE/g, "-")
-    .replace(GERESH_LIKE, "'")
-    .replace(GERSHAYIM_LIKE, '"')
-    .replace(/(\d),(\d)/g, "$1.$2")
-    .replace(/(\d)\s*(?:אחוזים|אחוז)(?![\u05D0-\u05EA])/g, "$1%")
-    .replace(/(^|[^\p{L}\p{N}])[ובכלמהש]-(?=[\p{L}\p{N}])/gu, "$1")
-    .toLowerCase();
-}
-
-// A number (decimal point, %), a Hebrew word that may hold geresh/gershayim between letters
-// or a geresh at its end (קוטג', מ"ל), or a run of other letters. Everything else separates.
-export const TOKEN = /\d+(?:\.\d+)?%?|[\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?|\p{L}+/gu;
-
 /**
- * Splits normalised text into raw tokens (quotes still inside Hebrew tokens).
+ * Splits text into raw tokens (normalised; quotes still inside Hebrew tokens; pack signs gone).
  *
  * @example tokenize('קוטג׳ 5% 250גר\'') // → ["קוטג'", "5%", "250", "גר'"]
  */
 export function tokenize(text: string): string[] {
-  return normalize(text).match(TOKEN) ?? [];
-}
-
-/** Unit spellings (quotes removed, finals folded) → canonical unit token. */
-export const UNIT_ALIASES: Record<string, string> = {
-  "גרמ": "גרמ", "גר": "גרמ", "ג": "גרמ", "גרמים": "גרמ", g: "גרמ", gr: "גרמ", gram: "גרמ", grams: "גרמ",
-  "קג": "קג", "קילו": "קג", "קילוגרמ": "קג", kg: "קג",
-  "מג": "מג", mg: "מג", "מקג": "מקג", mcg: "מקג",
-  "ליטר": "ליטר", "ליט": "ליטר", "ל": "ליטר", "ליטרים": "ליטר", l: "ליטר", lt: "ליטר", ltr: "ליטר", liter: "ליטר", litre: "ליטר",
-  "מל": "מל", ml: "מל", "סמק": "מל", cc: "מל",
-  "יח": "יח", "יחידות": "יח", "יחידה": "יח", "יחי": "יח", pcs: "יח", units: "יח", unit: "יח",
-  "מטר": "מטר", "סמ": "סמ",
-};
-
-/** True for a canonical unit token (`גרמ`, `ליטר`, `מל`, `קג`, `יח`, …). */
-export function isUnit(token: string): boolean {
-  return Object.hasOwn(UNIT_ALIASES, token);
-}
-
-/** Folds the five final letters to their regular forms. */
-export function foldFinals(text: string): string {
-  return text.replace(/[ךםןףץ]/g, (c) => FINALS[c]!);
+  return pieces(normalize(text)).filter((p) => p !== "*" && p !== "×");
 }
 
 /**
@@ -85,12 +49,23 @@ export function foldFinals(text: string): string {
  * @example canonicalToken('מ"ל') // → "מל";  canonicalToken("1.50") // → "1.5";  canonicalToken("גר'") // → "גרמ"
  */
 export function canonicalToken(raw: string): string {
-  if (/^\d/.test(raw)) {
-    const percent = raw.endsWith("%");
-    return String(Number.parseFloat(raw)) + (percent ? "%" : "");
+  const c = raw.charCodeAt(0);
+  if (c >= 48 && c <= 57) {
+    const percent = raw.charCodeAt(raw.length - 1) === 37;
+    return percent || raw.includes(".") ? String(Number.parseFloat(raw)) + (percent ? "%" : "") : String(Number(raw));
   }
-  const t = foldFinals(raw.replace(/["']/g, ""));
-  return UNIT_ALIASES[t] ?? t;
+  const t = foldFinals(raw.includes("'") || raw.includes('"') ? raw.replace(/["']/g, "") : raw);
+  return UNIT_ALIASES.get(t) ?? t;
+}
+
+/** `searchTerm` of a token already in canonical form. */
+function termOfCanonical(t: string): string | null {
+  if (t === "") return null;
+  const c = t.charCodeAt(0);
+  if (c >= 48 && c <= 57) return t.charCodeAt(t.length - 1) === 37 ? t : null;
+  if (UNIT_ALIASES.has(t)) return null;
+  if (t.length === 1 && c >= 0x5d0 && c <= 0x5ea) return null;
+  return t;
 }
 
 /**
@@ -101,12 +76,7 @@ export function canonicalToken(raw: string): string {
  * @example searchTerm("שמנת") // → "שמנת";  searchTerm("250") // → null;  searchTerm("3%") // → "3%";  searchTerm('מ"ל') // → null
  */
 export function searchTerm(raw: string): string | null {
-  const t = canonicalToken(raw);
-  if (t === "") return null;
-  if (/^\d/.test(t)) return t.endsWith("%") ? t : null;
-  if (isUnit(t)) return null;
-  if (t.length === 1 && /[\u05D0-\u05EA]/.test(t)) return null;
-  return t;
+  return termOfCanonical(canonicalToken(raw));
 }
 
 /**
@@ -134,22 +104,36 @@ export function nameKey(text: string): string {
 }
 
 /**
- * One pass over a name: its search terms and its exact-name key (see `searchTerms`, `nameKey`).
+ * One pass over a product name: its search terms, its exact-name key (see `searchTerms`,
+ * `nameKey`) and the first package size it states.
  *
- * @example analyzeName("קוטג' 5% 250 גרם") // → { terms: ["קוטג", "5%"], key: "קוטג 5% 250 גרמ" }
+ * @example analyzeName("קוטג' 5% 250 גרם") // → { terms: ["קוטג", "5%"], key: "קוטג 5% 250 גרמ", quantity: { amount: 250, unit: "g", pack: null } }
  */
-export function analyzeName(text: string): { terms: string[]; key: string } {
-  const tokens = tokenize(text);
+export function analyzeName(text: string): { terms: string[]; key: string; quantity: Omit<Quantity, "text"> | null } {
+  const list = pieces(normalizeKeepingPacks(text));
   const terms: string[] = [];
-  for (const raw of tokens) {
-    const t = searchTerm(raw);
-    if (t !== null) terms.push(t);
+  const key: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const raw = list[i]!;
+    if (isTimes(raw) && isNumber(list[i - 1]) && isNumber(list[i + 1])) continue; // 6*1.5, 6x1.5
+    if (raw === "*" || raw === "×") continue;
+    const t = canonicalToken(raw);
+    key.push(t);
+    const term = termOfCanonical(t);
+    if (term !== null) terms.push(term);
   }
-  return { terms, key: tokens.map(canonicalToken).join(" ") };
+  const first = scanQuantities(list)[0];
+  return { terms, key: key.join(" "), quantity: first ? first.quantity : null };
 }
 
-// A prefix cluster: ו? then ש/כש/מש/לכש? then one of ב כ ל מ? then ה? (ו, ה, וה, שב, מה, וכשה, …).
-const CLUSTER = /^ו?(?:ש|כש|מש|לכש)?[בכלמ]?ה?$/;
+// Prefix clusters: ו? then ש/כש/מש/לכש? then one of ב כ ל מ? then ה? (ו, ה, וה, שב, מה, וכשה, …).
+const CLUSTERS = new Set<string>();
+for (const vav of ["", "ו"]) {
+  for (const she of ["", "ש", "כש", "מש", "לכש"]) {
+    for (const prep of ["", "ב", "כ", "ל", "מ"]) for (const he of ["", "ה"]) if (vav + she + prep + he) CLUSTERS.add(vav + she + prep + he);
+  }
+}
+const HEBREW_WORD = /^[\u05D0-\u05EA]+$/;
 
 /**
  * The variants of a Hebrew term with a leading prefix-letter cluster removed, longest
@@ -159,16 +143,18 @@ const CLUSTER = /^ו?(?:ש|כש|מש|לכש)?[בכלמ]?ה?$/;
  * @example prefixStems("והחלב") // → ["החלב", "חלב"];  prefixStems("בטעמ") // → ["טעמ"];  prefixStems("חלב") // → []
  */
 export function prefixStems(term: string, maxCluster = 3): string[] {
-  if (term.length < 4 || !/^[\u05D0-\u05EA]+$/.test(term)) return [];
+  if (term.length < 4) return [];
+  const first = term.charCodeAt(0);
+  // Every cluster starts with one of ו ה ב כ ל מ ש.
+  if (first !== 0x5d5 && first !== 0x5d4 && first !== 0x5d1 && first !== 0x5db && first !== 0x5dc && first !== 0x5de && first !== 0x5e9) return [];
+  if (!HEBREW_WORD.test(term)) return [];
   const out: string[] = [];
   const limit = Math.min(maxCluster, term.length - 3);
-  for (let n = 1; n <= limit; n++) {
-    if (CLUSTER.test(term.slice(0, n))) out.push(term.slice(n));
-  }
+  for (let n = 1; n <= limit; n++) if (CLUSTERS.has(term.slice(0, n))) out.push(term.slice(n));
   return out;
 }
 
 /** True when the term is written in Hebrew letters only. */
 export function isHebrew(term: string): boolean {
-  return /^[\u05D0-\u05EA]+$/.test(term);
+  return HEBREW_WORD.test(term);
 }

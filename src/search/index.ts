@@ -20,6 +20,7 @@ export class ProductSearch {
   private index: SearchIndex | null = null;
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  private completed = 0;
 
   constructor(private readonly options: BuildOptions = {}) {}
 
@@ -36,6 +37,11 @@ export class ProductSearch {
   /** Products in the index serving now. */
   get size(): number {
     return this.index?.size ?? 0;
+  }
+
+  /** Builds completed since this holder was made. */
+  get builds(): number {
+    return this.completed;
   }
 
   /** True while a rebuild runs. */
@@ -65,6 +71,7 @@ export class ProductSearch {
     const started = performance.now();
     const run = buildSearchIndex(db, this.options).then((index) => {
       this.index = index;
+      this.completed++;
       log.info("search index built", { data_version: index.version, products: index.size, ms: Math.round(performance.now() - started) });
     });
     this.running = run.finally(() => {

@@ -1,4 +1,4 @@
-import { foldFinals, normalizeKeepingPacks } from "./hebrew.ts";
+import { foldFinals, isNumber, isTimes, normalizeKeepingPacks, piecesAt } from "./normalize.ts";
 
 /** Normalised package-size unit, as in `products.size_unit`. */
 export type SizeUnit = "g" | "ml" | "unit";
@@ -14,44 +14,75 @@ export interface Quantity {
 }
 
 /** Unit spellings (quotes removed, finals folded) → [unit, factor to the base unit]. */
-const UNITS: Record<string, [SizeUnit, number]> = {
-  "גרמ": ["g", 1], "גר": ["g", 1], "ג": ["g", 1], "גרמים": ["g", 1], g: ["g", 1], gr: ["g", 1], gram: ["g", 1], grams: ["g", 1],
-  "קג": ["g", 1000], "קילו": ["g", 1000], "קילוגרמ": ["g", 1000], kg: ["g", 1000],
-  "מג": ["g", 0.001], mg: ["g", 0.001], "מקג": ["g", 0.000001], mcg: ["g", 0.000001],
-  "מל": ["ml", 1], ml: ["ml", 1], "סמק": ["ml", 1], cc: ["ml", 1],
-  "ליטר": ["ml", 1000], "ליט": ["ml", 1000], "ל": ["ml", 1000], "ליטרים": ["ml", 1000], l: ["ml", 1000], lt: ["ml", 1000], ltr: ["ml", 1000],
-  liter: ["ml", 1000], litre: ["ml", 1000],
-  "יח": ["unit", 1], "יחידות": ["unit", 1], "יחידה": ["unit", 1], "יחי": ["unit", 1], pcs: ["unit", 1], units: ["unit", 1],
-};
+const UNITS = new Map<string, [SizeUnit, number]>([
+  ...(["גרמ", "גר", "ג", "גרמים", "g", "gr", "gram", "grams"].map((u) => [u, ["g", 1]]) as [string, [SizeUnit, number]][]),
+  ...(["קג", "קילו", "קילוגרמ", "kg"].map((u) => [u, ["g", 1000]]) as [string, [SizeUnit, number]][]),
+  ["מג", ["g", 0.001]], ["mg", ["g", 0.001]], ["מקג", ["g", 0.000001]], ["mcg", ["g", 0.000001]],
+  ...(["מל", "ml", "סמק", "cc"].map((u) => [u, ["ml", 1]]) as [string, [SizeUnit, number]][]),
+  ...(["ליטר", "ליט", "ל", "ליטרים", "l", "lt", "ltr", "liter", "litre"].map((u) => [u, ["ml", 1000]]) as [string, [SizeUnit, number]][]),
+  ...(["יח", "יחידות", "יחידה", "יחי", "pcs", "units"].map((u) => [u, ["unit", 1]]) as [string, [SizeUnit, number]][]),
+]);
 
 /**
  * Unit words that are unambiguous on their own (no number before them) and are removed from a
  * query: `ליטר חלב`, `מ"ל`, `ק"ג`. Those meaning "one" of the unit give a quantity of 1.
  * Short bare forms (`גר`, `מל`, `ל`) are left alone: they may be a word being typed (גרנולה).
  */
-const BARE_UNITS: Record<string, number | null> = {
-  "ליטר": 1, "קילו": 1, 'ק"ג': 1, "קג": null, 'מ"ל': null, 'מ"ג': null, 'מק"ג': null, "גרמ": null, "גר'": null,
-  "יח'": null, "יחידות": null, "גרמים": null, "ליטרים": null, "ml": null, "kg": null,
-};
+const BARE_UNITS = new Map<string, number | null>([
+  ["ליטר", 1], ["קילו", 1], ['ק"ג', 1], ["קג", null], ['מ"ל', null], ['מ"ג', null], ['מק"ג', null], ["גרמ", null], ["גר'", null],
+  ["יח'", null], ["יחידות", null], ["גרמים", null], ["ליטרים", null], ["ml", null], ["kg", null],
+]);
 
-const PIECE = /\d+(?:\.\d+)?%?|[\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?|\p{L}+|[×*]/gu;
-
-interface Piece {
-  text: string;
-  start: number;
-  end: number;
+/** The unit of a piece (`גר'`, `מ"ל`, `ליטר`, `kg`…), or null. */
+export function unitOf(piece: string): [SizeUnit, number] | null {
+  const key = foldFinals(piece.includes("'") || piece.includes('"') ? piece.replace(/["']/g, "") : piece);
+  return UNITS.get(key) ?? null;
 }
 
-function unitOf(raw: string): [SizeUnit, number] | null {
-  const key = foldFinals(raw.replace(/["']/g, ""));
-  return Object.hasOwn(UNITS, key) ? UNITS[key]! : null;
-}
-
-const isNumber = (p: Piece | undefined) => p !== undefined && /^\d+(?:\.\d+)?$/.test(p.text);
-const isTimes = (p: Piece | undefined) => p !== undefined && (p.text === "x" || p.text === "×" || p.text === "*");
-
-/** Rounds away float noise (1.5 × 1000 → 1500, 0.1 × 1000 → 100). */
+/** Rounds away float noise (1.5 × 1000 → 1500). */
 const tidy = (n: number) => Number(n.toPrecision(12));
+
+/** A quantity found in a list of pieces: its value and the pieces [from, to) it spans. */
+export interface QuantitySpan {
+  quantity: Omit<Quantity, "text">;
+  from: number;
+  to: number;
+}
+
+/**
+ * Finds package sizes in a list of pieces (see normalize.ts `pieces`): a number followed by a
+ * unit, optionally after a pack multiplier (`6 * 1.5 ליטר`), and, with `bare`, unambiguous unit
+ * words standing alone.
+ *
+ * @example scanQuantities(["חלב", "1", "ליטר"]) // → [{ quantity: { amount: 1000, unit: "ml", pack: null }, from: 1, to: 3 }]
+ */
+export function scanQuantities(list: string[], bare = false): QuantitySpan[] {
+  const out: QuantitySpan[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const piece = list[i]!;
+    const next = list[i + 1];
+    if (isNumber(piece) && next !== undefined && !isNumber(next)) {
+      const unit = unitOf(next);
+      if (unit) {
+        let from = i;
+        let pack: number | null = null;
+        if (isTimes(list[i - 1]) && isNumber(list[i - 2])) {
+          pack = Number(list[i - 2]);
+          from = i - 2;
+        }
+        out.push({ quantity: { amount: tidy(Number(piece) * unit[1]), unit: unit[0], pack }, from, to: i + 2 });
+        i++;
+        continue;
+      }
+    }
+    if (!bare || isNumber(list[i - 1])) continue;
+    const one = BARE_UNITS.get(foldFinals(piece));
+    if (one === undefined) continue;
+    const unit = unitOf(piece)!;
+    out.push({ quantity: { amount: one === null ? 0 : tidy(one * unit[1]), unit: unit[0], pack: null }, from: i, to: i + 1 });
+  }
+  return out;
+}
 
 /**
  * Finds package sizes in a name or query and returns them with the rest of the (normalised)
@@ -65,36 +96,18 @@ const tidy = (n: number) => Number(n.toPrecision(12));
  */
 export function parseQuantities(text: string): { quantities: Quantity[]; rest: string } {
   const normal = normalizeKeepingPacks(text);
-  const pieces: Piece[] = [];
-  for (const m of normal.matchAll(PIECE)) pieces.push({ text: m[0], start: m.index!, end: m.index! + m[0].length });
+  const at = piecesAt(normal);
+  const spans = scanQuantities(
+    at.map((p) => p.text),
+    true,
+  );
   const quantities: Quantity[] = [];
-  const cut: [number, number][] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i]!;
-    const next = pieces[i + 1];
-    if (isNumber(piece) && next && !isNumber(next)) {
-      const unit = unitOf(next.text);
-      if (unit) {
-        let start = piece.start;
-        let pack: number | null = null;
-        if (isTimes(pieces[i - 1]) && isNumber(pieces[i - 2])) {
-          pack = Number(pieces[i - 2]!.text);
-          start = pieces[i - 2]!.start;
-        }
-        quantities.push({ amount: tidy(Number(piece.text) * unit[1]), unit: unit[0], pack, text: normal.slice(start, next.end) });
-        cut.push([start, next.end]);
-        i++;
-        continue;
-      }
-    }
-    const bare = BARE_UNITS[foldFinals(piece.text)];
-    if (bare !== undefined && !isNumber(pieces[i - 1])) {
-      const unit = unitOf(piece.text)!;
-      if (bare !== null) quantities.push({ amount: tidy(bare * unit[1]), unit: unit[0], pack: null, text: piece.text });
-      cut.push([piece.start, piece.end]);
-    }
-  }
   let rest = normal;
-  for (const [start, end] of cut.reverse()) rest = rest.slice(0, start) + " ".repeat(end - start) + rest.slice(end);
+  for (const span of spans.reverse()) {
+    const start = at[span.from]!.start;
+    const end = at[span.to - 1]!.start + at[span.to - 1]!.text.length;
+    if (span.quantity.amount > 0) quantities.unshift({ ...span.quantity, text: normal.slice(start, end) });
+    rest = rest.slice(0, start) + " " + rest.slice(end);
+  }
   return { quantities, rest: rest.replace(/\s+/g, " ").trim() };
 }

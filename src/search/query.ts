@@ -15,6 +15,11 @@ export interface TermGroup {
   typoStems: string[];
   /** The word being typed (the last one, no space after it): matched as a prefix too. */
   prefix: boolean;
+  /**
+   * A word of the catalogue (or, being typed, the start of one), directly or after its prefix
+   * letters. Only unknown words are tried with typos: a known word is taken as meant.
+   */
+  known: boolean;
 }
 
 export type QueryPlan =
@@ -74,7 +79,7 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   tokens.forEach((raw, i) => {
     const term = searchTerm(raw);
     if (term !== null) words.push({ term, raw });
-    else if (i === tokens.length - 1 && typing && raw.length >= 2 && !/["']/.test(raw) && isHebrew(foldFinals(raw)) && isUnit(canonicalToken(raw))) {
+    else if (i === tokens.length - 1 && typing && raw.length >= 2 && !/^\d/.test(tokens[i - 1] ?? "") && !/["']/.test(raw) && isHebrew(foldFinals(raw)) && isUnit(canonicalToken(raw))) {
       words.push({ term: foldFinals(raw), raw }); // גר → גרנולה, not grams
     }
   });
@@ -86,7 +91,8 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
     const stems = candidates.filter((s) => vocab.has(s) || (prefix && vocab.hasPrefix(s)));
     const typoStems = candidates.filter((s) => !stems.includes(s) && s.length >= 5);
     if (term.length >= 5) for (const v of transpositions(term)) if (vocab.has(v) && !typoStems.includes(v)) typoStems.push(v);
-    return { term, stems, typoStems, prefix };
+    const known = vocab.has(term) || stems.length > 0 || (prefix && vocab.hasPrefix(term));
+    return { term, stems, typoStems, prefix, known };
   });
   return { kind: "text", groups, quantities, nameHash: hashString(nameKey(q)) };
 }

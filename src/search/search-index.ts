@@ -3,6 +3,7 @@ import type { Query, SearchOptions, SearchResult } from "minisearch";
 import type { Quantity } from "./hebrew.ts";
 import { planQuery, type QueryPlan, type TermGroup } from "./query.ts";
 import type { Vocabulary } from "./vocabulary.ts";
+import type { BarcodeIndex } from "./barcodes.ts";
 
 /** What MiniSearch holds per product: pre-analysed terms joined by spaces. */
 export interface IndexedDoc {
@@ -11,7 +12,6 @@ export interface IndexedDoc {
   name: string;
   brand: string;
   nameAlt: string;
-  barcode: string;
 }
 
 /** Field boosts: the name as written first, then the manufacturer, then stems and aliases. */
@@ -22,9 +22,12 @@ const TEXT_FIELDS = ["name", "brand", "nameAlt"];
 const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
 /** Typo pass: one edit from 5 letters, two from 8; never digits. */
 const fuzzyFor = (term: string) => (/\d/.test(term) ? false : term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+/** Words in more than this share of the products are left out of the some-of-the-words pass. */
+const COMMON_SHARE = 0.02;
 /** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
 const TYPO_PASS_BELOW = 5;
-const CACHE_ENTRIES = 128;
+/** Rankings kept per index (query + filters → ordered ids), for the next pages of a query. */
+export const CACHE_ENTRIES = 128;
 /** Ranking tiers: exact name (+3) plus size score (0–2). */
 const TIERS = 6;
 
@@ -68,8 +71,8 @@ export interface ProductTable {
 }
 
 /**
- * One built, immutable product index: MiniSearch over names, manufacturers, stems, aliases and
- * barcodes, plus per-product arrays for filters and ranking. ProductSearch swaps whole
+ * One built, immutable product index: MiniSearch over names, manufacturers, stems and aliases,
+ * a sorted barcode list, and per-product arrays for filters and ranking. ProductSearch swaps whole
  * instances, so a search never sees a half-built index.
  */
 export class SearchIndex {
@@ -81,6 +84,8 @@ export class SearchIndex {
     private readonly engine: MiniSearch<IndexedDoc>,
     private readonly table: ProductTable,
     private readonly vocabulary: Vocabulary,
+    private readonly barcodes: BarcodeIndex,
+    private readonly cacheEntries = CACHE_ENTRIES,
   ) {
     this.denseOf = new Map();
     table.productIds.forEach((id, dense) => this.denseOf.set(id, dense));
@@ -104,9 +109,9 @@ export class SearchIndex {
       this.cache.delete(key); // refresh its place in the LRU order
     } else {
       order = this.rank(planQuery(request.q, this.vocabulary), this.filterFor(request));
-      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      if (this.cache.size >= this.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
     }
-    this.cache.set(key, order);
+    if (this.cacheEntries > 0) this.cache.set(key, order);
     const page = order.subarray(request.offset, request.offset + request.limit);
     return { ids: Array.from(page, (dense) => this.table.productIds[dense]!), total: order.length, version: this.version };
   }
@@ -135,37 +140,57 @@ export class SearchIndex {
     const options: SearchOptions = { boostDocument: (dense: number) => this.table.popularity[dense]! };
     if (filter) options.filter = (result: SearchResult) => filter(result.id as number);
     if (plan.kind === "barcode") {
-      const results = this.engine.search(plan.barcodeKey, { ...options, fields: ["barcode"], prefix: plan.barcodeKey.length >= 5, fuzzy: false, combineWith: "OR" });
-      return Int32Array.from(results, (r) => r.id as number);
+      const found = this.barcodes.find(plan.barcodeKey, plan.barcodeKey.length >= 5);
+      return Int32Array.from(filter ? found.filter(filter) : found);
     }
     let results = this.engine.search(this.textQuery(plan.groups, false, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
-    const typoPossible = plan.groups.some((g) => fuzzyFor(g.term) !== false || g.typoStems.length > 0);
+    const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) !== false || g.typoStems.length > 0));
     if (results.length < TYPO_PASS_BELOW && typoPossible) {
       results = this.engine.search(this.textQuery(plan.groups, true, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
     }
     if (results.length < TYPO_PASS_BELOW && plan.groups.length > 1) {
-      // Few products have every word: those first, then products with some of the words.
-      const some = this.engine.search(this.textQuery(plan.groups, true, "OR"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
-      const all = new Set(results.map((r) => r.id));
-      const tail = some.filter((r) => !all.has(r.id));
-      return Int32Array.from([...this.tiered(results, plan.nameHash, plan.quantities), ...this.tiered(tail, plan.nameHash, plan.quantities)]);
+      // Few products have every word: those first, then products with some of the words,
+      // leaving out words so common that they say little and cost most.
+      const some = this.engine.search(this.textQuery(this.informative(plan.groups), true, "OR"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
+      const all = new Set(results.map((r) => r.id as number));
+      const tail = some.filter((r) => !all.has(r.id as number));
+      const out = new Int32Array(results.length + tail.length);
+      out.set(this.tiered(results, plan.nameHash, plan.quantities));
+      out.set(this.tiered(tail, plan.nameHash, plan.quantities), results.length);
+      return out;
     }
     return this.tiered(results, plan.nameHash, plan.quantities);
   }
 
-  /** AND (or OR) of one OR-group per word: the word as typed, and its stems at a lower boost. */
+  /**
+   * The words worth an OR query: those held by at most 2 % of the products (unknown and
+   * half-typed words count as rare); the rarest word when every word is common.
+   */
+  private informative(groups: TermGroup[]): TermGroup[] {
+    const limit = Math.max(50, this.size * COMMON_SHARE);
+    const frequency = (g: TermGroup) => (g.known ? Math.max(this.vocabulary.frequency(g.term), ...g.stems.map((s) => this.vocabulary.frequency(s))) : 0);
+    const counted = groups.map((g) => ({ g, n: frequency(g) }));
+    const rare = counted.filter((c) => c.n <= limit).map((c) => c.g);
+    return rare.length > 0 ? rare : [counted.reduce((a, b) => (b.n < a.n ? b : a)).g];
+  }
+
+  /**
+   * AND (or OR) of one OR-group per word: the word as typed, and its stems at a lower boost.
+   * With `typo`, words the catalogue does not know are also matched within an edit distance.
+   */
   private textQuery(groups: TermGroup[], typo: boolean, combineWith: "AND" | "OR"): Query {
     return {
       combineWith,
       queries: groups.map((g) => {
-        const stems = typo ? [...g.stems, ...g.typoStems] : g.stems;
+        const fuzzy = typo && !g.known;
+        const stems = fuzzy ? [...g.stems, ...g.typoStems] : g.stems;
         const queries: Query[] = [g.term];
         if (stems.length > 0) queries.push({ queries: stems, boost: STEM_BOOST });
         return {
           combineWith: "OR",
           queries,
           prefix: g.prefix ? (t: string) => t.length >= 2 : false,
-          fuzzy: typo ? fuzzyFor : false,
+          fuzzy: fuzzy ? fuzzyFor : false,
         };
       }),
     };

@@ -1,0 +1,219 @@
+/**
+ * Search bench: the product index at 100,000 synthetic products (bench/lib/search-corpus.ts).
+ * Measures the rebuild (time, heap, longest event-loop stall), query latency per kind (one
+ * word, two common words, prefix, typo) against a baseline measured in the same run (a linear
+ * `includes` scan over the normalised names), and a second rebuild while queries keep being
+ * served. Writes the `## Search` section of bench/RESULTS.md.
+ *
+ *   bun bench/search.ts [--products 100000] [--quick] [--no-write]
+ */
+import type { Database } from "bun:sqlite";
+import { openDatabase } from "../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../src/db/price-schema.ts";
+import { syncRegistry } from "../src/db/sync-registry.ts";
+import { bumpDataVersion } from "../src/data-state.ts";
+import { loadRegistry } from "../src/registry.ts";
+import { setLogLevel } from "../src/log.ts";
+import { ProductSearch } from "../src/search/index.ts";
+import { foldFinals, normalize, searchTerms } from "../src/search/hebrew.ts";
+import { flag, numberOption } from "./lib/args.ts";
+import { machineLine, table, writeSection } from "./lib/results.ts";
+import { seeded } from "./lib/rng.ts";
+import { BRANDS, HEADS, MODIFIERS, syntheticCatalogue, type CorpusProduct } from "./lib/search-corpus.ts";
+import { ms, summarize, type LatencySummary } from "./lib/stats.ts";
+
+const args = process.argv.slice(2);
+const COUNT = Math.round(numberOption(args, "products", flag(args, "quick") ? 20_000 : 100_000));
+const REPS = flag(args, "quick") ? 2 : 5;
+const MB = 2 ** 20;
+setLogLevel("warn");
+
+/** An in-memory price database holding the catalogue, each product sold in 1–6 chains. */
+function catalogueDb(products: CorpusProduct[]): Database {
+  const db = openDatabase(":memory:", PRICE_MIGRATIONS);
+  const chains = [...syncRegistry(db, loadRegistry()).values()];
+  const rand = seeded(99);
+  const product = db.prepare("INSERT INTO products (barcode, barcode_key, name, manufacturer, updated_at) VALUES (?, ?, ?, ?, '2026-11-22T05:00:00+02:00')");
+  const sold = db.prepare("INSERT INTO chain_products (chain_id, barcode, product_id, store_count, price_min, price_max, price_mode) VALUES (?, ?, ?, 3, 990, 1290, 1090)");
+  db.transaction(() => {
+    products.forEach((p, i) => {
+      product.run(p.barcode, p.barcode, p.name, p.manufacturer);
+      const n = 1 + Math.floor(rand() * 6);
+      const first = Math.floor(rand() * chains.length);
+      for (let c = 0; c < n; c++) sold.run(chains[(first + c) % chains.length]!, p.barcode, i + 1);
+    });
+    bumpDataVersion(db, "2026-11-22T05:00:00+02:00", "demo");
+  })();
+  return db;
+}
+
+/** Longest gap between ticks of a 1 ms timer, and the peak heap seen, while `work` runs. */
+async function watchLoop<T>(work: () => Promise<T>): Promise<{ result: T; maxStallMs: number; peakHeap: number; ms: number }> {
+  let last = performance.now();
+  let maxStallMs = 0;
+  let peakHeap = process.memoryUsage().heapUsed;
+  let running = true;
+  let ticks = 0;
+  const tick = () => {
+    const now = performance.now();
+    maxStallMs = Math.max(maxStallMs, now - last);
+    last = now;
+    if (++ticks % 20 === 0) peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    if (running) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const started = performance.now();
+  const result = await work();
+  const elapsed = performance.now() - started;
+  running = false;
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  return { result, maxStallMs, peakHeap, ms: elapsed };
+}
+
+function heapAfterGc(): number {
+  Bun.gc(true);
+  Bun.gc(true);
+  return process.memoryUsage().heapUsed;
+}
+
+/** Queries per kind, from the corpus' most common words (distinct strings: no ranking cache helps). */
+function queries(products: CorpusProduct[]): Record<string, string[]> {
+  const rand = seeded(5);
+  const singleBrands = BRANDS.filter((b) => !b.includes(" ") && !b.includes('"'));
+  const oneWord = [...HEADS.slice(0, 40), ...singleBrands.slice(0, 20)];
+  // Two common words that occur together in names: a top-25 head noun with a top brand or a
+  // one-word modifier from the same name.
+  const common = new Set([...singleBrands.slice(0, 20), ...MODIFIERS.filter((m) => !m.includes(" ")).slice(0, 20)]);
+  const twoWords = new Set<string>();
+  for (const p of products) {
+    if (twoWords.size >= 120) break;
+    const words = p.name.split(" ");
+    const rank = HEADS.indexOf(words[0]!);
+    if (rank < 0 || rank >= 25) continue;
+    const other = words.slice(1).find((w) => common.has(w));
+    if (other) twoWords.add(`${words[0]} ${other}`);
+  }
+  const prefix = new Set<string>();
+  for (const w of [...HEADS.slice(0, 30), ...singleBrands.slice(0, 15)]) {
+    if (w.length >= 3) prefix.add(w.slice(0, 2));
+    if (w.length >= 4) prefix.add(w.slice(0, 3));
+  }
+  for (const pair of [...twoWords].slice(0, 40)) {
+    const [a, b] = pair.split(" ");
+    if (b!.length >= 3) prefix.add(`${a} ${b!.slice(0, 2)}`);
+  }
+  const fuzzy = new Set<string>();
+  const letters = "אבגדהוזחטיכלמנסעפצקרשת";
+  for (const w of [...HEADS, ...singleBrands].filter((x) => x.length >= 5 && !x.includes("'")).slice(0, 60)) {
+    const i = 1 + Math.floor(rand() * (w.length - 2));
+    const edits = [w.slice(0, i) + w.slice(i + 1), w.slice(0, i) + letters[Math.floor(rand() * letters.length)] + w.slice(i + 1), w.slice(0, i) + letters[Math.floor(rand() * letters.length)] + w.slice(i)];
+    fuzzy.add(edits[Math.floor(rand() * edits.length)]!);
+  }
+  return { "one word": oneWord, "two common words": [...twoWords], prefix: [...prefix], "typo (fuzzy)": [...fuzzy] };
+}
+
+function timeQueries(run: (q: string) => number, list: string[], reps: number): { summary: LatencySummary; hits: number } {
+  const samples: number[] = [];
+  let hits = 0;
+  for (let r = 0; r < reps; r++) {
+    for (const q of list) {
+      const t = performance.now();
+      hits += run(q);
+      samples.push(performance.now() - t);
+    }
+  }
+  return { summary: summarize(samples), hits: hits / reps / list.length };
+}
+
+async function main() {
+  console.log(`search bench: ${COUNT.toLocaleString("en")} products`);
+  let t = performance.now();
+  const products = syntheticCatalogue(COUNT);
+  const db = catalogueDb(products);
+  console.log(`  corpus and database ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  // Baseline: a linear substring scan over the normalised names (every query word must occur).
+  const names = products.map((p) => foldFinals(normalize(`${p.name} ${p.manufacturer}`)));
+  const scan = (q: string) => {
+    const terms = searchTerms(q);
+    let n = 0;
+    for (const name of names) if (terms.every((term) => name.includes(term))) n++;
+    return n;
+  };
+
+  const heapBefore = heapAfterGc();
+  const search = new ProductSearch({ cacheEntries: 0 });
+  const first = await watchLoop(() => search.rebuild(db));
+  const heapIndex = heapAfterGc() - heapBefore;
+  console.log(`  rebuild: ${(first.ms / 1000).toFixed(2)} s, longest event-loop stall ${first.maxStallMs.toFixed(1)} ms, index heap ${(heapIndex / MB).toFixed(0)} MB, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
+
+  const kinds = queries(products);
+  const run = (q: string) => search.search({ q, limit: 20, offset: 0 }).total;
+  for (const list of Object.values(kinds)) for (const q of list.slice(0, 10)) run(q); // warm up the JIT
+  const rows: (string | number)[][] = [];
+  const figures: Record<string, { search: LatencySummary; scan: LatencySummary }> = {};
+  for (const [kind, list] of Object.entries(kinds)) {
+    const measured = timeQueries(run, list, REPS);
+    const baseline = timeQueries(scan, list, 1);
+    figures[kind] = { search: measured.summary, scan: baseline.summary };
+    rows.push([kind, list.length, Math.round(measured.hits), ms(measured.summary.p50), ms(measured.summary.p95), ms(measured.summary.max), ms(baseline.summary.p50), ms(baseline.summary.p95), `${((measured.summary.p95 / baseline.summary.p95) * 100).toFixed(1)} %`]);
+    console.log(`  ${kind.padEnd(17)} p50 ${ms(measured.summary.p50)} ms  p95 ${ms(measured.summary.p95)} ms  (scan p95 ${ms(baseline.summary.p95)} ms, mean hits ${Math.round(measured.hits)})`);
+  }
+
+  // A second rebuild while requests keep coming: the old index answers until the swap.
+  const servePool = kinds["two common words"]!;
+  const during: number[] = [];
+  let serving = true;
+  let i = 0;
+  const serve = () => {
+    if (!serving) return;
+    const t0 = performance.now();
+    run(servePool[i++ % servePool.length]!);
+    during.push(performance.now() - t0);
+    setTimeout(serve, 5);
+  };
+  const versionBefore = search.version;
+  setTimeout(serve, 5);
+  const second = await watchLoop(() => search.rebuild(db));
+  serving = false;
+  const duringSummary = summarize(during);
+  const peakOverBaseline = second.peakHeap - heapBefore;
+  console.log(`  rebuild while serving: ${(second.ms / 1000).toFixed(2)} s, longest stall ${second.maxStallMs.toFixed(1)} ms, ${during.length} queries answered meanwhile (p95 ${ms(duringSummary.p95)} ms), peak heap over baseline ${(peakOverBaseline / MB).toFixed(0)} MB, version ${versionBefore} → ${search.version}`);
+
+  const two = figures["two common words"]!.search;
+  const targets = [
+    ["p95 two common words ≤ 10 ms", `${ms(two.p95)} ms`, two.p95 <= 10],
+    ["rebuild ≤ 5 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 5000],
+    ["longest event-loop stall during rebuild ≤ 100 ms", `${Math.max(first.maxStallMs, second.maxStallMs).toFixed(1)} ms`, Math.max(first.maxStallMs, second.maxStallMs) <= 100],
+    ["index heap ≤ 250 MB", `${(heapIndex / MB).toFixed(0)} MB (peak during a rebuild, old and new index alive: ${(peakOverBaseline / MB).toFixed(0)} MB)`, heapIndex <= 250 * MB],
+  ] as const;
+  for (const [what, value, ok] of targets) console.log(`  ${ok ? "met" : "NOT MET"}: ${what} — ${value}`);
+
+  t = performance.now();
+  const body = [
+    machineLine(`${COUNT.toLocaleString("en")} synthetic products (bench/lib/search-corpus.ts: top noun in ~5 % of names, top brand ~5 %), ${REPS} runs of each distinct query, ranking cache off`),
+    "",
+    "Rebuild (`ProductSearch.rebuild`: chunked SQLite read, analysis, `addAllAsync` in chunks of 500, swap):",
+    "",
+    table(
+      ["", "time", "longest event-loop stall", "heap"],
+      [
+        ["first build", `${(first.ms / 1000).toFixed(2)} s`, `${first.maxStallMs.toFixed(1)} ms`, `${(heapIndex / MB).toFixed(0)} MB retained by the index`],
+        [`rebuild while serving (${during.length} queries meanwhile, p95 ${ms(duringSummary.p95)} ms)`, `${(second.ms / 1000).toFixed(2)} s`, `${second.maxStallMs.toFixed(1)} ms`, `${(peakOverBaseline / MB).toFixed(0)} MB peak (old + new index)`],
+      ],
+    ),
+    "",
+    "Queries (`ProductSearch.search`, first page of 20; baseline: linear `includes` scan over the normalised names, same queries, same run):",
+    "",
+    table(["kind", "queries", "mean hits", "p50 ms", "p95 ms", "max ms", "scan p50 ms", "scan p95 ms", "p95 vs scan"], rows),
+    "",
+    "Targets: " + targets.map(([what, value, ok]) => `${what}: **${ok ? "met" : "not met"}** (${value})`).join("; ") + ".",
+  ].join("\n");
+  if (!flag(args, "no-write")) {
+    writeSection("Search", body);
+    console.log(`  wrote the Search section of bench/RESULTS.md`);
+  }
+  db.close();
+}
+
+await main();

@@ -1,0 +1,165 @@
+import { describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { openMemory } from "../../src/db/open.ts";
+import { syncRegistry } from "../../src/db/sync-registry.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { DataState, bumpDataVersion } from "../../src/data-state.ts";
+import { loadRegistry } from "../../src/registry.ts";
+import { ProductSearch } from "../../src/search/index.ts";
+import { BarcodeIndex } from "../../src/search/barcodes.ts";
+import { Vocabulary } from "../../src/search/vocabulary.ts";
+
+/** A price database with products sold in stores of the given chains. */
+function database() {
+  const { prices: db } = openMemory();
+  const chains = syncRegistry(db, loadRegistry());
+  const stores = new Map<string, number>();
+  const storeOf = (slug: string) => {
+    if (!stores.has(slug)) {
+      const chainId = chains.get(slug)!;
+      const row = db.query("INSERT INTO stores (chain_id, chain_code, store_code) VALUES (?, (SELECT code FROM chain_codes WHERE chain_id = ? LIMIT 1), '1') RETURNING id").get(chainId, chainId) as { id: number };
+      stores.set(slug, row.id);
+    }
+    return stores.get(slug)!;
+  };
+  const add = (barcode: string, name: string, sold: string[], category: string | null = null) => {
+    const { id } = db
+      .query("INSERT INTO products (barcode, barcode_key, name, category, updated_at) VALUES (?, ?, ?, ?, 'x') RETURNING id")
+      .get(barcode, barcode.replace(/^0+(?=\d)/, ""), name, category) as { id: number };
+    for (const slug of sold) db.run("INSERT INTO price_current (store_id, product_id, price, updated_at) VALUES (?, ?, 500, 'x')", [storeOf(slug), id]);
+    return id;
+  };
+  const commit = () => {
+    refreshChainProducts(db);
+    bumpDataVersion(db, "2026-11-22T05:00:00+02:00", "demo");
+  };
+  return { db, chains, add, commit };
+}
+
+const page = (search: ProductSearch, q: string, extra: { chainId?: number; category?: string; limit?: number; offset?: number } = {}) =>
+  search.search({ q, limit: extra.limit ?? 20, offset: extra.offset ?? 0, chainId: extra.chainId, category: extra.category });
+
+describe("ProductSearch", () => {
+  test("not ready before the first build; then finds products that some store sells", async () => {
+    const { db, add, commit } = database();
+    const bamba = add("7290000066004", "במבה 80 גרם", ["shufersal"]);
+    add("7290000066011", "במבה שאיננה נמכרת", []);
+    commit();
+    const search = new ProductSearch();
+    expect(search.ready).toBe(false);
+    expect(search.version).toBe(-1);
+    expect(() => page(search, "במבה")).toThrow(/not built/);
+    await search.rebuild(db);
+    expect(search.ready).toBe(true);
+    expect(search.version).toBe(1);
+    expect(search.size).toBe(1);
+    expect(page(search, "במבה")).toEqual({ ids: [bamba], total: 1, version: 1 });
+    expect(search.categoryOf(bamba)).toBe("snacks");
+  });
+
+  test("concurrent rebuilds coalesce; the old index serves until the new one is swapped in", async () => {
+    const { db, add, commit } = database();
+    const milk = add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+    commit();
+    const search = new ProductSearch({ sliceMs: 1 });
+    await search.rebuild(db);
+    expect(search.builds).toBe(1);
+
+    const cheese = add("7290004127329", "גבינה לבנה 5% 250 גרם", ["rami-levy"]);
+    commit();
+    const first = search.rebuild(db);
+    const second = search.rebuild(db);
+    const third = search.rebuild(db);
+    expect(second).toBe(third); // one queued build serves every call made meanwhile
+    expect(search.building).toBe(true);
+    // Still the old index: version 1, no cheese yet.
+    expect(page(search, "גבינה")).toEqual({ ids: [], total: 0, version: 1 });
+    expect(page(search, "חלב").ids).toEqual([milk]);
+    await Promise.all([first, second, third]);
+    expect(search.builds).toBe(3); // the initial build, the running one, one queued
+    expect(search.building).toBe(false);
+    expect(page(search, "גבינה")).toEqual({ ids: [cheese], total: 1, version: 2 });
+  });
+
+  test("a failed build rejects and leaves the serving index in place", async () => {
+    const { db, add, commit } = database();
+    const milk = add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+    commit();
+    const search = new ProductSearch();
+    await search.rebuild(db);
+    db.close();
+    await expect(search.rebuild(db)).rejects.toThrow();
+    expect(page(search, "חלב").ids).toEqual([milk]);
+  });
+
+  test("follow() builds at once when data exists and after every new data version", async () => {
+    const { db, add, commit } = database();
+    add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+    commit();
+    const data = new DataState(db);
+    const search = new ProductSearch().follow(data, db);
+    expect(search.building).toBe(true);
+    await search.rebuild(db);
+    expect(search.version).toBe(1);
+    add("7290000066004", "במבה 80 גרם", ["shufersal"]);
+    commit();
+    expect(data.refresh()).toBe(true);
+    await search.rebuild(db);
+    expect(search.version).toBe(2);
+    expect(page(search, "במבה").total).toBe(1);
+  });
+
+  test("chain and category filters", async () => {
+    const { db, chains, add, commit } = database();
+    const a = add("1001", "במבה 80 גרם", ["shufersal", "victory"]);
+    const b = add("1002", "במבה נוגט 60 גרם", ["rami-levy"], "sweets");
+    commit();
+    const search = new ProductSearch();
+    await search.rebuild(db);
+    expect(page(search, "במבה", { chainId: chains.get("victory") }).ids).toEqual([a]);
+    expect(page(search, "במבה", { chainId: chains.get("rami-levy") }).ids).toEqual([b]);
+    expect(page(search, "במבה", { chainId: chains.get("yochananof") }).ids).toEqual([]);
+    expect(page(search, "במבה", { chainId: 999_999 }).ids).toEqual([]);
+    expect(page(search, "במבה", { category: "sweets" }).ids).toEqual([b]);
+    expect(page(search, "במבה", { category: "snacks", chainId: chains.get("shufersal") }).ids).toEqual([a]);
+    expect(page(search, "במבה", { category: "dairy" }).ids).toEqual([]);
+  });
+
+  test("barcodes: exact first, then longer barcodes starting with the digits; pages are slices of one order", async () => {
+    const { db, add, commit } = database();
+    const ids = ["7290000066004", "7290000066011", "0072900000662", "72900000"].map((code, i) => add(code, `מוצר ${i} בדיקה`, ["shufersal"]));
+    commit();
+    const search = new ProductSearch();
+    await search.rebuild(db);
+    expect(page(search, "0072900000662").ids).toEqual([ids[2]]);
+    expect(page(search, "72900000662").ids).toEqual([ids[2]]);
+    expect(page(search, "72900000").ids[0]).toBe(ids[3]!); // exact, then the three that start with it
+    expect(page(search, "72900000").total).toBe(4);
+    const all = page(search, "בדיקה").ids;
+    expect(all.length).toBe(4);
+    const paged = [0, 1, 2, 3].flatMap((offset) => page(search, "בדיקה", { limit: 1, offset }).ids);
+    expect(paged).toEqual(all);
+  });
+});
+
+describe("BarcodeIndex and Vocabulary", () => {
+  test("barcode lookups", () => {
+    const index = new BarcodeIndex();
+    for (const key of ["7290000066004", "4011", "7290000066004", "72900000"]) index.add(key);
+    expect(index.find("7290000066004", false)).toEqual([0, 2]);
+    expect(index.find("729", true)).toEqual([0, 2, 3]);
+    expect(index.find("4011", true)).toEqual([1]);
+    expect(index.find("5", true)).toEqual([]);
+  });
+
+  test("vocabulary: words, prefixes and frequencies", () => {
+    const words = new Vocabulary(new Map([["חלב", 120], ["חלבה", 4], ["במבה", 14]]));
+    expect(words.size).toBe(3);
+    expect(words.has("חלב")).toBe(true);
+    expect(words.has("חל")).toBe(false);
+    expect(words.hasPrefix("חל")).toBe(true);
+    expect(words.hasPrefix("חלבו")).toBe(false);
+    expect(words.frequency("חלב")).toBe(120);
+    expect(words.frequency("קפה")).toBe(0);
+  });
+});
