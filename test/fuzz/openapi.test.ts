@@ -1,0 +1,309 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { testApp, commitData } from "../helpers/app.ts";
+import { Fixture } from "../helpers/fixture.ts";
+import { withKey } from "../helpers/keys.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { loadSettings } from "../../src/config.ts";
+import { audienceOf } from "../../src/http/plans.ts";
+import { createKey } from "../../src/http/access/keys.ts";
+import { BAD_JSON_VALUES, BAD_STRINGS, RAW_QUERY_VALUES } from "./bad-values.ts";
+import { tableChecksums } from "./checksum.ts";
+
+/**
+ * Bad input, generated from the service's own OpenAPI document (GET /docs/json): every operation,
+ * every parameter and every body field gets malformed, oversized, wrong-type, injection-like and
+ * Unicode-edge values, one at a time, with valid values elsewhere; plus wrong methods, media
+ * types, raw bodies and hostile headers. Every answer must be below 500, every error a
+ * problem+json with code/status/request_id, and the stored data unchanged — except the usage
+ * counted for the requests made with a live key, which must match what was answered.
+ */
+
+interface Parameter {
+  in: "query" | "path" | "header" | "cookie";
+  name: string;
+  required?: boolean;
+  schema?: JsonSchema;
+}
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  [key: string]: unknown;
+}
+interface Operation {
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  body: JsonSchema | null;
+}
+interface Sent {
+  label: string;
+  request: Request;
+  /** Made with the live key (its answer may count against the quota). */
+  live: boolean;
+}
+
+// Limits high enough that the fuzz is never rate-limited (rate limiting has its own tests).
+const ctx = testApp({
+  settings: loadSettings({
+    MEHIR_RATE_PRO: "10000000",
+    MEHIR_RATE_ANONYMOUS: "10000000",
+    MEHIR_WIDGET_RATE: "10000000",
+    MEHIR_WIDGET_QUOTA: "10000000",
+    MEHIR_QUOTA_PRO: "10000000",
+  }),
+});
+let testKey = "";
+let liveKey = "";
+let liveAccount = 0;
+let publishable = "";
+let operations: Operation[] = [];
+
+/** A valid value for each parameter name the API uses (fuzzing changes one at a time). */
+const VALID: Record<string, string> = {
+  barcode: "7290000066318",
+  granularity: "store",
+  chain_id: "shufersal",
+  city: "חיפה",
+  region: "haifa",
+  months: "6",
+  id: "shufersal",
+  limit: "5",
+  q: "חלב",
+  category: "dairy",
+  include_club: "true",
+  store_id: "1",
+  file: "7290000066318.svg",
+};
+
+const VALID_BODY = { items: [{ barcode: "7290000066318", quantity: 2 }, { barcode: "7290000066004", quantity: 1 }], chain_ids: ["shufersal", "rami-levy"], city: "חיפה" };
+
+beforeAll(async () => {
+  const f = new Fixture(ctx.db.prices, ctx.chainIds);
+  const s1 = f.store("shufersal", "1", { city: "חיפה", region: "haifa" });
+  const s2 = f.store("shufersal", "2", { city: "אילת", region: "south" });
+  const r1 = f.store("rami-levy", "1", { city: "חיפה", region: "haifa" });
+  const milk = f.product("7290000066318", "חלב 3% 1 ליטר", { manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml", category: "dairy" });
+  const bamba = f.product("7290000066004", "במבה 80 גרם", { manufacturer: "אסם", sizeAmount: 80, sizeUnit: "g" });
+  for (const [s, p, price] of [[s1, milk, 690], [s2, milk, 590], [r1, milk, 650], [s1, bamba, 500], [r1, bamba, 450]] as const) f.price(s, p, price);
+  f.history(s1, milk, "2026-06-01T08:00:00+03:00", 650);
+  f.history(s1, milk, "2026-10-01T08:00:00+03:00", 690);
+  f.promotion("shufersal", "P1", { stores: [s1, s2], items: [milk, bamba], minQty: 2, discountedPrice: 1000 });
+  f.promotion("rami-levy", "C1", { stores: [r1], items: [milk], minQty: 1, discountedPrice: 500, clubOnly: true });
+  refreshChainProducts(ctx.db.prices);
+  commitData(ctx.deps);
+  await ctx.deps.search?.rebuild(ctx.db.prices);
+  testKey = (await withKey(ctx.deps, "pro"))["x-api-key"]!;
+  liveKey = (await withKey(ctx.deps, "pro", "live"))["x-api-key"]!;
+  liveAccount = (ctx.db.accounts.query("SELECT account_id FROM api_keys WHERE kind = 'live' ORDER BY id DESC LIMIT 1").get() as { account_id: number }).account_id;
+  publishable = createKey(ctx.db.accounts, { accountId: liveAccount, kind: "publishable" }, new Date()).key;
+  VALID.key = publishable;
+
+  const doc = (await (await ctx.app.handle(new Request("http://localhost/docs/json"))).json()) as {
+    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+  };
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const body = op.requestBody?.content["application/json"]?.schema ?? null;
+      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body });
+    }
+  }
+});
+
+/** URL-encodes like a client would (a lone surrogate becomes U+FFFD: no client can send it as such). */
+const enc = (value: string) => encodeURIComponent(value.toWellFormed());
+
+/** The route pattern of an OpenAPI path (`{barcode}` → `:barcode`). */
+const routeOf = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");
+
+function build(op: Operation, values: Record<string, string | null>, options: { rawQuery?: string; headers?: Record<string, string>; live?: boolean; body?: BodyInit; contentType?: string } = {}): Sent | null {
+  let path = op.path;
+  const query: string[] = [];
+  for (const p of op.parameters) {
+    const value = p.name in values ? values[p.name] : (VALID[p.name] ?? "1");
+    if (value === null) {
+      if (p.in === "path") path = path.replace(`{${p.name}}`, "");
+      continue;
+    }
+    if (p.in === "path") path = path.replace(`{${p.name}}`, enc(value));
+    else if (p.in === "query") query.push(`${enc(p.name)}=${enc(value)}`);
+  }
+  if (options.rawQuery) query.push(options.rawQuery);
+  const url = `http://localhost${path}${query.length ? "?" + query.join("&") : ""}`;
+  const audience = audienceOf(op.method, routeOf(op.path));
+  const headers: Record<string, string> = {};
+  if (audience !== "public" && audience !== "publishable") headers["x-api-key"] = options.live ? liveKey : testKey;
+  if (audience === "publishable") headers.origin = "https://shop.example";
+  if (options.contentType !== undefined) headers["content-type"] = options.contentType;
+  else if (op.body) headers["content-type"] = "application/json";
+  Object.assign(headers, options.headers);
+  try {
+    const request = new Request(url, { method: op.method, headers, body: op.method === "GET" || op.method === "HEAD" ? undefined : (options.body ?? JSON.stringify(VALID_BODY)) });
+    return { label: `${op.method} ${url.slice(0, 200)}`, request, live: Boolean(options.live) && audience !== "public" && audience !== "publishable" };
+  } catch {
+    return null; // a header or URL no client could send
+  }
+}
+
+/** Body mutations generated from the JSON schema: every field path gets every bad value. */
+function bodyMutations(schema: JsonSchema): unknown[] {
+  const out: unknown[] = [];
+  const set = (base: unknown, path: (string | number)[], value: unknown): unknown => {
+    if (path.length === 0) return value;
+    const [head, ...rest] = path;
+    const copy: any = Array.isArray(base) ? [...base] : { ...(base as object) };
+    copy[head!] = set(copy[head!], rest, value);
+    return copy;
+  };
+  const walk = (s: JsonSchema | undefined, path: (string | number)[]) => {
+    if (!s) return;
+    for (const value of [...BAD_JSON_VALUES, ...BAD_STRINGS]) out.push(set(VALID_BODY, path, value));
+    if (s.properties) for (const [name, child] of Object.entries(s.properties)) walk(child, [...path, name]);
+    if (s.items) walk(s.items, [...path, 0]);
+    for (const alt of s.anyOf ?? []) walk(alt, path);
+  };
+  walk(schema, []);
+  // Sizes and shapes.
+  const item = VALID_BODY.items[0]!;
+  out.push({ items: [] }, { items: Array.from({ length: 101 }, () => item) }, { items: Array.from({ length: 5000 }, () => item) });
+  out.push({ ...VALID_BODY, extra: 1 }, { ...VALID_BODY, items: [{ ...item, extra: "x" }] }, JSON.parse('{"items":[{"barcode":"1","quantity":1}],"__proto__":{"admin":true}}'));
+  out.push({ items: [{ barcode: "7290000066318", quantity: 99 }, { barcode: "07290000066318", quantity: 99 }] });
+  return out;
+}
+
+const RAW_BODIES: string[] = [
+  "",
+  "{",
+  "}",
+  "null",
+  "[]",
+  '"items"',
+  "1",
+  '{"items":}',
+  '{"items":[{"barcode":"1","quantity":1}],"items":[]}',
+  "\ufeff" + JSON.stringify(VALID_BODY),
+  "[".repeat(50_000),
+  '{"items":' + "[".repeat(5_000) + "]".repeat(5_000) + "}",
+  JSON.stringify({ items: [{ barcode: "1", quantity: 1 }], pad: "x".repeat(70 * 1024) }),
+  JSON.stringify({ items: [{ barcode: "1", quantity: 1 }], pad: "x".repeat(2 * 2 ** 20) }),
+];
+
+const CONTENT_TYPES = ["", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=utf-16", "application/vnd.api+json", "APPLICATION/JSON"];
+
+function requestsFor(op: Operation): Sent[] {
+  const out: (Sent | null)[] = [];
+  let n = 0;
+  const live = () => ++n % 7 === 0;
+  out.push(build(op, {}, { live: true }));
+  for (const p of op.parameters) {
+    if (p.in !== "query" && p.in !== "path") continue;
+    for (const bad of BAD_STRINGS) out.push(build(op, { [p.name]: bad }, { live: live() }));
+    // The same after a valid value (suffix injection: `7290000066318' OR 1=1`).
+    for (const bad of BAD_STRINGS) out.push(build(op, { [p.name]: (VALID[p.name] ?? "1") + bad }, { live: live() }));
+    if (p.in === "path") {
+      for (const raw of ["..", ".", "%2F", "a%2Fb", "%00", "%ff", "%"]) {
+        const path = op.path.replace(`{${p.name}}`, raw);
+        out.push(build({ ...op, path, parameters: op.parameters.filter((q) => q.name !== p.name) }, {}));
+      }
+      continue;
+    }
+    out.push(build(op, { [p.name]: null }, { live: live() }));
+    for (const raw of RAW_QUERY_VALUES) out.push(build(op, { [p.name]: null }, { rawQuery: `${p.name}=${raw}`, live: live() }));
+    out.push(build(op, {}, { rawQuery: `${p.name}=${enc(BAD_STRINGS[18]!)}` })); // repeated key
+    out.push(build(op, { [p.name]: null }, { rawQuery: `${p.name}[]=1&${p.name}[]=2` }));
+    out.push(build(op, { [p.name]: null }, { rawQuery: `${p.name}[a]=1` }));
+  }
+  for (const raw of ["zzz=1", "__proto__[x]=1", "constructor[prototype][x]=1", `${"k".repeat(5000)}=v`, "a=" + "&".repeat(2000)]) out.push(build(op, {}, { rawQuery: raw }));
+  if (op.body) {
+    for (const body of bodyMutations(op.body)) out.push(build(op, {}, { body: JSON.stringify(body), live: live() }));
+    for (const body of RAW_BODIES) out.push(build(op, {}, { body, live: live() }));
+    for (const type of CONTENT_TYPES) out.push(build(op, {}, { contentType: type }));
+    out.push(build(op, {}, { body: new Uint8Array([0x7b, 0xff, 0xfe, 0x00, 0x7d]) }));
+  }
+  // Wrong methods on the path.
+  for (const method of ["PUT", "DELETE", "PATCH", op.method === "GET" ? "POST" : "GET"]) out.push(build({ ...op, method }, {}, { body: "{}" }));
+  return out.filter((s): s is Sent => s !== null);
+}
+
+/** Hostile headers on one secret and one publishable operation. */
+function headerRequests(): Sent[] {
+  const prices = operations.find((o) => o.path === "/api/v1/prices")!;
+  const widget = operations.find((o) => o.path === "/api/v1/widget/data");
+  const out: (Sent | null)[] = [];
+  for (const bad of BAD_STRINGS) {
+    out.push(build(prices, {}, { headers: { "x-api-key": bad } }));
+    out.push(build(prices, {}, { headers: { "x-api-key": `sk_live_${bad}` } }));
+    out.push(build(prices, {}, { headers: { "x-request-id": bad } }));
+    out.push(build(prices, {}, { headers: { "if-none-match": bad } }));
+    out.push(build(prices, {}, { headers: { "x-forwarded-for": bad } }));
+    if (widget) out.push(build(widget, {}, { headers: { origin: bad } }));
+    if (widget) out.push(build(widget, { key: bad }, {}));
+  }
+  out.push(build(prices, {}, { headers: { "x-api-key": testKey + "x" } }));
+  out.push(build(prices, {}, { headers: { "x-api-key": publishable } }));
+  if (widget) out.push(build(widget, { key: testKey }, {}));
+  return out.filter((s): s is Sent => s !== null);
+}
+
+function usageOf(account: number): number {
+  ctx.deps.access?.flush();
+  return (ctx.db.accounts.query("SELECT coalesce(sum(count), 0) AS n FROM usage_daily WHERE subject = ?").get(`account:${account}`) as { n: number }).n;
+}
+
+describe("fuzz from the OpenAPI document", () => {
+  test(
+    "thousands of hostile requests: no 5xx, problem+json on every error, stored data unchanged",
+    async () => {
+      expect(operations.length).toBeGreaterThanOrEqual(10);
+      const prices = () => tableChecksums(ctx.db.prices);
+      const accounts = () => tableChecksums(ctx.db.accounts, ["usage_daily"]);
+      ctx.deps.access?.flush();
+      const pricesBefore = prices();
+      const accountsBefore = accounts();
+      const usageBefore = usageOf(liveAccount);
+
+      const sent = [...operations.flatMap(requestsFor), ...headerRequests()];
+      const failures: string[] = [];
+      let counted = 0;
+      const statuses = new Map<number, number>();
+      for (const { label, request, live } of sent) {
+        const res = await ctx.app.handle(request);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const text = await res.text();
+        if (live && res.status !== 304 && res.status !== 429 && res.status < 500 && res.status !== 401 && res.status !== 403) counted++;
+        if (res.status >= 500) {
+          failures.push(`${res.status} ${label}: ${text.slice(0, 200)}`);
+          continue;
+        }
+        if (res.status >= 400) {
+          const type = res.headers.get("content-type") ?? "";
+          let body: any = null;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            /* reported below */
+          }
+          if (!type.startsWith("application/problem+json") || !body || typeof body.code !== "string" || body.status !== res.status || typeof body.request_id !== "string" || !body.request_id) {
+            failures.push(`${res.status} not problem+json (${type}) ${label}: ${text.slice(0, 200)}`);
+          } else if (/sqlite|SELECT |at .*\.ts:\d+|\/work\//i.test(body.detail ?? "")) {
+            failures.push(`${res.status} leaks internals ${label}: ${body.detail}`);
+          }
+        }
+      }
+      if (process.env.FUZZ_VERBOSE) console.error(sent.length, [...statuses].sort());
+      expect(failures.slice(0, 20)).toEqual([]);
+      expect(sent.length).toBeGreaterThan(3000);
+      // Mostly refusals, but the valid requests succeeded too.
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(10);
+      expect(statuses.get(400) ?? 0).toBeGreaterThan(500);
+
+      expect(prices()).toEqual(pricesBefore);
+      expect(accounts()).toEqual(accountsBefore);
+      expect(usageOf(liveAccount) - usageBefore).toBe(counted);
+      expect(counted).toBeGreaterThan(0);
+    },
+    { timeout: 60_000 },
+  );
+});
