@@ -13,13 +13,13 @@ export interface RequestLine {
 }
 
 /**
- * Writes the request's line (`msg: "request"`) at info level, or warn for a 5xx. Durations
- * are rounded to 0.01 ms.
+ * Writes the request's line (`msg: "request"`) at info level, or warn for a 5xx other than 503
+ * (not ready yet is expected while starting). Durations are rounded to 0.01 ms.
  *
  * @example logRequest({ request_id: "req_1", method: "GET", route: "/api/v1/prices", status: 200, duration_ms: 1.234, key_prefix: "sk_test_Ab12", client: "127.0.0.1" })
  */
 export function logRequest(line: RequestLine): void {
   line.duration_ms = Math.round(line.duration_ms * 100) / 100;
-  if (line.status >= 500) log.warn("request", line as unknown as Record<string, unknown>);
+  if (line.status >= 500 && line.status !== 503) log.warn("request", line as unknown as Record<string, unknown>);
   else log.info("request", line as unknown as Record<string, unknown>);
 }

@@ -1,0 +1,79 @@
+import type { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp, type AppDeps } from "../../src/app.ts";
+import { loadSettings } from "../../src/config.ts";
+import { openDataDir } from "../../src/db/open.ts";
+import { syncRegistry } from "../../src/db/sync-registry.ts";
+import { DataState } from "../../src/data-state.ts";
+import { loadRegistry } from "../../src/registry.ts";
+import { writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
+
+export const MAIN = join(import.meta.dir, "../../src/main.ts");
+
+/** Two days of national-shaped files (day 2 changes some prices, adds stores). */
+export function twoDays(root: string, plan: FilesPlan = { stores: 6, itemsPerStore: 300, products: 2000, chains: 2, promos: true }) {
+  const day1 = join(root, "day1");
+  const day2 = join(root, "day2");
+  writeDay(day1, plan, 1);
+  writeDay(day2, { ...plan, stores: plan.stores * 2 }, 2);
+  return { day1, day2 };
+}
+
+export function tempRoot(name: string): string {
+  return mkdtempSync(join(tmpdir(), `mehir-${name}-`));
+}
+
+/** The app as `mehir serve` builds it, on a data dir (its own connections). */
+export function appOn(dataDir: string) {
+  mkdirSync(dataDir, { recursive: true });
+  const db = openDataDir(dataDir);
+  const registry = loadRegistry();
+  syncRegistry(db.prices, registry);
+  const deps: AppDeps = { settings: loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_ANONYMOUS: "100000" }), db, registry, data: new DataState(db.prices), now: () => new Date() };
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    close() {
+      deps.access?.flush();
+      db.prices.close();
+      db.accounts.close();
+    },
+  };
+}
+
+/** A digest of the served price data and its version (equal digests = same snapshot). */
+export function priceDigest(db: Database): string {
+  const q = (sql: string) => JSON.stringify(db.query(sql).values());
+  return [
+    q("SELECT count(*), sum(price), sum(store_id * 7 + product_id * 13 + price) FROM price_current"),
+    q("SELECT count(*), sum(coalesce(price, -1)) FROM price_history"),
+    q("SELECT count(*), sum(length(name)) FROM products"),
+    q("SELECT count(*) FROM promotions"),
+    q("SELECT count(*), sum(store_count + price_mode) FROM chain_products"),
+    q("SELECT value FROM meta WHERE key = 'data_version'"),
+  ].join("|");
+}
+
+/** A barcode sold by several stores, to ask /prices/ about. */
+export function someBarcode(db: Database): string {
+  return (db.query("SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id GROUP BY p.id ORDER BY count(*) DESC, p.id LIMIT 1").get() as { barcode: string }).barcode;
+}
+
+/** GET a path of the app with a key; the parsed body and status. */
+export async function ask(app: { handle(r: Request): Promise<Response> }, path: string, key: string) {
+  const res = await app.handle(new Request(`http://localhost${path}`, { headers: { "x-api-key": key } }));
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Polls /readyz until 200 (the search index builds in the background after an import). */
+export async function readyWithin(app: { handle(r: Request): Promise<Response> }, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if ((await app.handle(new Request("http://localhost/readyz"))).status === 200) return true;
+    await Bun.sleep(50);
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+/**
+ * Child process of kill.test.ts: the service as `mehir serve` runs it (createApp on the data
+ * dir, listening on loopback, following data versions), which after --import-after ms imports
+ * the given files in-process on its own connection — as the live mode's daily fetch does.
+ * Prints JSON lines: { event: "ready", url }, { event: "import-start" }, { event: "import-done", status }.
+ *
+ *   bun test/faults/serve-and-import.ts --data-dir DIR [--import-after MS] [PATH...]
+ */
+import { join } from "node:path";
+import { createApp, type AppDeps } from "../../src/app.ts";
+import { loadSettings } from "../../src/config.ts";
+import { openDatabase, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
+import { syncRegistry } from "../../src/db/sync-registry.ts";
+import { DataState } from "../../src/data-state.ts";
+import { importPaths } from "../../src/ingest/import.ts";
+import { loadRegistry } from "../../src/registry.ts";
+
+const args = process.argv.slice(2);
+const valueOf = (flag: string) => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dataDir = valueOf("--data-dir")!;
+const importAfter = valueOf("--import-after");
+const paths = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
+
+const settings = loadSettings(process.env, { dataDir, port: 0, host: "127.0.0.1" });
+const db = openDataDir(dataDir);
+const registry = loadRegistry();
+syncRegistry(db.prices, registry);
+const data = new DataState(db.prices);
+const deps: AppDeps = { settings, db, registry, data, now: () => new Date() };
+const app = createApp(deps);
+app.listen({ port: 0, hostname: "127.0.0.1" });
+setInterval(() => data.refresh(), 100);
+const say = (line: object) => process.stdout.write(JSON.stringify(line) + "\n");
+say({ event: "ready", url: `http://127.0.0.1:${app.server!.port}` });
+
+if (importAfter !== undefined && paths.length > 0) {
+  await Bun.sleep(Number(importAfter));
+  const writer = openDatabase(join(dataDir, PRICES_FILE), PRICE_MIGRATIONS);
+  say({ event: "import-start" });
+  const report = await importPaths({ db: writer, registry, paths, origin: "fetch", source: "live" });
+  say({ event: "import-done", status: report.status });
+}
+process.on("SIGTERM", async () => {
+  await app.stop();
+  process.exit(0);
+});
