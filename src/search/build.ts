@@ -123,8 +123,10 @@ function prepare(row: ProductRow, table: TableBuilder, vocabulary: Map<string, n
     if (!known) table.brandTerms.set(row.manufacturer, brand);
   }
   const alt = new Set<string>();
-  for (const t of terms) for (const s of prefixStems(t)) alt.add(s);
+  for (const t of terms) for (const s of prefixStems(t)) if (!terms.includes(s)) alt.add(s);
   for (const t of aliasTerms([terms, brand])) alt.add(t);
+  // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
+  const brandOnly = brand.filter((t) => !terms.includes(t));
   for (const t of terms) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
   for (const t of brand) if (!terms.includes(t)) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
 
@@ -145,7 +147,7 @@ function prepare(row: ProductRow, table: TableBuilder, vocabulary: Map<string, n
   table.packs.push(Math.min(pack, 65535));
   table.nameHashes.push(hashString(key));
   table.barcodes.add(row.barcode_key);
-  return { id: dense, name: terms.join(" "), brand: brand.join(" "), nameAlt: [...alt].join(" ") };
+  return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }
 
 /**

@@ -33,7 +33,7 @@ export function readDataVersion(db: Database): number {
 }
 
 /** Lets the event loop run (timers, I/O, requests) between chunks of work. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads the sold products in chunks of `chunkSize` rows, yielding to the event loop between

@@ -1,5 +1,5 @@
 import type MiniSearch from "minisearch";
-import type { Query, SearchOptions, SearchResult } from "minisearch";
+import { QueryExecutor, ranked, type WordForm } from "./executor.ts";
 import type { Quantity } from "./hebrew.ts";
 import { planQuery, type QueryPlan, type TermGroup } from "./query.ts";
 import type { Vocabulary } from "./vocabulary.ts";
@@ -17,11 +17,11 @@ export interface IndexedDoc {
 /** Field boosts: the name as written first, then the manufacturer, then stems and aliases. */
 export const BOOST = { name: 3, brand: 2, nameAlt: 1 };
 /** Query-side prefix-letter stems weigh half as much as the word as typed. */
-const STEM_BOOST = { name: 1.5, brand: 1, nameAlt: 0.5 };
-const TEXT_FIELDS = ["name", "brand", "nameAlt"];
+const STEM_WEIGHT = 0.5;
+/** Prefix and fuzzy expansions weigh less than the word itself (as MiniSearch weighs them). */
 const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
 /** Typo pass: one edit from 5 letters, two from 8; never digits. */
-const fuzzyFor = (term: string) => (/\d/.test(term) ? false : term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+const fuzzyFor = (term: string) => (/\d/.test(term) ? 0 : term.length >= 8 ? 2 : term.length >= 5 ? 1 : 0);
 /** Words in more than this share of the products are left out of the some-of-the-words pass. */
 const COMMON_SHARE = 0.02;
 /** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
@@ -78,6 +78,7 @@ export interface ProductTable {
 export class SearchIndex {
   private readonly cache = new Map<string, Int32Array>();
   private readonly denseOf: Map<number, number>;
+  private readonly executor: QueryExecutor;
 
   constructor(
     readonly version: number,
@@ -87,6 +88,7 @@ export class SearchIndex {
     private readonly barcodes: BarcodeIndex,
     private readonly cacheEntries = CACHE_ENTRIES,
   ) {
+    this.executor = new QueryExecutor(engine as MiniSearch<unknown>, BOOST, WEIGHTS);
     this.denseOf = new Map();
     table.productIds.forEach((id, dense) => this.denseOf.set(id, dense));
   }
@@ -137,23 +139,20 @@ export class SearchIndex {
 
   private rank(plan: QueryPlan, filter: ((dense: number) => boolean) | null): Int32Array {
     if (plan.kind === "empty") return new Int32Array(0);
-    const options: SearchOptions = { boostDocument: (dense: number) => this.table.popularity[dense]! };
-    if (filter) options.filter = (result: SearchResult) => filter(result.id as number);
     if (plan.kind === "barcode") {
       const found = this.barcodes.find(plan.barcodeKey, plan.barcodeKey.length >= 5);
       return Int32Array.from(filter ? found.filter(filter) : found);
     }
-    let results = this.engine.search(this.textQuery(plan.groups, false, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
-    const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) !== false || g.typoStems.length > 0));
-    if (results.length < TYPO_PASS_BELOW && typoPossible) {
-      results = this.engine.search(this.textQuery(plan.groups, true, "AND"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
-    }
+    const run = (groups: TermGroup[], typo: boolean, mode: "AND" | "OR") =>
+      ranked(this.executor.run(groups.map((g) => forms(g, typo)), mode, this.table.popularity, filter));
+    let results = run(plan.groups, false, "AND");
+    const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) > 0 || g.typoStems.length > 0));
+    if (results.length < TYPO_PASS_BELOW && typoPossible) results = run(plan.groups, true, "AND");
     if (results.length < TYPO_PASS_BELOW && plan.groups.length > 1) {
       // Few products have every word: those first, then products with some of the words,
       // leaving out words so common that they say little and cost most.
-      const some = this.engine.search(this.textQuery(this.informative(plan.groups), true, "OR"), { ...options, fields: TEXT_FIELDS, boost: BOOST, weights: WEIGHTS });
-      const all = new Set(results.map((r) => r.id as number));
-      const tail = some.filter((r) => !all.has(r.id as number));
+      const all = new Set(results);
+      const tail = run(this.informative(plan.groups), true, "OR").filter((dense) => !all.has(dense));
       const out = new Int32Array(results.length + tail.length);
       out.set(this.tiered(results, plan.nameHash, plan.quantities));
       out.set(this.tiered(tail, plan.nameHash, plan.quantities), results.length);
@@ -175,50 +174,24 @@ export class SearchIndex {
   }
 
   /**
-   * AND (or OR) of one OR-group per word: the word as typed, and its stems at a lower boost.
-   * With `typo`, words the catalogue does not know are also matched within an edit distance.
-   */
-  private textQuery(groups: TermGroup[], typo: boolean, combineWith: "AND" | "OR"): Query {
-    return {
-      combineWith,
-      queries: groups.map((g) => {
-        const fuzzy = typo && !g.known;
-        const stems = fuzzy ? [...g.stems, ...g.typoStems] : g.stems;
-        const queries: Query[] = [g.term];
-        if (stems.length > 0) queries.push({ queries: stems, boost: STEM_BOOST });
-        return {
-          combineWith: "OR",
-          queries,
-          prefix: g.prefix ? (t: string) => t.length >= 2 : false,
-          fuzzy: fuzzy ? fuzzyFor : false,
-        };
-      }),
-    };
-  }
-
-  /**
    * Relevance order, then stable tiers: a product whose whole name equals the query first,
    * then products of the size the query names (`חלב 1 ליטר`; same pack count before another
    * pack of that size), then the rest.
    */
-  private tiered(results: SearchResult[], nameHash: number, quantities: Quantity[]): Int32Array {
+  private tiered(results: Int32Array, nameHash: number, quantities: Quantity[]): Int32Array {
     const { table } = this;
     const tiers = new Uint8Array(results.length);
     const counts = new Array<number>(TIERS).fill(0);
-    results.forEach((r, i) => {
-      const dense = r.id as number;
+    results.forEach((dense, i) => {
       const tier = (table.nameHashes[dense] === nameHash ? 3 : 0) + (quantities.length > 0 ? this.sizeScore(dense, quantities) : 0);
       tiers[i] = tier;
       counts[tier]!++;
     });
+    if (counts[0] === results.length) return results;
     const out = new Int32Array(results.length);
-    if (counts[0] === results.length) {
-      results.forEach((r, i) => (out[i] = r.id as number));
-      return out;
-    }
     const start = new Array<number>(TIERS).fill(0);
     for (let tier = TIERS - 2; tier >= 0; tier--) start[tier] = start[tier + 1]! + counts[tier + 1]!;
-    results.forEach((r, i) => (out[start[tiers[i]!]!++] = r.id as number));
+    results.forEach((dense, i) => (out[start[tiers[i]!]!++] = dense));
     return out;
   }
 
@@ -238,4 +211,18 @@ export class SearchIndex {
     }
     return best;
   }
+}
+
+/**
+ * The forms of one query word: as typed (and as a prefix when being typed), and its
+ * prefix-letter stems at a lower weight; with `typo`, words the catalogue does not know are
+ * also matched within an edit distance, and their further stems are tried.
+ */
+function forms(g: TermGroup, typo: boolean): WordForm[] {
+  const fuzzy = typo && !g.known;
+  const out: WordForm[] = [{ term: g.term, weight: 1, prefix: g.prefix && g.term.length >= 2, fuzzy: fuzzy ? fuzzyFor(g.term) : 0 }];
+  for (const stem of fuzzy ? [...g.stems, ...g.typoStems] : g.stems) {
+    out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem) : 0 });
+  }
+  return out;
 }
