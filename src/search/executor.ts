@@ -80,7 +80,7 @@ export class QueryExecutor {
    * @param boosts field name → boost, for the fields to search
    */
   constructor(
-    engine: MiniSearch<unknown>,
+    engine: MiniSearch<never> | object,
     boosts: Record<string, number>,
     private readonly weights: { prefix: number; fuzzy: number },
   ) {

@@ -88,7 +88,7 @@ export class SearchIndex {
     private readonly barcodes: BarcodeIndex,
     private readonly cacheEntries = CACHE_ENTRIES,
   ) {
-    this.executor = new QueryExecutor(engine as MiniSearch<unknown>, BOOST, WEIGHTS);
+    this.executor = new QueryExecutor(engine, BOOST, WEIGHTS);
     this.denseOf = new Map();
     table.productIds.forEach((id, dense) => this.denseOf.set(id, dense));
   }
