@@ -1,4 +1,3 @@
-import type MiniSearch from "minisearch";
 
 /**
  * Query evaluation over MiniSearch's term index, rarest word first.
@@ -80,7 +79,7 @@ export class QueryExecutor {
    * @param boosts field name → boost, for the fields to search
    */
   constructor(
-    engine: MiniSearch<never> | object,
+    engine: object,
     boosts: Record<string, number>,
     private readonly weights: { prefix: number; fuzzy: number },
   ) {
