@@ -20,8 +20,8 @@ export const BOOST = { name: 3, brand: 2, nameAlt: 1 };
 const STEM_WEIGHT = 0.5;
 /** Prefix and fuzzy expansions weigh less than the word itself (as MiniSearch weighs them). */
 const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
-/** Typo pass: one edit from 5 letters, two from 8; never digits. */
-const fuzzyFor = (term: string) => (/\d/.test(term) ? 0 : term.length >= 8 ? 2 : term.length >= 5 ? 1 : 0);
+/** Edits allowed in a word: one from 5 letters, two from 8 (`most`: 2), never in digits. */
+const fuzzyFor = (term: string, most = 2) => (/\d/.test(term) ? 0 : term.length >= 8 ? most : term.length >= 5 ? 1 : 0);
 /** Words in more than this share of the products are left out of the some-of-the-words pass. */
 const COMMON_SHARE = 0.02;
 /** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
@@ -143,16 +143,19 @@ export class SearchIndex {
       const found = this.barcodes.find(plan.barcodeKey, plan.barcodeKey.length >= 5);
       return Int32Array.from(filter ? found.filter(filter) : found);
     }
-    const run = (groups: TermGroup[], typo: boolean, mode: "AND" | "OR") =>
-      ranked(this.executor.run(groups.map((g) => forms(g, typo)), mode, this.table.popularity, filter));
-    let results = run(plan.groups, false, "AND");
+    const run = (groups: TermGroup[], edits: number, mode: "AND" | "OR") =>
+      ranked(this.executor.run(groups.map((g) => forms(g, edits)), mode, this.table.popularity, filter));
+    let results = run(plan.groups, 0, "AND");
     const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) > 0 || g.typoStems.length > 0));
-    if (results.length < TYPO_PASS_BELOW && typoPossible) results = run(plan.groups, true, "AND");
+    // One edit first; two (long words only) when one finds too little: a two-edit search of the
+    // term tree costs ten times more.
+    if (results.length < TYPO_PASS_BELOW && typoPossible) results = run(plan.groups, 1, "AND");
+    if (results.length < TYPO_PASS_BELOW && plan.groups.some((g) => !g.known && fuzzyFor(g.term) === 2)) results = run(plan.groups, 2, "AND");
     if (results.length < TYPO_PASS_BELOW && plan.groups.length > 1) {
       // Few products have every word: those first, then products with some of the words,
       // leaving out words so common that they say little and cost most.
       const all = new Set(results);
-      const tail = run(this.informative(plan.groups), true, "OR").filter((dense) => !all.has(dense));
+      const tail = run(this.informative(plan.groups), 1, "OR").filter((dense) => !all.has(dense));
       const out = new Int32Array(results.length + tail.length);
       out.set(this.tiered(results, plan.nameHash, plan.quantities));
       out.set(this.tiered(tail, plan.nameHash, plan.quantities), results.length);
@@ -215,14 +218,15 @@ export class SearchIndex {
 
 /**
  * The forms of one query word: as typed (and as a prefix when being typed), and its
- * prefix-letter stems at a lower weight; with `typo`, words the catalogue does not know are
- * also matched within an edit distance, and their further stems are tried.
+ * prefix-letter stems at a lower weight; with `edits` > 0, words the catalogue does not know
+ * are also matched within that many edits (fewer for short words), and their further stems
+ * are tried.
  */
-function forms(g: TermGroup, typo: boolean): WordForm[] {
-  const fuzzy = typo && !g.known;
-  const out: WordForm[] = [{ term: g.term, weight: 1, prefix: g.prefix && g.term.length >= 2, fuzzy: fuzzy ? fuzzyFor(g.term) : 0 }];
+function forms(g: TermGroup, edits: number): WordForm[] {
+  const fuzzy = edits > 0 && !g.known;
+  const out: WordForm[] = [{ term: g.term, weight: 1, prefix: g.prefix && g.term.length >= 2, fuzzy: fuzzy ? fuzzyFor(g.term, edits) : 0 }];
   for (const stem of fuzzy ? [...g.stems, ...g.typoStems] : g.stems) {
-    out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem) : 0 });
+    out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem, edits) : 0 });
   }
   return out;
 }
