@@ -1,0 +1,26 @@
+import { expect, test } from "bun:test";
+import { SettingsSchema, envName, flagName, loadSettings } from "../../src/config.ts";
+import { settingsTable } from "../../scripts/settings-table.ts";
+
+test("the settings table has one row per setting, with both spellings and the real default", () => {
+  const table = settingsTable();
+  const rows = table.split("\n").slice(2);
+  const keys = Object.keys(SettingsSchema.shape);
+  expect(rows.length).toBe(keys.length);
+  const defaults = loadSettings({}) as Record<string, unknown>;
+  keys.forEach((key, i) => {
+    const cells = rows[i]!.split(" | ");
+    expect(cells[0]).toBe(`| \`${envName(key)}\``);
+    expect(cells[1]).toBe(`\`${flagName(key)}\``);
+    const value = defaults[key];
+    const shown = value === undefined ? "—" : typeof value === "boolean" ? (value ? "`on`" : "`off`") : `\`${value}\``;
+    expect(cells[2]).toBe(shown);
+  });
+  expect(table).toContain("| `MEHIR_METRICS` | `--metrics` | `on` |");
+  expect(table).toContain("`demo`, `live`");
+});
+
+test("docs-internal/deploy.md carries the current table (regenerate with bun scripts/settings-table.ts)", async () => {
+  const doc = await Bun.file(new URL("../../docs-internal/deploy.md", import.meta.url)).text();
+  expect(doc).toContain(settingsTable());
+});
