@@ -22,4 +22,6 @@ const report = await importPaths({ db, registry: loadRegistry(), paths, origin: 
 const seconds = (performance.now() - started) / 1000;
 db.close();
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN) * 1024;
-console.log(JSON.stringify({ seconds, status: report.status, totals: report.totals, timings: report.timings, peakRss: hwm }));
+const cpu = process.cpuUsage();
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+console.log(JSON.stringify({ seconds, cpuSeconds, status: report.status, totals: report.totals, timings: report.timings, peakRss: hwm }));

@@ -9,6 +9,7 @@ import { orderFiles, type OrderedFile } from "./order.ts";
 import { InlineParser, ParsePool, type Parser } from "./parse-pool.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { ParsedFile } from "./records.ts";
+import type { PriceList } from "./load/price-rows.ts";
 import { LoadSession, type SessionTimings } from "./load/session.ts";
 import { detach } from "./load/detach.ts";
 import type { Classifier } from "./load/products.ts";
@@ -71,7 +72,7 @@ function loadReply(session: LoadSession, file: OrderedFile, reply: ParseReply): 
     fileName: file.fileName,
     bytes: base.bytes,
     name: reply.name,
-    parsed: reply.parsed as ParsedFile,
+    parsed: reply.parsed as ParsedFile | PriceList,
     partial: reply.partial,
     // Copies: a substring would keep the whole decoded file alive in the run's report.
     warnings: reply.warnings.map(detach),
@@ -86,7 +87,7 @@ function parserFor(files: number, workers: number | undefined, maxBytes: number)
   const size = workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
   if (size === 0 || (workers === undefined && files < POOL_MIN_FILES)) return { parser: new InlineParser(maxBytes), lookahead: 1 };
   try {
-    return { parser: new ParsePool(size, maxBytes), lookahead: size * 2 + 1 };
+    return { parser: new ParsePool(size, maxBytes), lookahead: size * 4 + 2 };
   } catch {
     return { parser: new InlineParser(maxBytes), lookahead: 1 };
   }
@@ -139,6 +140,8 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify === undefined ? classify : options.classify, resolveCity, replace: replaced });
     for (let i = 0; i < ordered.length; i++) {
       for (let j = i; j < i + lookahead; j++) submit(j);
+      // While the parser is still busy with the next file, write held rows instead of waiting.
+      while (Bun.peek.status(replies[i]!) === "pending" && session.idleWork());
       const reply = await replies[i]!;
       replies[i] = undefined;
       io.read += reply.readMs;

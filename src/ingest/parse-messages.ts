@@ -1,5 +1,6 @@
 import type { FileName, ParsedFile } from "./records.ts";
 import type { PackedPrices } from "./packed.ts";
+import type { PriceList } from "./load/price-rows.ts";
 
 export interface ParseRequest {
   id: number;
@@ -15,7 +16,8 @@ export type ParseReply =
       ok: true;
       bytes: number;
       name: FileName | null;
-      parsed: ParsedFile | PackedPrices;
+      /** Packed on a worker; a PriceList once unpacked by the pool. */
+      parsed: ParsedFile | PackedPrices | PriceList;
       partial: boolean;
       warnings: string[];
       readMs: number;

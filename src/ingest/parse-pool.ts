@@ -52,7 +52,7 @@ export class ParsePool implements Parser {
         if (!waiter) return;
         this.waiting.delete(reply.id);
         waiter.slot.pending--;
-        if (reply.ok) reply.parsed = unpackParsed(reply.parsed);
+        if (reply.ok && reply.parsed.kind === "prices-packed") reply.parsed = unpackParsed(reply.parsed);
         waiter.resolve(reply);
       };
       worker.onerror = (event) => {

@@ -5,11 +5,11 @@
  */
 import { parseOne } from "./parse-file.ts";
 import type { ParseRequest } from "./parse-messages.ts";
+import { transferablesOf } from "./packed.ts";
 
 declare const self: Worker;
 
 self.onmessage = async (event: MessageEvent<ParseRequest>) => {
   const reply = await parseOne(event.data, true);
-  const transfer = reply.ok && reply.parsed.kind === "prices-packed" ? [reply.parsed.numbers.buffer as ArrayBuffer] : [];
-  self.postMessage(reply, transfer);
+  self.postMessage(reply, reply.ok ? transferablesOf(reply.parsed) : []);
 };

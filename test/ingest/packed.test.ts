@@ -1,30 +1,59 @@
 import { expect, test } from "bun:test";
-import { packParsed, unpackParsed } from "../../src/ingest/packed.ts";
+import { packParsed, transferablesOf, unpackParsed } from "../../src/ingest/packed.ts";
+import { recordHash, recordRows, type PriceList } from "../../src/ingest/load/price-rows.ts";
 import type { PricesFile } from "../../src/ingest/records.ts";
-import { item } from "../helpers/price-records.ts";
+import { gtin, item } from "../helpers/price-records.ts";
 
-test("a price list survives packing: nulls, booleans, numbers and odd characters", () => {
-  const file: PricesFile = {
-    kind: "prices",
-    chainCode: "7290058140886",
-    subChainCode: null,
-    storeCode: "13",
-    items: [
-      item("7290000066318", 1290, { name: "חלב 3%", manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml", updatedAt: "2026-11-20T08:00:00+02:00", isWeighted: true, qtyInPackage: 1 }),
-      item("0042", 5, { itemType: 0, name: "a\u0000b", manufacturer: null, allowDiscount: false, itemStatus: null, quantity: 0.5 }),
-    ],
-  };
+const file: PricesFile = {
+  kind: "prices",
+  chainCode: "7290058140886",
+  subChainCode: null,
+  storeCode: "13",
+  items: [
+    item("0" + gtin(5), 1290, { name: "חלב 3%", manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml", updatedAt: "2026-11-20T08:00:00+02:00", isWeighted: true, qtyInPackage: 1 }),
+    item("0042", 5, { itemType: 0, name: "a\u0000b", manufacturer: null, allowDiscount: false, itemStatus: null, quantity: 0.5, updatedAt: "2026-11-20T08:00:00+02:00" }),
+    item("2000123000008", 70, { name: "", description: "עגבניה", updatedAt: null }),
+  ],
+};
+
+test("a packed price list reads back the same records and derived values as in-thread rows", () => {
   const packed = packParsed(file);
   expect(packed.kind).toBe("prices-packed");
-  const back = unpackParsed(packed) as PricesFile;
-  expect(back.items[0]).toEqual(file.items[0]!);
-  expect(back.items[1]).toEqual({ ...file.items[1]!, name: "a\uFFFDb" });
-  expect(back).toMatchObject({ chainCode: "7290058140886", subChainCode: null, storeCode: "13" });
-  expect(unpackParsed(packParsed({ ...file, items: [] }))).toEqual({ ...file, items: [] });
+  expect(transferablesOf(packed)).toHaveLength(2);
+  const list = unpackParsed(packed) as PriceList;
+  expect(list).toMatchObject({ kind: "price-rows", chainCode: "7290058140886", subChainCode: null, storeCode: "13" });
+  const direct = recordRows(file.items);
+  expect(list.rows.count).toBe(3);
+  for (let i = 0; i < 3; i++) {
+    const expected = i === 1 ? { ...file.items[1]!, name: "a\uFFFDb" } : file.items[i]!;
+    expect(list.rows.record(i)).toEqual(expected);
+    expect(list.rows.key(i)).toBe(direct.key(i));
+    expect(list.rows.keyNumber(i)).toBe(direct.keyNumber(i));
+    expect(list.rows.shared(i)).toBe(direct.shared(i));
+    expect(list.rows.price(i)).toBe(direct.price(i));
+    expect(list.rows.allowDiscount(i)).toBe(direct.allowDiscount(i));
+    expect(list.rows.updatedAt(i)).toBe(direct.updatedAt(i));
+    expect(list.rows.productHash(i)).toBe(recordHash(expected));
+    expect(direct.productHash(i)).toBeNaN();
+  }
+  expect([list.rows.shared(0), list.rows.shared(1), list.rows.shared(2)]).toEqual([true, false, false]);
+  expect(list.rows.keyNumber(0)).toBe(Number(gtin(5)));
+  expect(list.rows.record(2).name).toBe("");
 });
 
-test("stores and promotion files pass through unchanged", () => {
+test("empty lists, stores and promotion files", () => {
+  const empty = unpackParsed(packParsed({ ...file, items: [] })) as PriceList;
+  expect(empty.rows.count).toBe(0);
   const stores = { kind: "stores" as const, chainCode: "1", chainName: null, stores: [] };
   expect(packParsed(stores)).toBe(stores);
   expect(unpackParsed(stores)).toBe(stores);
+});
+
+test("the description hash changes with any descriptive field and ignores the price", () => {
+  const base = item(gtin(1), 100, { name: "x", manufacturer: "m", sizeAmount: 1, sizeUnit: "g" });
+  expect(recordHash({ ...base, price: 200, updatedAt: "t" })).toBe(recordHash(base));
+  for (const change of [{ name: "y" }, { manufacturer: null }, { sizeAmount: 2 }, { sizeUnit: "ml" as const }, { isWeighted: true }, { unitQty: "גרם" }, { manufactureCountry: "IL" }, { qtyInPackage: 3 }]) {
+    expect(recordHash({ ...base, ...change })).not.toBe(recordHash(base));
+  }
+  expect(Number.isSafeInteger(recordHash(base))).toBe(true);
 });

@@ -3,7 +3,7 @@ import type { FileType, ParsedFile } from "../records.ts";
 import { toIsraelIso } from "../../time.ts";
 import { resolveFileChain } from "./chain.ts";
 import { detach } from "./detach.ts";
-import type { LoadInput } from "./types.ts";
+import { contentKind, type LoadInput } from "./types.ts";
 
 /** Everything the loader needs to know about a file before touching the database. */
 export interface FileDescription {
@@ -47,9 +47,10 @@ const code = (value: string | null | undefined) => (value && /^\d+$/.test(value.
  */
 export function describeFile(registry: Registry, input: LoadInput, now: Date): Description {
   const { name, parsed } = input;
+  const kind = contentKind(parsed);
   const header = parsed.chainCode;
   const nameType = name?.type ?? null;
-  const type = nameType ?? TYPE_OF_KIND[parsed.kind];
+  const type = nameType ?? TYPE_OF_KIND[kind];
   const headerStore = parsed.kind === "stores" ? null : code(parsed.storeCode);
   const storeCode = parsed.kind === "stores" ? null : (code(name?.storeCode) ?? headerStore);
   const time = name?.time ?? null;
@@ -66,8 +67,8 @@ export function describeFile(registry: Registry, input: LoadInput, now: Date): D
   const chain = resolveFileChain(registry, name?.chainCode ?? null, header);
   if (!chain.ok) return fail(chain.reason);
   const slug = chain.value.chain.slug;
-  if (nameType && KIND_OF[nameType] !== parsed.kind) return fail(`the file name says ${nameType} but the content is ${parsed.kind}`, slug);
-  if (parsed.kind !== "stores" && !storeCode) return fail("no store code in the file name or content", slug);
+  if (nameType && KIND_OF[nameType] !== kind) return fail(`the file name says ${nameType} but the content is ${kind}`, slug);
+  if (kind !== "stores" && !storeCode) return fail("no store code in the file name or content", slug);
 
   const warnings: string[] = [];
   const nameStore = code(name?.storeCode);

@@ -1,7 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { PriceRecord } from "../records.ts";
-import { productIdentity } from "./barcode.ts";
 import type { ProductCache } from "./products.ts";
+import type { PriceRows } from "./price-rows.ts";
 import { BatchInsert } from "./batch.ts";
 import type { HistoryBuffer } from "./history.ts";
 
@@ -57,7 +56,7 @@ const POINT_LOOKUP_LIMIT = 200;
  * NULL. Rows are written in primary-key order (product id), new ones in multi-row batches;
  * history rows go to the run's HistoryBuffer (written sorted at the end of the run).
  *
- * @example loadPrices(statements, products, storeId, chainId, items, { replace: true, time, timeMs })
+ * @example loadPrices(statements, products, history, storeId, chainId, recordRows(items), { replace: true, time, timeMs })
  * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0 }
  */
 export function loadPrices(
@@ -66,16 +65,17 @@ export function loadPrices(
   history: HistoryBuffer,
   storeId: number,
   chainId: number,
-  items: PriceRecord[],
+  rows: PriceRows,
   options: PriceOptions,
 ): PriceResult {
   const { time, timeMs } = options;
-  const incoming = new Map<number, PriceRecord>();
+  // Product id → row index in the file (the last row of a repeated item counts).
+  const incoming = new Map<number, number>();
   let duplicates = 0;
-  for (const item of items) {
-    const id = products.upsert(productIdentity(item.itemCode, item.itemType, chainId), item, time, timeMs);
+  for (let i = 0; i < rows.count; i++) {
+    const id = products.upsert(rows, i, chainId, time, timeMs);
     if (incoming.has(id)) duplicates++;
-    incoming.set(id, item);
+    incoming.set(id, i);
   }
 
   const existing = new Map<number, Current>();
@@ -93,27 +93,27 @@ export function loadPrices(
   let changed = 0;
   let unchanged = 0;
   for (const id of ids) {
-    const item = incoming.get(id)!;
-    const allow = item.allowDiscount ? 1 : 0;
+    const i = incoming.get(id)!;
+    const price = rows.price(i);
+    const allow = rows.allowDiscount(i) ? 1 : 0;
     const old = existing.get(id);
     if (!old) {
-      st.insert.add(storeId, id, item.price, item.updatedAt ?? time, allow);
-      history.add(id, storeId, time, item.price);
+      st.insert.add(storeId, id, price, rows.updatedAt(i) ?? time, allow);
+      history.add(id, storeId, time, price);
       st.touched.add(id);
       inserted++;
-    } else if (old[1] !== item.price) {
-      st.update.run(item.price, item.updatedAt ?? time, allow, storeId, id);
-      history.add(id, storeId, time, item.price);
+    } else if (old[1] !== price) {
+      st.update.run(price, rows.updatedAt(i) ?? time, allow, storeId, id);
+      history.add(id, storeId, time, price);
       st.touched.add(id);
       changed++;
     } else {
       // Same price: updated_at stays the time this price took effect (some chains restamp
       // PriceUpdateDate on every file; rewriting every row daily would cost more than the load).
-      if (old[3] !== allow) st.update.run(item.price, old[2], allow, storeId, id);
+      if (old[3] !== allow) st.update.run(price, old[2], allow, storeId, id);
       unchanged++;
     }
   }
-
   st.insert.flush();
 
   let removed = 0;
@@ -128,5 +128,5 @@ export function loadPrices(
     }
     removed = gone.length;
   }
-  return { rows: items.length, inserted, changed, unchanged, removed, duplicates };
+  return { rows: rows.count, inserted, changed, unchanged, removed, duplicates };
 }

@@ -1,13 +1,12 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { PriceRecord } from "../records.ts";
 import type { ProductIdentity } from "./barcode.ts";
 import { detach } from "./detach.ts";
+import { keyNumber, productHash, productName, type PriceRows } from "./price-rows.ts";
 
 /** Fills `products.category` from a name and manufacturer (the keyword classifier). */
 export type Classifier = (name: string, manufacturer: string | null) => string | null;
 
-interface ProductEntry {
-  id: number;
+interface ProductFields {
   name: string;
   manufacturer: string | null;
   country: string | null;
@@ -16,9 +15,17 @@ interface ProductEntry {
   sizeUnit: string | null;
   qtyInPackage: number | null;
   isWeighted: number;
+}
+
+interface ProductEntry extends ProductFields {
+  id: number;
   /** File time of the values, as text and as epoch ms. */
   updatedAt: string;
   updatedMs: number;
+  /** productHash of the fields above. */
+  hash: number;
+  /** The hash of a published description found to change nothing (missing values keep known ones). */
+  sameHash?: number;
   /** Name or manufacturer changed since the row was written: classify again at flush. */
   reclassify?: boolean;
 }
@@ -26,22 +33,19 @@ interface ProductEntry {
 type CacheKey = number | string;
 type JournalEntry = [key: CacheKey, previous: ProductEntry | undefined, previousPending: ProductEntry | undefined];
 
-const DIGITS = /^\d{1,14}$/;
-
 /**
- * The cache key of an identity: a number when the code is at most 14 digits (scope × 10¹⁴ +
- * code: hashing a number is much cheaper than hashing a fresh substring), else a string.
+ * The cache key of a product: a number when its code is at most 14 digits (scope × 10¹⁴ + code:
+ * hashing a number is much cheaper than hashing a fresh substring), else a string.
  */
-function cacheKey(identity: ProductIdentity): CacheKey {
-  return identity.scope < 90_000 && DIGITS.test(identity.key) ? identity.scope * 1e14 + Number(identity.key) : `${identity.scope}:${identity.key}`;
+function cacheKey(scope: number, number: number, key: () => string): CacheKey {
+  return scope < 90_000 && !Number.isNaN(number) ? scope * 1e14 + number : `${scope}:${key()}`;
 }
 
 const PRODUCT_FIELDS = "id, name, manufacturer, manufacture_country, unit_qty, size_amount, size_unit, qty_in_package, is_weighted, updated_at";
 
 function entryFromRow(row: unknown[]): ProductEntry {
   const updatedAt = row[9] as string;
-  return {
-    id: row[0] as number,
+  const fields: ProductFields = {
     name: row[1] as string,
     manufacturer: row[2] as string | null,
     country: row[3] as string | null,
@@ -50,14 +54,19 @@ function entryFromRow(row: unknown[]): ProductEntry {
     sizeUnit: row[6] as string | null,
     qtyInPackage: row[7] as number | null,
     isWeighted: row[8] as number,
-    updatedAt,
-    updatedMs: Date.parse(updatedAt),
   };
+  return { id: row[0] as number, ...fields, updatedAt, updatedMs: Date.parse(updatedAt), hash: productHash(fields) };
 }
 
-/** A record's display name: the published name, else its description, else the code. */
-function nameOf(item: PriceRecord): string {
-  return item.name?.trim() || item.description?.trim() || item.itemCode;
+const sameFields = (a: ProductFields, b: ProductFields) =>
+  a.name === b.name && a.manufacturer === b.manufacturer && a.country === b.country && a.unitQty === b.unitQty &&
+  a.sizeAmount === b.sizeAmount && a.sizeUnit === b.sizeUnit && a.qtyInPackage === b.qtyInPackage && a.isWeighted === b.isWeighted;
+
+/** Copies of the fields' strings (see detach), reusing the known ones where equal. */
+function kept(fields: ProductFields, known?: ProductFields): ProductFields {
+  const keep = <K extends "name" | "manufacturer" | "country" | "unitQty" | "sizeUnit">(k: K) =>
+    known && fields[k] === known[k] ? known[k] : detach(fields[k]);
+  return { ...fields, name: keep("name"), manufacturer: keep("manufacturer"), country: keep("country"), unitQty: keep("unitQty"), sizeUnit: keep("sizeUnit") };
 }
 
 /**
@@ -65,7 +74,9 @@ function nameOf(item: PriceRecord): string {
  * ids are needed); changes to a known product's name, manufacturer or size are kept in memory,
  * newest file wins, and written once by `flush()` at the end of the run — the same GTIN is
  * published by many chains under slightly different names, so writing every change would
- * rewrite the row once per store file. Missing values (null) never erase known ones.
+ * rewrite the row once per store file. Missing values (null) never erase known ones. A hash of
+ * the published description (computed on the parse thread) skips unchanged products without
+ * touching their strings.
  *
  * Per-file journal: `rollbackFile()` undoes the cache changes of a file whose savepoint was
  * rolled back, `commitFile()` keeps them.
@@ -97,13 +108,13 @@ export class ProductCache {
     );
   }
 
-  private lookup(identity: ProductIdentity, key: CacheKey): ProductEntry | undefined {
-    let entry = this.entries.get(key);
+  private lookup(scope: number, key: string, cacheKey: CacheKey): ProductEntry | undefined {
+    let entry = this.entries.get(cacheKey);
     if (entry) return entry;
-    const row = this.select.values(identity.scope, identity.key)[0];
+    const row = this.select.values(scope, key)[0];
     if (!row) return undefined;
     entry = entryFromRow(row);
-    this.entries.set(typeof key === "string" ? detach(key) : key, entry);
+    this.entries.set(typeof cacheKey === "string" ? detach(cacheKey) : cacheKey, entry);
     return entry;
   }
 
@@ -115,73 +126,76 @@ export class ProductCache {
 
   /** The id of a known product, or null (promotion items never create products). */
   find(identity: ProductIdentity): number | null {
-    return this.lookup(identity, cacheKey(identity))?.id ?? null;
+    return this.lookup(identity.scope, identity.key, cacheKey(identity.scope, keyNumber(identity.key), () => identity.key))?.id ?? null;
   }
 
   /**
-   * The product id for a price record, inserting the product when new and merging its
-   * descriptive fields when the file is at least as new as the values held.
-   * @example cache.upsert({ scope: 0, key: "7290000066318" }, record, "2026-11-22T05:00:00+02:00", Date.parse(...)) // → 17
+   * The product id for row `i`, inserting the product when new and merging its descriptive
+   * fields when the file is at least as new as the values held.
+   * @example cache.upsert(rows, 0, chainId, "2026-11-22T05:00:00+02:00", Date.parse("2026-11-22T05:00:00+02:00")) // → 17
    */
-  upsert(identity: ProductIdentity, item: PriceRecord, time: string, timeMs: number): number {
-    const key = cacheKey(identity);
-    const entry = this.lookup(identity, key);
-    const name = nameOf(item);
-    if (!entry) {
-      const fresh: ProductEntry = {
-        id: 0,
-        name: detach(name),
-        manufacturer: detach(item.manufacturer),
-        country: detach(item.manufactureCountry),
-        unitQty: detach(item.unitQty),
-        sizeAmount: item.sizeAmount,
-        sizeUnit: detach(item.sizeUnit),
-        qtyInPackage: item.qtyInPackage,
-        isWeighted: item.isWeighted ? 1 : 0,
-        updatedAt: time,
-        updatedMs: timeMs,
-      };
-      const category = this.classify ? this.classify(name, item.manufacturer) : null;
-      const result = this.insert.run(
-        identity.scope, item.itemCode.trim(), identity.key, name, fresh.manufacturer, fresh.country, fresh.unitQty,
-        fresh.sizeAmount, fresh.sizeUnit, fresh.qtyInPackage, fresh.isWeighted, category, time,
-      );
-      fresh.id = Number(result.lastInsertRowid);
-      this.inserted++;
-      this.put(key, fresh, undefined);
-      return fresh.id;
-    }
-    if (timeMs < entry.updatedMs) return entry.id;
-    const manufacturer = item.manufacturer ?? entry.manufacturer;
-    const country = item.manufactureCountry ?? entry.country;
-    const unitQty = item.unitQty ?? entry.unitQty;
-    const sizeAmount = item.sizeAmount ?? entry.sizeAmount;
-    const sizeUnit = item.sizeUnit ?? entry.sizeUnit;
-    const qtyInPackage = item.qtyInPackage ?? entry.qtyInPackage;
-    const isWeighted = item.isWeighted ? 1 : 0;
-    if (
-      name === entry.name && manufacturer === entry.manufacturer && country === entry.country && unitQty === entry.unitQty &&
-      sizeAmount === entry.sizeAmount && sizeUnit === entry.sizeUnit && qtyInPackage === entry.qtyInPackage && isWeighted === entry.isWeighted
-    ) {
+  upsert(rows: PriceRows, i: number, chainId: number, time: string, timeMs: number): number {
+    const scope = rows.shared(i) ? 0 : chainId;
+    const key = cacheKey(scope, rows.keyNumber(i), () => rows.key(i));
+    let entry = this.entries.get(key);
+    if (!entry) entry = this.lookup(scope, rows.key(i), key);
+    const hash = rows.productHash(i);
+    if (!entry) return this.create(rows, i, scope, key, hash, time, timeMs);
+    if (timeMs < entry.updatedMs || hash === entry.hash || hash === entry.sameHash) return entry.id;
+
+    const item = rows.record(i);
+    const merged: ProductFields = {
+      name: productName(item),
+      manufacturer: item.manufacturer ?? entry.manufacturer,
+      country: item.manufactureCountry ?? entry.country,
+      unitQty: item.unitQty ?? entry.unitQty,
+      sizeAmount: item.sizeAmount ?? entry.sizeAmount,
+      sizeUnit: item.sizeUnit ?? entry.sizeUnit,
+      qtyInPackage: item.qtyInPackage ?? entry.qtyInPackage,
+      isWeighted: item.isWeighted ? 1 : 0,
+    };
+    if (sameFields(merged, entry)) {
+      // Safe to keep across a rollback: it only records that this description changes nothing.
+      if (!Number.isNaN(hash)) entry.sameHash = hash;
       return entry.id;
     }
+    const fields = kept(merged, entry);
     const next: ProductEntry = {
       id: entry.id,
-      name: name === entry.name ? entry.name : detach(name),
-      manufacturer: manufacturer === entry.manufacturer ? entry.manufacturer : detach(manufacturer),
-      country: country === entry.country ? entry.country : detach(country),
-      unitQty: unitQty === entry.unitQty ? entry.unitQty : detach(unitQty),
-      sizeAmount,
-      sizeUnit: sizeUnit === entry.sizeUnit ? entry.sizeUnit : detach(sizeUnit),
-      qtyInPackage,
-      isWeighted,
+      ...fields,
       updatedAt: time,
       updatedMs: timeMs,
-      reclassify: entry.reclassify === true || name !== entry.name || manufacturer !== entry.manufacturer,
+      hash: productHash(fields),
+      sameHash: Number.isNaN(hash) ? undefined : hash,
+      reclassify: entry.reclassify === true || fields.name !== entry.name || fields.manufacturer !== entry.manufacturer,
     };
     this.put(key, next, entry);
     this.pending.set(next.id, next);
     return next.id;
+  }
+
+  private create(rows: PriceRows, i: number, scope: number, key: CacheKey, hash: number, time: string, timeMs: number): number {
+    const item = rows.record(i);
+    const fields = kept({
+      name: productName(item),
+      manufacturer: item.manufacturer,
+      country: item.manufactureCountry,
+      unitQty: item.unitQty,
+      sizeAmount: item.sizeAmount,
+      sizeUnit: item.sizeUnit,
+      qtyInPackage: item.qtyInPackage,
+      isWeighted: item.isWeighted ? 1 : 0,
+    });
+    const category = this.classify ? this.classify(fields.name, fields.manufacturer) : null;
+    const result = this.insert.run(
+      scope, item.itemCode.trim(), rows.key(i), fields.name, fields.manufacturer, fields.country, fields.unitQty,
+      fields.sizeAmount, fields.sizeUnit, fields.qtyInPackage, fields.isWeighted, category, time,
+    );
+    const own = Number.isNaN(hash) ? productHash(fields) : hash;
+    const entry: ProductEntry = { id: Number(result.lastInsertRowid), ...fields, updatedAt: time, updatedMs: timeMs, hash: own, sameHash: own };
+    this.inserted++;
+    this.put(key, entry, undefined);
+    return entry.id;
   }
 
   /** Keeps the current file's cache changes. */

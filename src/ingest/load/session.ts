@@ -11,7 +11,8 @@ import { PromotionStatements, collectOrphanPromotions, loadPromos } from "./prom
 import { wipePriceData } from "./wipe.ts";
 import { HistoryBuffer } from "./history.ts";
 import { rebuildChainProducts, refreshChainProductsFor } from "./chain-products.ts";
-import type { FileOutcome, LoadInput } from "./types.ts";
+import type { FileOutcome, LoadableFile, LoadInput } from "./types.ts";
+import { asPriceList } from "./price-rows.ts";
 
 export interface SessionOptions {
   /** A connection nobody else uses during the run (readers use their own connections). */
@@ -37,6 +38,9 @@ export interface SessionTimings {
   chainProducts: number;
   commit: number;
 }
+
+/** History rows worth writing early when the loader would otherwise wait (≈ 50 ms of work). */
+const IDLE_FLUSH_ROWS = 50_000;
 
 /** A file over this size that parses to no rows is suspect (research notes §7). */
 export const ZERO_ROWS_MIN_BYTES = 1024;
@@ -185,9 +189,9 @@ export class LoadSession {
   }
 
   private loadDescribed(input: LoadInput, file: FileDescription, outcome: FileOutcome): void {
-    const { parsed } = input;
-    const records = parsed.kind === "stores" ? parsed.stores : parsed.kind === "prices" ? parsed.items : parsed.promotions;
-    if (records.length === 0 && input.bytes > ZERO_ROWS_MIN_BYTES) {
+    const parsed: LoadableFile = input.parsed.kind === "prices" ? asPriceList(input.parsed) : input.parsed;
+    const count = parsed.kind === "stores" ? parsed.stores.length : parsed.kind === "price-rows" ? parsed.rows.count : parsed.promotions.length;
+    if (count === 0 && input.bytes > ZERO_ROWS_MIN_BYTES) {
       outcome.status = "partial";
       outcome.zeroRows = true;
       outcome.reason = `parsed to 0 rows from ${input.bytes} bytes; nothing changed`;
@@ -203,20 +207,20 @@ export class LoadSession {
       if (result.skipped > 0) outcome.warnings.push(`${result.skipped} store records of other chains or without a store code skipped`);
     } else {
       const store = this.stores.resolve(chainId, file.chainCode, file.storeCode!, file.subChainCode);
-      const loadedMs = parsed.kind === "prices" ? store.pricesMs : store.promosMs;
+      const loadedMs = parsed.kind === "price-rows" ? store.pricesMs : store.promosMs;
       if (loadedMs !== null && file.timeMs < loadedMs) {
         outcome.status = "skipped";
-        outcome.reason = `older than the ${parsed.kind === "prices" ? "prices" : "promotions"} already loaded for store ${file.storeCode} (${toIsraelIso(new Date(loadedMs))})`;
+        outcome.reason = `older than the ${parsed.kind === "price-rows" ? "prices" : "promotions"} already loaded for store ${file.storeCode} (${toIsraelIso(new Date(loadedMs))})`;
         return;
       }
-      if (parsed.kind === "prices") {
+      if (parsed.kind === "price-rows") {
         // A truncated PriceFull may update prices but never removes items; an empty one is a
         // publishing failure, not a store that sells nothing.
-        const replace = file.type === "pricefull" && !input.partial && !placeholder && parsed.items.length > 0;
-        const result = loadPrices(this.prices, this.products, this.history, store.id, chainId, parsed.items, { replace, time: file.time, timeMs: file.timeMs });
+        const replace = file.type === "pricefull" && !input.partial && !placeholder && count > 0;
+        const result = loadPrices(this.prices, this.products, this.history, store.id, chainId, parsed.rows, { replace, time: file.time, timeMs: file.timeMs });
         outcome.rows = result.rows;
         outcome.counts = { ...result };
-        if (file.type === "pricefull" && parsed.items.length === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
+        if (file.type === "pricefull" && count === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
         if (result.duplicates > 0) outcome.warnings.push(`${result.duplicates} repeated items (the last one counts)`);
       } else {
         const replace = file.type === "promofull" && !input.partial && !placeholder;
@@ -225,7 +229,7 @@ export class LoadSession {
         outcome.counts = { ...result };
         if (result.unknownItems > 0) outcome.warnings.push(`${result.unknownItems} promotion items of unknown products skipped`);
       }
-      this.stores.touch(store, parsed.kind, file.time, file.timeMs);
+      this.stores.touch(store, parsed.kind === "price-rows" ? "prices" : "promos", file.time, file.timeMs);
     }
     if (input.partial) {
       outcome.status = "partial";
@@ -284,6 +288,19 @@ export class LoadSession {
       this.abort();
       throw error;
     }
+  }
+
+  /**
+   * Work that can be done early while the caller waits for the next parsed file: writes the
+   * held history rows once there are enough (the last ones are written by `finish`). Call only
+   * between files. Returns true when it did something.
+   */
+  idleWork(): boolean {
+    if (!this.open || this.history.size < IDLE_FLUSH_ROWS) return false;
+    const started = performance.now();
+    this.history.flush();
+    this.timings.history += performance.now() - started;
+    return true;
   }
 
   private refreshChainProducts(): void {

@@ -1,4 +1,13 @@
-import type { FileName, FileType, ParsedFile } from "../records.ts";
+import type { FileName, FileType, ParsedFile, PromosFile, StoresFile } from "../records.ts";
+import type { PriceList } from "./price-rows.ts";
+
+/** What the loader reads: price lists through PriceRows, the other kinds as parsed. */
+export type LoadableFile = StoresFile | PromosFile | PriceList;
+
+/** "stores" | "prices" | "promos" of a parsed or loadable file. */
+export function contentKind(parsed: ParsedFile | PriceList): ParsedFile["kind"] {
+  return parsed.kind === "price-rows" ? "prices" : parsed.kind;
+}
 
 /** A file read and parsed, ready to load. */
 export interface LoadInput {
@@ -8,7 +17,8 @@ export interface LoadInput {
   bytes: number;
   /** What the name says; null when the name is not a price-transparency name. */
   name: FileName | null;
-  parsed: ParsedFile;
+  /** Parsed records, or a price list packed by a parse worker. */
+  parsed: ParsedFile | PriceList;
   /** The content was cut short (truncated gzip or XML): loaded rows are real, but the list is incomplete. */
   partial: boolean;
   warnings: string[];

@@ -136,6 +136,17 @@ describe("products", () => {
     });
   });
 
+  test("a description that changed nothing is remembered, and a later real change still applies", () => {
+    const db = freshDb();
+    runInputs(db, [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { name: "במבה", manufacturer: "אסם" })]),
+      pricesInput("pricefull", RAMI_LEVY, "2", at(21), [item(A, 500, { name: "במבה", manufacturer: null })]),
+      pricesInput("pricefull", RAMI_LEVY, "3", at(22), [item(A, 500, { name: "במבה", manufacturer: null })]),
+      pricesInput("pricefull", RAMI_LEVY, "4", at(23), [item(A, 500, { name: "במבה 80 גרם", manufacturer: null })]),
+    ]);
+    expect(db.query("SELECT name, manufacturer, updated_at FROM products").get()).toEqual({ name: "במבה 80 גרם", manufacturer: "אסם", updated_at: at(23) });
+  });
+
   test("a classifier fills the category", () => {
     const db = freshDb();
     runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { name: "חלב 3%" })])], {
