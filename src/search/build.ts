@@ -170,7 +170,11 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
     const docs = rows.map((row) => prepare(row, table, vocabulary));
     await addInSlices(writer, docs, options.sliceMs ?? SLICE_MS);
   }
+  // The last steps are each tens of milliseconds at 100,000 products: one per turn of the loop.
+  await yieldToLoop();
   const words = new Vocabulary(vocabulary);
   await yieldToLoop();
-  return new SearchIndex(version, engine, table.finish(), words, table.barcodes, options.cacheEntries);
+  const arrays = table.finish();
+  await yieldToLoop();
+  return new SearchIndex(version, engine, arrays, words, table.barcodes, options.cacheEntries);
 }

@@ -77,7 +77,6 @@ export interface ProductTable {
  */
 export class SearchIndex {
   private readonly cache = new Map<string, Int32Array>();
-  private readonly denseOf: Map<number, number>;
   private readonly executor: QueryExecutor;
 
   constructor(
@@ -89,8 +88,21 @@ export class SearchIndex {
     private readonly cacheEntries = CACHE_ENTRIES,
   ) {
     this.executor = new QueryExecutor(engine, BOOST, WEIGHTS);
-    this.denseOf = new Map();
-    table.productIds.forEach((id, dense) => this.denseOf.set(id, dense));
+  }
+
+  /** Dense position of a product (product ids are read in increasing order), or -1. */
+  private denseOf(productId: number): number {
+    const ids = this.table.productIds;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const id = ids[mid]!;
+      if (id === productId) return mid;
+      if (id < productId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   get size(): number {
@@ -99,8 +111,8 @@ export class SearchIndex {
 
   /** The category slug the index holds for a product (the stored one, or the classifier's). */
   categoryOf(productId: number): string | null {
-    const dense = this.denseOf.get(productId);
-    return dense === undefined ? null : this.table.categories[this.table.categoryCodes[dense]!]!;
+    const dense = this.denseOf(productId);
+    return dense < 0 ? null : this.table.categories[this.table.categoryCodes[dense]!]!;
   }
 
   /** A page of product ids, relevance-ordered. Rankings are cached per query and filters. */
