@@ -58,17 +58,46 @@ export interface StorePriceRow {
   collected_at: string;
 }
 
-/** Every store's current price of a product, with its store and chain. */
-export function storePrices(db: Database, productId: number): StorePriceRow[] {
-  return stmt(
+/**
+ * Every store's current price of a product, with its store and chain; optionally only a chain's,
+ * a city's or a region's stores (exact matches). `collected_at` is the store's prices_at, else
+ * the row's updated_at — read only for stores without prices_at: it is not in the product index,
+ * and looking it up for every row doubled the query's time.
+ */
+export function storePrices(db: Database, productId: number, filter: { chainId?: string; city?: string; region?: string } = {}): StorePriceRow[] {
+  let where = "pc.product_id = ?";
+  const args: (string | number)[] = [productId];
+  if (filter.chainId) {
+    where += " AND c.slug = ?";
+    args.push(filter.chainId);
+  }
+  if (filter.city) {
+    where += " AND s.city = ?";
+    args.push(filter.city);
+  }
+  if (filter.region) {
+    where += " AND s.region = ?";
+    args.push(filter.region);
+  }
+  const rows = stmt(
     db,
     `SELECT s.id AS store_db_id, s.store_code, c.id AS chain_db_id, c.slug AS chain_slug, c.name AS chain_name,
-            s.name AS branch_name, s.city, s.region, pc.price, coalesce(s.prices_at, pc.updated_at) AS collected_at
+            s.name AS branch_name, s.city, s.region, pc.price, s.prices_at AS collected_at
        FROM price_current pc
        JOIN stores s ON s.id = pc.store_id
        JOIN chains c ON c.id = s.chain_id
-      WHERE pc.product_id = ?`,
-  ).all(productId) as StorePriceRow[];
+      WHERE ${where}`,
+  ).all(...args) as StorePriceRow[];
+  const undated = rows.filter((r) => r.collected_at === null);
+  if (undated.length > 0) {
+    const updated = stmt(db, "SELECT store_id, updated_at FROM price_current WHERE product_id = ? AND store_id IN (SELECT value FROM json_each(?))").all(
+      productId,
+      JSON.stringify(undated.map((r) => r.store_db_id)),
+    ) as { store_id: number; updated_at: string }[];
+    const byStore = new Map(updated.map((u) => [u.store_id, u.updated_at]));
+    for (const r of undated) r.collected_at = byStore.get(r.store_db_id)!;
+  }
+  return rows;
 }
 
 interface PromotionRow {

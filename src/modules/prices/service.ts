@@ -6,6 +6,7 @@ import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } fr
 import { barcodeKey, findProduct, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
 import { ResultCache } from "./result-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { chainSummary } from "./chain-summary.ts";
 
 /** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
 const hebrew = new Intl.Collator("he");
@@ -59,10 +60,7 @@ export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQue
 function storeFiguresUntil(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
   const { byStore: promotions, validUntil } = productPromotions(deps.db.prices, product.id, now);
   const out: StoreFigure[] = [];
-  for (const row of storePrices(deps.db.prices, product.id)) {
-    if (query.chainId && row.chain_slug !== query.chainId) continue;
-    if (query.city && row.city !== query.city) continue;
-    if (query.region && row.region !== query.region) continue;
+  for (const row of storePrices(deps.db.prices, product.id, query)) {
     const storePromotions = promotions.get(row.store_db_id) ?? [];
     const { price, promotionId } = effectivePrice(row.price, storePromotions);
     out.push({ row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions });
@@ -100,7 +98,12 @@ export function chainFigures(stores: StoreFigure[]): ChainFigure[] {
       stores: counted,
     });
   }
-  return out.sort((a, b) => a.effective - b.effective || hebrew.compare(a.chainName, b.chainName) || a.chainSlug.localeCompare(b.chainSlug));
+  return sortChains(out);
+}
+
+/** /prices/ order of chains: effective price, then chain name (Hebrew collation), then id. */
+export function sortChains(chains: ChainFigure[]): ChainFigure[] {
+  return chains.sort((a, b) => a.effective - b.effective || hebrew.compare(a.chainName, b.chainName) || a.chainSlug.localeCompare(b.chainSlug));
 }
 
 function measureFields(agorot: number, product: ProductRow) {
@@ -191,18 +194,21 @@ function freezeEntries<T extends object>(entries: T[]): readonly T[] {
 }
 
 function computePrices(deps: AppDeps, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+  if (granularity === "chain") {
+    // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
+    const { chains, validUntil } = chainSummary(deps, product, query, now);
+    const prices = sortChains(chains).map((c) => chainEntry(c, product));
+    return { prices: freezeEntries<PriceEntry>(prices), validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+  }
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
-  const prices =
-    granularity === "chain"
-      ? chainFigures(stores).map((c) => chainEntry(c, product))
-      : stores
-          .sort(
-            (a, b) =>
-              a.effective - b.effective ||
-              hebrew.compare(a.row.chain_name, b.row.chain_name) ||
-              Number(a.row.store_code) - Number(b.row.store_code),
-          )
-          .map((s) => storeEntry(s, product));
+  const prices = stores
+    .sort(
+      (a, b) =>
+        a.effective - b.effective ||
+        hebrew.compare(a.row.chain_name, b.row.chain_name) ||
+        Number(a.row.store_code) - Number(b.row.store_code),
+    )
+    .map((s) => storeEntry(s, product));
   return { prices: freezeEntries<PriceEntry>(prices), validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
 }
 

@@ -1,0 +1,239 @@
+import type { Database } from "bun:sqlite";
+import type { AppDeps } from "../../app.ts";
+import { stmt } from "../../db/statements.ts";
+import { isEilatCity } from "./eilat.ts";
+import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
+import { isActive, publicPromotionId, type ProductRow } from "./queries.ts";
+import type { ChainFigure, PriceQuery } from "./service.ts";
+
+/**
+ * The chain figures of /prices/ (see chainFigures in service.ts: mode of shelf and effective
+ * prices over a chain's stores outside Eilat, min, max, count, newest collection time), computed
+ * without reading every store's row into JavaScript: SQLite groups the stores by chain, Eilat
+ * and price; only chains where an active promotion can lower a unit's price are read store by
+ * store. A product sold in 2,000 stores took ~8 ms the row-by-row way, ~1 ms this way.
+ * chain-summary.test.ts checks both ways agree on random data.
+ */
+
+interface PromotionRow {
+  promotion_db_id: number;
+  chain_id: number;
+  chain_slug: string;
+  promotion_code: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  min_qty: number | null;
+  max_qty: number | null;
+  discounted_price: number | null;
+  discount_rate: number | null;
+  is_club_only: number;
+  is_coupon: number;
+  min_purchase_amount: number | null;
+}
+
+interface Group {
+  chain_id: number;
+  chain_slug: string;
+  chain_name: string;
+  eilat: number;
+  price: number;
+  n: number;
+  collected_at: string;
+}
+
+/** Whether a promotion can lower the price of one unit (the same conditions as unitPromotionPrice). */
+function canLowerUnitPrice(p: UnitPromotion): boolean {
+  if (!isOpenToAll(p)) return false;
+  if (p.minQty !== null && p.minQty > 1) return false;
+  return (p.discountedPrice !== null && p.discountedPrice > 0) || (p.discountRate !== null && p.discountRate > 0 && p.discountRate <= 1);
+}
+
+/** Store cities the VAT rule treats as Eilat (per data version: cities change only with imports). */
+const eilatCache = new WeakMap<Database, { version: number; cities: string }>();
+function eilatCities(deps: AppDeps): string {
+  const version = deps.data.current.version;
+  const hit = eilatCache.get(deps.db.prices);
+  if (hit && hit.version === version) return hit.cities;
+  const cities = (stmt(deps.db.prices, "SELECT DISTINCT city FROM stores WHERE city IS NOT NULL").all() as { city: string }[])
+    .map((r) => r.city)
+    .filter((c) => isEilatCity(c));
+  const json = JSON.stringify(cities);
+  eilatCache.set(deps.db.prices, { version, cities: json });
+  return json;
+}
+
+/** SQL conditions and arguments for the optional filters (the same exact matches as storeFigures). */
+function filters(query: PriceQuery): { sql: string; args: string[] } {
+  let sql = "";
+  const args: string[] = [];
+  if (query.chainId) {
+    sql += " AND c.slug = ?";
+    args.push(query.chainId);
+  }
+  if (query.city) {
+    sql += " AND s.city = ?";
+    args.push(query.city);
+  }
+  if (query.region) {
+    sql += " AND s.region = ?";
+    args.push(query.region);
+  }
+  return { sql, args };
+}
+
+/**
+ * Chain figures of a product (sorted as /prices/ sorts them) and until when they hold: the next
+ * start or end of one of the product's promotions.
+ */
+export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { chains: ChainFigure[]; validUntil: number } {
+  const db = deps.db.prices;
+  const at = now.getTime();
+
+  // The product's promotions (one row per promotion, not per store).
+  const promotions = stmt(
+    db,
+    `SELECT pr.id AS promotion_db_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+            coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
+            coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price,
+            coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
+            pr.is_club_only, pr.is_coupon, pr.min_purchase_amount
+       FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id
+      WHERE pi.product_id = ? AND pi.is_gift = 0`,
+  ).all(product.id) as PromotionRow[];
+  let validUntil = Infinity;
+  const lowering = new Map<number, UnitPromotion>();
+  for (const r of promotions) {
+    const starts = r.starts_at ? Date.parse(r.starts_at) : NaN;
+    const ends = r.ends_at ? Date.parse(r.ends_at) : NaN;
+    if (starts > at && starts < validUntil) validUntil = starts;
+    if (ends > at && ends < validUntil) validUntil = ends;
+    if (!isActive(r.starts_at, r.ends_at, at)) continue;
+    const unit: UnitPromotion = {
+      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
+      minQty: r.min_qty,
+      maxQty: r.max_qty,
+      discountedPrice: r.discounted_price,
+      discountRate: r.discount_rate,
+      isClubOnly: r.is_club_only === 1,
+      isCoupon: r.is_coupon === 1,
+      minPurchaseAmount: r.min_purchase_amount,
+    };
+    if (canLowerUnitPrice(unit)) lowering.set(r.promotion_db_id, unit);
+  }
+  const promotedChains = new Set([...lowering.keys()].map((id) => promotions.find((p) => p.promotion_db_id === id)!.chain_id));
+
+  // Shelf prices grouped by chain, Eilat and price. A store's collection time is its prices_at,
+  // else the row's updated_at; reading updated_at costs a table lookup per row (it is not in the
+  // index by product), so it is read only for the stores without prices_at, usually none.
+  const { sql, args } = filters(query);
+  const eilat = eilatCities(deps);
+  const groups = stmt(
+    db,
+    `SELECT s.chain_id, c.slug AS chain_slug, c.name AS chain_name, coalesce(s.city IN (SELECT value FROM json_each(?)), 0) AS eilat,
+            pc.price, count(*) AS n, max(s.prices_at) AS collected_at, sum(s.prices_at IS NULL) AS undated
+       FROM price_current pc JOIN stores s ON s.id = pc.store_id JOIN chains c ON c.id = s.chain_id
+      WHERE pc.product_id = ?${sql}
+      GROUP BY s.chain_id, eilat, pc.price`,
+  ).all(eilat, product.id, ...args) as (Group & { undated: number })[];
+  if (groups.some((g) => g.undated > 0)) {
+    const dated = stmt(
+      db,
+      `SELECT s.chain_id, coalesce(s.city IN (SELECT value FROM json_each(?)), 0) AS eilat, pc.price, max(pc.updated_at) AS updated_at
+         FROM price_current pc JOIN stores s ON s.id = pc.store_id JOIN chains c ON c.id = s.chain_id
+        WHERE pc.store_id IN (SELECT id FROM stores WHERE prices_at IS NULL) AND pc.product_id = ?${sql}
+        GROUP BY s.chain_id, eilat, pc.price`,
+    ).all(eilat, product.id, ...args) as { chain_id: number; eilat: number; price: number; updated_at: string }[];
+    for (const d of dated) {
+      const g = groups.find((x) => x.chain_id === d.chain_id && x.eilat === d.eilat && x.price === d.price)!;
+      if (g.collected_at === null || d.updated_at > g.collected_at) g.collected_at = d.updated_at;
+    }
+  }
+
+  const byChain = new Map<number, Group[]>();
+  for (const g of groups) {
+    const list = byChain.get(g.chain_id);
+    if (list) list.push(g);
+    else byChain.set(g.chain_id, [g]);
+  }
+
+  const effectiveOf = promotedChains.size > 0 ? effectiveModes(deps, product.id, promotedChains, lowering, query) : new Map<number, number>();
+  const chains: ChainFigure[] = [];
+  for (const [chainId, all] of byChain) {
+    const vat = all.filter((g) => g.eilat === 0);
+    const counted = vat.length > 0 ? vat : all;
+    const priceCounts = new Map<number, number>();
+    let min = Infinity;
+    let max = -Infinity;
+    let storeCount = 0;
+    let collectedAt = counted[0]!.collected_at;
+    for (const g of counted) {
+      priceCounts.set(g.price, (priceCounts.get(g.price) ?? 0) + g.n);
+      if (g.price < min) min = g.price;
+      if (g.price > max) max = g.price;
+      storeCount += g.n;
+      if (g.collected_at > collectedAt) collectedAt = g.collected_at;
+    }
+    const price = modeOfCounts(priceCounts);
+    const effective = effectiveOf.get(chainId) ?? price;
+    chains.push({
+      chainSlug: all[0]!.chain_slug,
+      chainName: all[0]!.chain_name,
+      price,
+      effective,
+      min,
+      max,
+      storeCount,
+      collectedAt,
+      eilatOnly: vat.length === 0,
+      stores: [],
+    });
+  }
+  return { chains, validUntil };
+}
+
+/** The most common value of a value → count map; ties go to the lower value (as `mode`). */
+function modeOfCounts(counts: Map<number, number>): number {
+  let best = 0;
+  let bestCount = 0;
+  for (const [v, c] of counts) {
+    if (c > bestCount || (c === bestCount && v < best)) {
+      best = v;
+      bestCount = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * The most common effective price of each promoted chain over its counted stores (outside Eilat
+ * unless the chain sells the product only there), store by store, in one pass for all of them.
+ */
+function effectiveModes(deps: AppDeps, productId: number, chainIds: Set<number>, lowering: Map<number, UnitPromotion>, query: PriceQuery): Map<number, number> {
+  const db = deps.db.prices;
+  const storesOf = new Map<number, UnitPromotion[]>();
+  const links = stmt(db, "SELECT promotion_id, store_id FROM promotion_stores WHERE promotion_id IN (SELECT value FROM json_each(?))").all(
+    JSON.stringify([...lowering.keys()]),
+  ) as { promotion_id: number; store_id: number }[];
+  for (const l of links) {
+    const unit = lowering.get(l.promotion_id)!;
+    const list = storesOf.get(l.store_id);
+    if (list) list.push(unit);
+    else storesOf.set(l.store_id, [unit]);
+  }
+  const { sql, args } = filters({ ...query, chainId: undefined });
+  const rows = stmt(
+    db,
+    `SELECT s.chain_id, pc.store_id, pc.price, s.city FROM price_current pc JOIN stores s ON s.id = pc.store_id
+      WHERE pc.product_id = ? AND s.chain_id IN (SELECT value FROM json_each(?))${sql}`,
+  ).all(productId, JSON.stringify([...chainIds]), ...args) as { chain_id: number; store_id: number; price: number; city: string | null }[];
+  const perChain = new Map<number, { vat: number[]; eilat: number[] }>();
+  for (const r of rows) {
+    let lists = perChain.get(r.chain_id);
+    if (!lists) perChain.set(r.chain_id, (lists = { vat: [], eilat: [] }));
+    const effective = effectivePrice(r.price, storesOf.get(r.store_id) ?? []).price;
+    (isEilatCity(r.city) ? lists.eilat : lists.vat).push(effective);
+  }
+  const out = new Map<number, number>();
+  for (const [chainId, { vat, eilat }] of perChain) out.set(chainId, mode(vat.length > 0 ? vat : eilat)!);
+  return out;
+}
