@@ -7,7 +7,6 @@ import { BarcodeIndex } from "./barcodes.ts";
 import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
-import { Vocabulary } from "./vocabulary.ts";
 import { IndexWriter } from "./writer.ts";
 
 /** Words of manufacturer names that tell products apart from nothing (בע"מ, Ltd, לא ידוע). */
@@ -40,21 +39,6 @@ export interface BuildOptions {
 
 /** Indexing runs in slices this long, so a request waits at most about this long for the CPU. */
 const SLICE_MS = 10;
-
-/**
- * Adds documents in time slices, yielding to the event loop between them. Like MiniSearch's
- * `addAllAsync`, but the slice is bounded in time rather than in documents (names differ in
- * length), no promise chain is built up front, and documents go through the faster IndexWriter.
- */
-async function addInSlices(writer: IndexWriter<IndexedDoc>, docs: IndexedDoc[], sliceMs: number): Promise<void> {
-  let i = 0;
-  while (i < docs.length) {
-    const until = performance.now() + sliceMs;
-    do writer.add(docs[i++]!);
-    while (i < docs.length && ((i & 31) !== 0 || performance.now() < until));
-    await yieldToLoop();
-  }
-}
 
 /** Accumulates the per-product arrays while documents are prepared. */
 class TableBuilder {
@@ -115,7 +99,7 @@ class TableBuilder {
  * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category
  * is the stored one, or the classifier's when the column is empty.
  */
-function prepare(row: ProductRow, table: TableBuilder, vocabulary: Map<string, number>): IndexedDoc {
+function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   const { terms, key, quantity } = analyzeName(row.name);
   let brand: string[] = [];
   if (row.manufacturer) {
@@ -128,8 +112,6 @@ function prepare(row: ProductRow, table: TableBuilder, vocabulary: Map<string, n
   for (const t of aliasTerms([terms, brand])) alt.add(t);
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
   const brandOnly = brand.filter((t) => !terms.includes(t));
-  for (const t of terms) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
-  for (const t of brand) if (!terms.includes(t)) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
 
   let sizeAmount = row.size_amount ?? 0;
   let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
@@ -162,19 +144,22 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const version = readDataVersion(db);
   const chainIds = (db.query("SELECT id FROM chains ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   const table = new TableBuilder(chainIds);
-  const vocabulary = new Map<string, number>();
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
-  // Read, analyse and index chunk by chunk: the documents of one chunk are all that is held.
-  for await (const rows of readProducts(db, options.readChunk ?? 1000)) {
-    const docs = rows.map((row) => prepare(row, table, vocabulary));
-    await addInSlices(writer, docs, options.sliceMs ?? SLICE_MS);
+  const sliceMs = options.sliceMs ?? SLICE_MS;
+  // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
+  // the event loop turns at least every sliceMs.
+  for await (const rows of readProducts(db, options.readChunk ?? 500)) {
+    let i = 0;
+    while (i < rows.length) {
+      const until = performance.now() + sliceMs;
+      do writer.add(prepare(rows[i++]!, table));
+      while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
+      if (i < rows.length) await yieldToLoop();
+    }
   }
-  // The last steps are each tens of milliseconds at 100,000 products: one per turn of the loop.
-  await yieldToLoop();
-  const words = new Vocabulary(vocabulary);
   await yieldToLoop();
   const arrays = table.finish();
   await yieldToLoop();
-  return new SearchIndex(version, engine, arrays, words, table.barcodes, options.cacheEntries);
+  return new SearchIndex(version, engine, arrays, table.barcodes, writer.fieldLengths(), options.cacheEntries);
 }

@@ -72,6 +72,7 @@ export class QueryExecutor {
   private readonly score: Float64Array;
   private readonly mark: Uint32Array;
   private readonly hits: Uint8Array;
+  private readonly surfaceFields: number[];
   private generation = 0;
 
   /**
@@ -82,6 +83,8 @@ export class QueryExecutor {
     engine: object,
     boosts: Record<string, number>,
     private readonly weights: { prefix: number; fuzzy: number },
+    /** Distinct terms per document and field (IndexWriter#fieldLengths); copied from the engine when absent. */
+    lengths?: Uint16Array,
   ) {
     const internals = engine as unknown as Internals;
     const n = internals._documentCount;
@@ -102,13 +105,43 @@ export class QueryExecutor {
     this.boosts = Object.values(boosts);
     this.average = internals._avgFieldLength.map((x) => x || 1);
     this.total = n;
-    this.lengths = new Uint16Array(n * this.fieldCount);
-    for (const [doc, lengths] of internals._fieldLength) {
-      for (let f = 0; f < this.fieldCount; f++) this.lengths[doc * this.fieldCount + f] = Math.min(lengths[f] ?? 0, 65535);
+    if (lengths && lengths.length === n * this.fieldCount) {
+      this.lengths = lengths;
+    } else {
+      this.lengths = new Uint16Array(n * this.fieldCount);
+      for (const [doc, counts] of internals._fieldLength) {
+        for (let f = 0; f < this.fieldCount; f++) this.lengths[doc * this.fieldCount + f] = Math.min(counts[f] ?? 0, 65535);
+      }
     }
+    this.surfaceFields = ["name", "brand"].map((f) => internals._fieldIds[f]).filter((id): id is number => id !== undefined);
     this.score = new Float64Array(n);
     this.mark = new Uint32Array(n);
     this.hits = new Uint8Array(n);
+  }
+
+  /**
+   * Products holding `term` as written (in the name or manufacturer; stems and other spellings
+   * do not count): the catalogue's vocabulary is the term tree itself.
+   */
+  frequency(term: string): number {
+    const data = this.index.get(term);
+    if (!data) return 0;
+    let n = 0;
+    for (const field of this.surfaceFields) n += data.get(field)?.size ?? 0;
+    return n;
+  }
+
+  /** True when `term` is a word of the catalogue's names or manufacturers. */
+  has(term: string): boolean {
+    return this.frequency(term) > 0;
+  }
+
+  /** True when some word of the catalogue's names or manufacturers starts with `prefix`. */
+  hasPrefix(prefix: string): boolean {
+    for (const [, data] of this.index.atPrefix(prefix)) {
+      for (const field of this.surfaceFields) if ((data.get(field)?.size ?? 0) > 0) return true;
+    }
+    return false;
   }
 
   /** The index entries of one word form: the term itself, its prefix and fuzzy expansions. */

@@ -1,5 +1,10 @@
 import { canonicalToken, foldFinals, isHebrew, isUnit, nameKey, parseQuantities, prefixStems, searchTerm, tokenize, type Quantity } from "./hebrew.ts";
-import type { Vocabulary } from "./vocabulary.ts";
+/** What the planner asks of the catalogue's words (QueryExecutor answers from the term tree). */
+export interface Vocabulary {
+  has(term: string): boolean;
+  hasPrefix(prefix: string): boolean;
+  frequency(term: string): number;
+}
 
 /** One word of a query with the forms it may take in the index. */
 export interface TermGroup {

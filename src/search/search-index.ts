@@ -2,7 +2,6 @@ import type MiniSearch from "minisearch";
 import { QueryExecutor, ranked, type WordForm } from "./executor.ts";
 import type { Quantity } from "./hebrew.ts";
 import { planQuery, type QueryPlan, type TermGroup } from "./query.ts";
-import type { Vocabulary } from "./vocabulary.ts";
 import type { BarcodeIndex } from "./barcodes.ts";
 
 /** What MiniSearch holds per product: pre-analysed terms joined by spaces. */
@@ -83,11 +82,11 @@ export class SearchIndex {
     readonly version: number,
     private readonly engine: MiniSearch<IndexedDoc>,
     private readonly table: ProductTable,
-    private readonly vocabulary: Vocabulary,
     private readonly barcodes: BarcodeIndex,
+    fieldLengths: Uint16Array,
     private readonly cacheEntries = CACHE_ENTRIES,
   ) {
-    this.executor = new QueryExecutor(engine, BOOST, WEIGHTS);
+    this.executor = new QueryExecutor(engine, BOOST, WEIGHTS, fieldLengths);
   }
 
   /** Dense position of a product (product ids are read in increasing order), or -1. */
@@ -122,7 +121,7 @@ export class SearchIndex {
     if (order) {
       this.cache.delete(key); // refresh its place in the LRU order
     } else {
-      order = this.rank(planQuery(request.q, this.vocabulary), this.filterFor(request));
+      order = this.rank(planQuery(request.q, this.executor), this.filterFor(request));
       if (this.cache.size >= this.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
     }
     if (this.cacheEntries > 0) this.cache.set(key, order);
@@ -182,7 +181,7 @@ export class SearchIndex {
    */
   private informative(groups: TermGroup[]): TermGroup[] {
     const limit = Math.max(50, this.size * COMMON_SHARE);
-    const frequency = (g: TermGroup) => (g.known ? Math.max(this.vocabulary.frequency(g.term), ...g.stems.map((s) => this.vocabulary.frequency(s))) : 0);
+    const frequency = (g: TermGroup) => (g.known ? Math.max(this.executor.frequency(g.term), ...g.stems.map((s) => this.executor.frequency(s))) : 0);
     const counted = groups.map((g) => ({ g, n: frequency(g) }));
     const rare = counted.filter((c) => c.n <= limit).map((c) => c.g);
     return rare.length > 0 ? rare : [counted.reduce((a, b) => (b.n < a.n ? b : a)).g];

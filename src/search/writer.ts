@@ -25,6 +25,9 @@ export class IndexWriter<T extends { id: number }> {
   private readonly engine: Internals;
   private readonly terms = new Map<string, TermData>();
   private readonly fields: { name: keyof T; id: number }[];
+  private fieldCount: number;
+  /** Distinct terms per document and field (`doc * fieldCount + fieldId`), as MiniSearch scores with. */
+  private lengths = new Uint16Array(1024);
 
   /** @param fields the document properties holding space-separated terms, as the engine's `fields` */
   constructor(engine: MiniSearch<T>, fields: (keyof T & string)[]) {
@@ -33,6 +36,7 @@ export class IndexWriter<T extends { id: number }> {
       throw new Error("MiniSearch internals are not as expected (writer.ts is written for minisearch 7.2.0)");
     }
     this.engine = internals;
+    this.fieldCount = Object.keys(internals._fieldIds).length;
     this.fields = fields.map((name) => {
       const id = internals._fieldIds[name];
       if (id === undefined) throw new Error(`writer.ts: ${name} is not a field of the index`);
@@ -48,10 +52,17 @@ export class IndexWriter<T extends { id: number }> {
   add(doc: T): void {
     const engine = this.engine;
     const shortId = engine.addDocumentId(doc.id);
+    if ((shortId + 1) * this.fieldCount > this.lengths.length) {
+      const grown = new Uint16Array(this.lengths.length * 2);
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
     for (const field of this.fields) {
       const text = doc[field.name] as unknown as string;
       const tokens = text === "" ? [] : text.split(" ");
-      engine.addFieldLength(shortId, field.id, engine._documentCount - 1, new Set(tokens).size);
+      const distinct = new Set(tokens).size;
+      engine.addFieldLength(shortId, field.id, engine._documentCount - 1, distinct);
+      this.lengths[shortId * this.fieldCount + field.id] = Math.min(distinct, 65535);
       for (const term of tokens) {
         let data = this.terms.get(term);
         if (!data) this.terms.set(term, (data = engine._index.fetch(term, createMap)));
@@ -60,5 +71,10 @@ export class IndexWriter<T extends { id: number }> {
         postings.set(shortId, (postings.get(shortId) ?? 0) + 1);
       }
     }
+  }
+
+  /** Distinct terms per document and field, indexed `doc * fields + fieldId` (for QueryExecutor). */
+  fieldLengths(): Uint16Array {
+    return this.lengths.subarray(0, this.engine._documentCount * this.fieldCount);
   }
 }

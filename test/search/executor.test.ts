@@ -68,6 +68,20 @@ describe("QueryExecutor", () => {
     expect([...ranked({ docs: Int32Array.of(4, 9, 2), scores: Float64Array.of(1, 2, 1) })]).toEqual([9, 2, 4]);
   });
 
+  test("the term tree is the vocabulary: words as written, prefixes, frequencies", () => {
+    const count = (term: string) =>
+      CATALOGUE.filter((p) => analyzeName(p.name).terms.includes(term)).length +
+      CATALOGUE.filter((p) => p.manufacturer && analyzeName(p.manufacturer).terms.includes(term)).length;
+    expect(executor.frequency("חלב")).toBe(count("חלב"));
+    expect(executor.frequency("תנובה")).toBe(count("תנובה"));
+    expect(executor.has("חלב")).toBe(true);
+    expect(executor.has("חל")).toBe(false);
+    expect(executor.has("מבה")).toBe(false); // only a stem (of במבה), not a word of any name
+    expect(executor.hasPrefix("חל")).toBe(true);
+    expect(executor.hasPrefix("חלבו")).toBe(false);
+    expect(executor.frequency("קפקפ")).toBe(0);
+  });
+
   test("a word nothing has empties an AND; OR keeps the rest, more words matched ranking higher", () => {
     expect(executor.run([[form("חלב")], [form("אאאא")]], "AND", ones, null).docs.length).toBe(0);
     const or = ranked(executor.run([[form("גבינה")], [form("לבנה")]], "OR", ones, null));

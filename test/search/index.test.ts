@@ -7,7 +7,6 @@ import { DataState, bumpDataVersion } from "../../src/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ProductSearch } from "../../src/search/index.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
-import { Vocabulary } from "../../src/search/vocabulary.ts";
 
 /** A price database with products sold in stores of the given chains. */
 function database() {
@@ -142,7 +141,7 @@ describe("ProductSearch", () => {
   });
 });
 
-describe("BarcodeIndex and Vocabulary", () => {
+describe("BarcodeIndex", () => {
   test("barcode lookups", () => {
     const index = new BarcodeIndex();
     for (const key of ["7290000066004", "4011", "7290000066004", "72900000"]) index.add(key);
@@ -150,16 +149,5 @@ describe("BarcodeIndex and Vocabulary", () => {
     expect(index.find("729", true)).toEqual([0, 2, 3]);
     expect(index.find("4011", true)).toEqual([1]);
     expect(index.find("5", true)).toEqual([]);
-  });
-
-  test("vocabulary: words, prefixes and frequencies", () => {
-    const words = new Vocabulary(new Map([["חלב", 120], ["חלבה", 4], ["במבה", 14]]));
-    expect(words.size).toBe(3);
-    expect(words.has("חלב")).toBe(true);
-    expect(words.has("חל")).toBe(false);
-    expect(words.hasPrefix("חל")).toBe(true);
-    expect(words.hasPrefix("חלבו")).toBe(false);
-    expect(words.frequency("חלב")).toBe(120);
-    expect(words.frequency("קפה")).toBe(0);
   });
 });
