@@ -6,7 +6,7 @@ import { toIsraelIso } from "../time.ts";
 import { collectFiles } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
-import { InlineParser, ParsePool, type Parser } from "./parse-pool.ts";
+import { Prefetcher } from "./prefetch.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { ParsedFile } from "./records.ts";
 import type { PriceList } from "./load/price-rows.ts";
@@ -80,19 +80,6 @@ function loadReply(session: LoadSession, file: OrderedFile, reply: ParseReply): 
   return { ...base, ...outcome };
 }
 
-/** Below this many files a parse worker's start-up is not worth it. */
-const POOL_MIN_FILES = 16;
-
-function parserFor(files: number, workers: number | undefined, maxBytes: number): { parser: Parser; lookahead: number } {
-  const size = workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
-  if (size === 0 || (workers === undefined && files < POOL_MIN_FILES)) return { parser: new InlineParser(maxBytes), lookahead: 1 };
-  try {
-    return { parser: new ParsePool(size, maxBytes), lookahead: size * 4 + 2 };
-  } catch {
-    return { parser: new InlineParser(maxBytes), lookahead: 1 };
-  }
-}
-
 /**
  * Imports price-transparency files into the prices database as ONE transaction: readers see
  * the old data until the commit, then all of the new; a crash or kill before the commit
@@ -125,25 +112,14 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
 
   const io = { read: 0, parse: 0 };
   let session: LoadSession | null = null;
-  const { parser, lookahead } = parserFor(ordered.length, options.parseWorkers, maxBytes);
   // Files are parsed ahead (on worker threads when there are enough) and loaded in order.
-  const replies: (Promise<ParseReply> | undefined)[] = [];
-  const submit = (i: number) => {
-    const file = ordered[i];
-    if (!file || replies[i]) return;
-    replies[i] =
-      file.size > maxBytes
-        ? Promise.resolve({ id: i, ok: false, bytes: file.size, reason: `file is ${file.size} bytes, over the ${maxBytes}-byte limit`, readMs: 0, parseMs: 0 })
-        : parser.parse(file.path, file.fileName);
-  };
+  const ahead = new Prefetcher(ordered, { workers: options.parseWorkers, maxBytes });
   try {
     session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify === undefined ? classify : options.classify, resolveCity, replace: replaced });
+    const open = session;
     for (let i = 0; i < ordered.length; i++) {
-      for (let j = i; j < i + lookahead; j++) submit(j);
-      // While the parser is still busy with the next file, write held rows instead of waiting.
-      while (Bun.peek.status(replies[i]!) === "pending" && session.idleWork());
-      const reply = await replies[i]!;
-      replies[i] = undefined;
+      // While the next file is still being parsed, write held rows or parse further files here.
+      const reply = await ahead.take(i, () => open.idleWork());
       io.read += reply.readMs;
       io.parse += reply.parseMs;
       files.push(loadReply(session, ordered[i]!, reply));
@@ -157,7 +133,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     session?.abort();
     error = (caught as Error).message;
   } finally {
-    parser.close();
+    ahead.close();
   }
 
   const totals = totalsOf(files);

@@ -8,22 +8,6 @@ interface Slot {
   dead: boolean;
 }
 
-/** Something that reads and parses files, in order of submission or not. */
-export interface Parser {
-  parse(path: string, fileName: string): Promise<ParseReply>;
-  close(): void;
-}
-
-/** Parses on the calling thread (small imports; no worker start-up cost). */
-export class InlineParser implements Parser {
-  private next = 0;
-  constructor(private readonly maxBytes: number) {}
-  parse(path: string, fileName: string): Promise<ParseReply> {
-    return parseOne({ id: this.next++, path, fileName, maxBytes: this.maxBytes }, false);
-  }
-  close(): void {}
-}
-
 /**
  * Parses files on `size` worker threads (src/ingest/parse-worker.ts): while the importing
  * thread loads one file into SQLite, the next ones are being read and parsed. Each request
@@ -34,7 +18,7 @@ export class InlineParser implements Parser {
  * const reply = await pool.parse(path, "PriceFull7290058140886-001-202611220300.gz");
  * pool.close();
  */
-export class ParsePool implements Parser {
+export class ParsePool {
   private readonly workers: Slot[] = [];
   private readonly waiting = new Map<number, { resolve: (r: ParseReply | Promise<ParseReply>) => void; slot: Slot; request: ParseRequest }>();
   private next = 0;

@@ -1,0 +1,85 @@
+import { parseOne } from "./parse-file.ts";
+import { ParsePool } from "./parse-pool.ts";
+import type { ParseReply } from "./parse-messages.ts";
+import type { OrderedFile } from "./order.ts";
+
+/** Below this many files a parse worker's start-up is not worth it. */
+const POOL_MIN_FILES = 16;
+/** How many files past the workers' queue the importing thread may parse itself. */
+const STEAL_AHEAD = 4;
+
+/**
+ * Reads and parses the files of a run ahead of the loader, in the order they are loaded.
+ * With parse workers (default: cores − 1, at most 3) each worker keeps a short queue; when the
+ * importing thread would wait for the next file, it first does its own idle work (writing held
+ * history rows), then parses a file past the workers' queue itself — so both cores parse and
+ * the faster side never sits idle. Without workers, files are parsed when taken.
+ *
+ * @example
+ * const ahead = new Prefetcher(ordered, { maxBytes });
+ * for (let i = 0; i < ordered.length; i++) load(await ahead.take(i, () => session.idleWork()));
+ * ahead.close();
+ */
+export class Prefetcher {
+  private readonly pool: ParsePool | null = null;
+  private readonly queue: number;
+  private readonly replies: (Promise<ParseReply> | ParseReply | undefined)[] = [];
+  private next = 0;
+
+  constructor(
+    private readonly files: OrderedFile[],
+    private readonly options: { workers?: number; maxBytes: number },
+  ) {
+    const size = options.workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
+    const wanted = size > 0 && (options.workers !== undefined || files.length >= POOL_MIN_FILES);
+    if (wanted) {
+      try {
+        this.pool = new ParsePool(size, options.maxBytes);
+      } catch {
+        this.pool = null;
+      }
+    }
+    this.queue = this.pool ? size * 2 + 1 : 0;
+  }
+
+  private tooLarge(i: number): ParseReply | null {
+    const file = this.files[i]!;
+    if (file.size <= this.options.maxBytes) return null;
+    return { id: i, ok: false, bytes: file.size, reason: `file is ${file.size} bytes, over the ${this.options.maxBytes}-byte limit`, readMs: 0, parseMs: 0 };
+  }
+
+  private inline(i: number): Promise<ParseReply> {
+    const file = this.files[i]!;
+    return parseOne({ id: i, path: file.path, fileName: file.fileName, maxBytes: this.options.maxBytes }, false);
+  }
+
+  /**
+   * The reply for file `i` (files are taken in order). While it is not ready, `idle()` is
+   * called as long as it returns true, then further files are parsed on this thread.
+   */
+  async take(i: number, idle: () => boolean = () => false): Promise<ParseReply> {
+    if (this.next <= i) this.next = i;
+    if (this.pool) {
+      while (this.next < this.files.length && this.next < i + this.queue) {
+        const j = this.next++;
+        this.replies[j] = this.tooLarge(j) ?? this.pool.parse(this.files[j]!.path, this.files[j]!.fileName);
+      }
+      for (;;) {
+        const pending = this.replies[i];
+        if (!(pending instanceof Promise) || Bun.peek.status(pending) !== "pending") break;
+        if (idle()) continue;
+        if (this.next >= this.files.length || this.next >= i + this.queue + STEAL_AHEAD) break;
+        const j = this.next++;
+        this.replies[j] = this.tooLarge(j) ?? (await this.inline(j));
+      }
+    }
+    const reply = this.replies[i] ?? this.tooLarge(i) ?? this.inline(i);
+    this.replies[i] = undefined;
+    if (this.next <= i) this.next = i + 1;
+    return reply;
+  }
+
+  close(): void {
+    this.pool?.close();
+  }
+}
