@@ -220,7 +220,7 @@ async function main() {
   const body = [
     machineLine(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} · ${COUNT.toLocaleString("en")} synthetic products (bench/lib/search-corpus.ts: top noun in ~5 % of names, top brand ~5 %), ${REPS} runs of each distinct query, ranking cache off`),
     "",
-    "Rebuild (`ProductSearch.rebuild`: chunked SQLite read, analysis, `addAllAsync` in chunks of 500, swap):",
+    "Rebuild (`ProductSearch.rebuild`: SQLite read in chunks of 500 rows, analysis and indexing (IndexWriter) in 10 ms slices between turns of the event loop, then one swap):",
     "",
     table(
       ["", "time", "longest event-loop stall (wall / own CPU)", "heap"],
@@ -233,7 +233,7 @@ async function main() {
     "",
     "Stall: longest gap between ticks of a 1 ms timer during the rebuild; \"own CPU\" counts only the CPU time this process used in that gap (the rest is the OS running other processes on this shared 2-core machine).",
     "",
-    "Queries (`ProductSearch.search`, first page of 20; baseline: linear `includes` scan over the normalised names, same queries, same run):",
+    "Queries (`ProductSearch.search`: plan, rarest-word-first evaluation over MiniSearch's term index, ranking, first page of 20; baseline: a linear `includes` scan over the normalised names, same queries, same run):",
     "",
     table(["kind", "queries", "mean hits", "p50 ms", "p95 ms", "max ms", "scan p50 ms", "scan p95 ms", "p95 vs scan"], rows),
     "",
