@@ -159,20 +159,21 @@ export type Granularity = "chain" | "store";
 
 type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
 
+/** A cached answer: the entries as objects (for other modules), or the route's `data` serialized. */
 interface Answer {
   product: ProductRow;
-  prices: readonly PriceEntry[];
-  /** The /prices/ `data` serialized, made on first use. */
+  prices?: readonly PriceEntry[];
   json?: PrebuiltJson;
 }
 
 /**
  * Computed answers per app, keyed by query: a popular product's answer reads thousands of
  * rows, and it changes only with the data version or when one of its promotions starts or ends
- * (see ResultCache). Weight ≈ bytes held (objects and serialized JSON).
+ * (see ResultCache). Weight ≈ bytes held: serialized answers by their length (UTF-16), object
+ * answers by entry count.
  */
 const answers = new WeakMap<AppDeps, ResultCache<Answer>>();
-const CACHE_BYTES = 192 * 2 ** 20;
+const CACHE_BYTES = 128 * 2 ** 20;
 const ENTRY_BYTES = 900;
 /** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
 const MAX_REUSE_MS = 15 * 60_000;
@@ -197,8 +198,8 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
   if (granularity === "chain") {
     // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
     const { chains, validUntil } = chainSummary(deps, product, query, now);
-    const prices = sortChains(chains).map((c) => chainEntry(c, product));
-    return { prices: freezeEntries<PriceEntry>(prices), validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+    const prices: PriceEntry[] = sortChains(chains).map((c) => chainEntry(c, product));
+    return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
   }
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
   const prices = stores
@@ -208,12 +209,15 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
         hebrew.compare(a.row.chain_name, b.row.chain_name) ||
         Number(a.row.store_code) - Number(b.row.store_code),
     )
-    .map((s) => storeEntry(s, product));
-  return { prices: freezeEntries<PriceEntry>(prices), validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+    .map((s): PriceEntry => storeEntry(s, product));
+  return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
 }
 
-/** A product's price entries, from the cache when the same question was answered for this data and these promotions. */
-function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery): Answer {
+/**
+ * A product's answer, from the cache when the same question was answered for this data and these
+ * promotions: as entry objects, or (`serialized`) as the route's `data` serialized once.
+ */
+function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery, serialized: boolean): Answer {
   const now = deps.now();
   const version = deps.data.current.version;
   const cache = cacheOf(deps);
@@ -221,17 +225,22 @@ function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, gra
   if (hit) return hit;
   const product = resolve();
   const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
-  const answer: Answer = { product, prices };
+  if (serialized) {
+    const json = PrebuiltJson.of(pricesData(product, prices));
+    const answer: Answer = { product, json };
+    cache.set(version, key, answer, validUntil, json.text.length * 2 + 512);
+    return answer;
+  }
+  const answer: Answer = { product, prices: freezeEntries(prices) };
   cache.set(version, key, answer, validUntil, (prices.length + 1) * ENTRY_BYTES);
   return answer;
 }
 
-function pricesKey(barcode: string, granularity: Granularity, query: PriceQuery): string {
-  return JSON.stringify(["q", granularity, barcodeKey(barcode), query.chainId ?? null, query.city ?? null, query.region ?? null]);
+function pricesKey(kind: string, barcode: string, granularity: Granularity, query: PriceQuery): string {
+  return JSON.stringify([kind, granularity, barcodeKey(barcode), query.chainId ?? null, query.city ?? null, query.region ?? null]);
 }
 
-function pricesData(answer: Answer) {
-  const { product, prices } = answer;
+function pricesData(product: ProductRow, prices: readonly PriceEntry[]) {
   return {
     barcode: product.barcode,
     name: product.name,
@@ -246,13 +255,15 @@ function pricesData(answer: Answer) {
 
 /** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
 export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
-  return pricesData(cachedAnswer(deps, pricesKey(barcode, granularity, query), () => requireProduct(deps, barcode, query.chainId), granularity, query));
+  const resolve = () => requireProduct(deps, barcode, query.chainId);
+  const answer = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
+  return pricesData(answer.product, answer.prices!);
 }
 
 /** productPrices serialized once per cached answer (what the route sends). */
 export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): PrebuiltJson {
-  const answer = cachedAnswer(deps, pricesKey(barcode, granularity, query), () => requireProduct(deps, barcode, query.chainId), granularity, query);
-  return (answer.json ??= PrebuiltJson.of(pricesData(answer)));
+  const resolve = () => requireProduct(deps, barcode, query.chainId);
+  return cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true).json!;
 }
 
 /**
@@ -261,5 +272,5 @@ export function productPricesJson(deps: AppDeps, barcode: string, granularity: G
  */
 export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
   const key = JSON.stringify(["p", product.id, query.chainId ?? null, query.city ?? null, query.region ?? null]);
-  return cachedAnswer(deps, key, () => product, "chain", query).prices as ReturnType<typeof chainEntry>[];
+  return cachedAnswer(deps, key, () => product, "chain", query, false).prices as ReturnType<typeof chainEntry>[];
 }
