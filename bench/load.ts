@@ -68,16 +68,6 @@ async function routesOf(api: ServerProcess): Promise<Set<string>> {
   return new Set(Object.keys(doc.paths).map((p) => p.replace(/\/$/, "")));
 }
 
-async function waitReady(api: ServerProcess): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${api.url}/readyz`).catch(() => null);
-    if (res?.status === 200) return;
-    await Bun.sleep(250);
-  }
-  throw new Error("server not ready after 180 s");
-}
-
 /** Search words: the first word of popular product names. */
 function searchTerms(dataDir: string): string[] {
   const db = new Database(join(dataDir, PRICES_FILE));
@@ -128,7 +118,6 @@ export async function loadBench(options: LoadBenchOptions) {
   let run;
   let kinds: RequestKind[] = [];
   try {
-    await waitReady(api);
     const routes = await routesOf(api);
     const enc = encodeURIComponent;
     kinds = [

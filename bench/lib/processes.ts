@@ -67,9 +67,17 @@ async function startChild(name: string, script: string, args: string[], env: Rec
   }
 }
 
-/** The real server (startServer) on a data dir, with extra MEHIR_* settings. */
-export function startApi(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startChild("api", "lib/serve-api.ts", ["--data-dir", dataDir], env);
+/** The real server (startServer) on a data dir, with extra MEHIR_* settings; resolves once /readyz answers 200. */
+export async function startApi(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startChild("api", "lib/serve-api.ts", ["--data-dir", dataDir], env);
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${server.url}/readyz`).catch(() => null);
+    if (res?.status === 200) return server;
+    await Bun.sleep(100);
+  }
+  await server.stop();
+  throw new Error("server not ready (GET /readyz) after 180 s");
 }
 
 /** The bare Bun.serve baseline. */
