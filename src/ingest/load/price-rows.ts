@@ -3,7 +3,7 @@ import { barcodeKey, isRestrictedCirculation, isValidGtin } from "./barcode.ts";
 
 /**
  * A file's price rows as the loader reads them: by index, with the product identity and a hash
- * of the product's published description already worked out, and whole records only when a
+ * of the product's published description already worked out, and product fields only when a
  * product is new or changed. Rows parsed on a worker thread arrive packed (src/ingest/packed.ts)
  * and are read without building an object per row; in-thread records are wrapped by recordRows.
  */
@@ -18,9 +18,25 @@ export interface PriceRows {
   price(i: number): number;
   allowDiscount(i: number): boolean;
   updatedAt(i: number): string | null;
-  /** productHash of the row's record when computed ahead (packed rows), else NaN. */
+  /** productHash of the row's product fields when computed ahead (packed rows), else NaN. */
   productHash(i: number): number;
-  record(i: number): PriceRecord;
+  /** What the row says about its product (new or changed products only). */
+  product(i: number): ProductSource;
+}
+
+/** The product fields of a price row. */
+export interface ProductSource {
+  /** Item code as published. */
+  itemCode: string;
+  /** productName of the record: its name, else its description, else its code. */
+  name: string;
+  manufacturer: string | null;
+  country: string | null;
+  unitQty: string | null;
+  sizeAmount: number | null;
+  sizeUnit: string | null;
+  qtyInPackage: number | null;
+  isWeighted: boolean;
 }
 
 /** A parsed price list whose rows are read through PriceRows. */
@@ -65,11 +81,28 @@ export function productHash(f: {
   qtyInPackage: number | null;
   isWeighted: number;
 }): number {
-  const text = `${f.name}\u0000${f.manufacturer ?? "\u0001"}\u0000${f.country ?? "\u0001"}\u0000${f.unitQty ?? "\u0001"}\u0000${f.sizeAmount ?? "\u0001"}\u0000${f.sizeUnit ?? "\u0001"}\u0000${f.qtyInPackage ?? "\u0001"}\u0000${f.isWeighted}`;
-  return Bun.hash.xxHash32(text) * 2097152 + (Bun.hash.xxHash32(text, 0x9e3779b1) & 0x1fffff);
+  const text = `${f.name}\u0000${f.manufacturer ?? "\u0001"}\u0000${f.country ?? "\u0001"}\u0000${f.unitQty ?? "\u0001"}\u0000${f.sizeUnit ?? "\u0001"}`;
+  // Numbers are folded in arithmetically (turning them into text costs more than the hash).
+  const numbers = Math.imul((f.sizeAmount ?? -1) * 1000, 0x9e3779b1) ^ Math.imul((f.qtyInPackage ?? -1) * 1000, 0x85ebca6b) ^ f.isWeighted;
+  return Bun.hash.xxHash32(text) * 2097152 + ((Bun.hash.xxHash32(text, 0x9e3779b1) ^ numbers) & 0x1fffff);
 }
 
-/** productHash of a price record. */
+/** A price record's product fields. */
+export function productSource(item: PriceRecord): ProductSource {
+  return {
+    itemCode: item.itemCode,
+    name: productName(item),
+    manufacturer: item.manufacturer,
+    country: item.manufactureCountry,
+    unitQty: item.unitQty,
+    sizeAmount: item.sizeAmount,
+    sizeUnit: item.sizeUnit,
+    qtyInPackage: item.qtyInPackage,
+    isWeighted: item.isWeighted,
+  };
+}
+
+/** productHash of a price record's product fields. */
 export function recordHash(item: PriceRecord): number {
   return productHash({
     name: productName(item),
@@ -98,7 +131,7 @@ export function recordRows(items: PriceRecord[]): PriceRows {
     updatedAt: (i) => items[i]!.updatedAt,
     // In-thread records compare their fields directly; hashing them first would cost more.
     productHash: () => Number.NaN,
-    record: (i) => items[i]!,
+    product: (i) => productSource(items[i]!),
   };
 }
 

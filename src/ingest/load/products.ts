@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { ProductIdentity } from "./barcode.ts";
 import { detach } from "./detach.ts";
-import { keyNumber, productHash, productName, type PriceRows } from "./price-rows.ts";
+import { keyNumber, productHash, type PriceRows } from "./price-rows.ts";
 
 /** Fills `products.category` from a name and manufacturer (the keyword classifier). */
 export type Classifier = (name: string, manufacturer: string | null) => string | null;
@@ -143,11 +143,11 @@ export class ProductCache {
     if (!entry) return this.create(rows, i, scope, key, hash, time, timeMs);
     if (timeMs < entry.updatedMs || hash === entry.hash || hash === entry.sameHash) return entry.id;
 
-    const item = rows.record(i);
+    const item = rows.product(i);
     const merged: ProductFields = {
-      name: productName(item),
+      name: item.name,
       manufacturer: item.manufacturer ?? entry.manufacturer,
-      country: item.manufactureCountry ?? entry.country,
+      country: item.country ?? entry.country,
       unitQty: item.unitQty ?? entry.unitQty,
       sizeAmount: item.sizeAmount ?? entry.sizeAmount,
       sizeUnit: item.sizeUnit ?? entry.sizeUnit,
@@ -175,11 +175,11 @@ export class ProductCache {
   }
 
   private create(rows: PriceRows, i: number, scope: number, key: CacheKey, hash: number, time: string, timeMs: number): number {
-    const item = rows.record(i);
+    const item = rows.product(i);
     const fields = kept({
-      name: productName(item),
+      name: item.name,
       manufacturer: item.manufacturer,
-      country: item.manufactureCountry,
+      country: item.country,
       unitQty: item.unitQty,
       sizeAmount: item.sizeAmount,
       sizeUnit: item.sizeUnit,
