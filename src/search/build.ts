@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import MiniSearch from "minisearch";
 import { aliasTerms } from "./aliases.ts";
-import { CATEGORIES, classifyTerms } from "./categories.ts";
+import { CATEGORIES, classifyTerms, OTHER } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
 import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
@@ -61,7 +61,10 @@ class TableBuilder {
 
   categoryCode(slug: string): number {
     let code = this.categories.indexOf(slug);
-    if (code < 0) code = this.categories.push(slug) - 1; // a slug the table does not know (set by hand)
+    if (code >= 0) return code;
+    // A slug the table does not know (set by hand): kept as it is, up to what a byte holds.
+    if (this.categories.length >= 255) return this.categories.indexOf(OTHER);
+    code = this.categories.push(slug) - 1;
     return code;
   }
 

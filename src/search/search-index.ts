@@ -55,7 +55,7 @@ export interface ProductTable {
   productIds: Int32Array;
   categoryCodes: Uint8Array;
   categories: string[];
-  /** `words` 32-bit words per product; bit b = sold by the chain at chainBits.get(chainId) = b. */
+  /** `words` 32-bit words per product; bit `chainBit.get(chains.id)` set = sold by that chain. */
   chainWords: Uint32Array;
   words: number;
   chainBit: Map<number, number>;
@@ -70,9 +70,9 @@ export interface ProductTable {
 }
 
 /**
- * One built, immutable product index: MiniSearch over names, manufacturers, stems and aliases,
- * a sorted barcode list, and per-product arrays for filters and ranking. ProductSearch swaps whole
- * instances, so a search never sees a half-built index.
+ * One built, immutable product index: MiniSearch's term index over names, manufacturers, stems
+ * and aliases (queried by QueryExecutor), a barcode lookup, and per-product arrays for filters
+ * and ranking. ProductSearch swaps whole instances, so a search never sees a half-built index.
  */
 export class SearchIndex {
   private readonly cache = new Map<string, Int32Array>();
@@ -80,7 +80,7 @@ export class SearchIndex {
 
   constructor(
     readonly version: number,
-    private readonly engine: MiniSearch<IndexedDoc>,
+    engine: MiniSearch<IndexedDoc>,
     private readonly table: ProductTable,
     private readonly barcodes: BarcodeIndex,
     fieldLengths: Uint16Array,
