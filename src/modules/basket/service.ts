@@ -54,7 +54,15 @@ function activeItemPromotions(deps: AppDeps, productIds: number[]): PromotionRow
   return out;
 }
 
+/** The promotion as the pricing rules take it; made once per cached row. */
+const units = new WeakMap<PromotionRow, UnitPromotion>();
 function toUnitPromotion(r: PromotionRow): UnitPromotion {
+  let unit = units.get(r);
+  if (!unit) units.set(r, (unit = makeUnitPromotion(r)));
+  return unit;
+}
+
+function makeUnitPromotion(r: PromotionRow): UnitPromotion {
   return {
     promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
     minQty: r.min_qty,
@@ -82,11 +90,14 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
   const ids = found.map((i) => i.product!.id);
   const chainRows = [...basketData(deps).chainFigures(ids).values()].flat();
   const promotions = activeItemPromotions(deps, ids);
-  const promoKey = (chain: number, product: number) => `${chain}:${product}`;
-  const promosBy = new Map<string, PromotionRow[]>();
+  // Numeric (chain, product) keys: chain ids stay far below 2^26.
+  const promoKey = (chain: number, product: number) => product * 67_108_864 + chain;
+  const promosBy = new Map<number, PromotionRow[]>();
   for (const p of promotions) {
     const k = promoKey(p.chain_id, p.product_id);
-    promosBy.set(k, [...(promosBy.get(k) ?? []), p]);
+    const list = promosBy.get(k);
+    if (list) list.push(p);
+    else promosBy.set(k, [p]);
   }
   const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.promotion_db_id));
   const byChain = new Map<number, Map<number, { price: number; stores: number }>>();

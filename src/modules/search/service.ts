@@ -7,6 +7,7 @@ import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts
 import type { ProductSearch } from "../../search/index.ts";
 import { formatIls } from "../../time.ts";
 import type { SearchQuery } from "./model.ts";
+import { ResultCache } from "../prices/result-cache.ts";
 
 export type SearchDeps = AppDeps & { search: ProductSearch };
 
@@ -48,8 +49,36 @@ function chainDbId(deps: AppDeps, slug: string): number {
   return row?.id ?? -1;
 }
 
+/**
+ * Item rows (product, chain count, lowest price) per data version: reading a page's rows joins
+ * every chain's figures of 20 products (~1.4 ms on national data); the same products come back
+ * page after page. Bounded; dropped when the data version changes.
+ */
+const itemRows = new WeakMap<AppDeps, ResultCache<ItemRow | null>>();
+
 function pageRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
   if (ids.length === 0) return new Map();
+  let cache = itemRows.get(deps);
+  if (!cache) itemRows.set(deps, (cache = new ResultCache<ItemRow | null>(200_000)));
+  const version = deps.data.current.version;
+  const out = new Map<number, ItemRow>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const hit = cache.get(version, `${chainId ?? ""}:${id}`, 0);
+    if (hit === undefined) missing.push(id);
+    else if (hit) out.set(id, hit);
+  }
+  if (missing.length === 0) return out;
+  const loaded = loadRows(deps, missing, chainId);
+  for (const id of missing) {
+    const row = loaded.get(id) ?? null;
+    cache.set(version, `${chainId ?? ""}:${id}`, row, Infinity, 1);
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+function loadRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
   const rows = stmt(
     deps.db.prices,
     `SELECT p.id, p.barcode, p.name, p.manufacturer, p.category, p.unit_qty, p.size_amount, p.size_unit,

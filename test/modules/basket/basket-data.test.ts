@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 import { withKey } from "../../helpers/keys.ts";
+import { BasketResponse } from "../../../src/modules/basket/model.ts";
 
 // Basket pricing keeps product rows, chain figures, promotion items and promotion stores per data
 // version: answers must still follow the clock (promotion dates) and new data versions.
@@ -31,7 +32,10 @@ async function total(body: object): Promise<string> {
     new Request("http://localhost/api/v1/basket/compare/", { method: "POST", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify(body) }),
   );
   expect(res.status).toBe(200);
-  return ((await res.json()) as any).data.stores[0].total_ils;
+  const json = (await res.json()) as any;
+  // The route documents its schema without validating each answer: check it here.
+  expect(BasketResponse.safeParse(json).success).toBe(true);
+  return json.data.stores[0].total_ils;
 }
 
 describe("basket data kept per data version", () => {
