@@ -34,7 +34,7 @@ interface Row {
 }
 
 /** Catalog page paths of a chain, walked with the server's own cursors. */
-async function catalogPaths(api: ServerProcess, key: string, chain: string, pages: number): Promise<string[]> {
+export async function catalogPaths(api: ServerProcess, key: string, chain: string, pages: number): Promise<string[]> {
   const paths: string[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < pages; i++) {

@@ -21,6 +21,7 @@ import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createBenchKeys } from "./lib/bench-key.ts";
 import { writeDay, type FilesPlan } from "./lib/price-files.ts";
 import { makeBaskets } from "./basket.ts";
+import { catalogPaths } from "./http.ts";
 import { runLoadgen, startApi, startBare, type ServerProcess } from "./lib/processes.ts";
 import { flag, numberOption } from "./lib/args.ts";
 import { int, ms, summarize } from "./lib/stats.ts";
@@ -125,7 +126,7 @@ export async function loadBench(options: LoadBenchOptions) {
       { name: `prices (store, city)`, weight: 10, paths: pick(barcodes, 500).map((b) => `/api/v1/prices/?barcode=${b}&granularity=store&city=${enc(city)}`) },
       { name: "history", weight: 10, paths: pick(barcodes, 500).map((b) => `/api/v1/prices/${b}/history/?months=6`) },
       { name: "basket (20 items)", weight: 3, method: "POST", paths: ["/api/v1/basket/compare/"], bodies: makeBaskets(pick(barcodes, 2000), 300, 20, 11), headers: { "content-type": "application/json" } },
-      { name: "catalog", weight: 5, paths: Array.from({ length: 50 }, (_, i) => `/api/v1/chains/${biggest}/catalog/?limit=20&q=${enc(terms[i % terms.length]!.split(" ")[0]!)}`) },
+      { name: "catalog", weight: 5, paths: await catalogPaths(api, keys.secret, biggest, 100) },
     ];
     if (routes.has("/api/v1/product-search")) {
       kinds.push({ name: "search", weight: 17, paths: terms.map((t) => `/api/v1/product-search/?q=${enc(t)}&limit=20`) });
