@@ -6,6 +6,17 @@
  * @example etagFor(42, new Request("http://x/api/v1/prices/?barcode=1")) // 'W/"42-…"'
  */
 export function etagFor(dataVersion: number, request: Request): string {
+  // Asked twice per request (If-None-Match before, the ETag header after): computed once.
+  const known = computed.get(request);
+  if (known && known.version === dataVersion) return known.etag;
+  const etag = computeEtag(dataVersion, request);
+  computed.set(request, { version: dataVersion, etag });
+  return etag;
+}
+
+const computed = new WeakMap<Request, { version: number; etag: string }>();
+
+function computeEtag(dataVersion: number, request: Request): string {
   const url = new URL(request.url);
   const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
   const params = [...url.searchParams].filter(([name]) => name !== "key");

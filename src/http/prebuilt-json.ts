@@ -4,25 +4,45 @@ import type * as z from "zod";
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
  * answers are cached): the handler returns `{ data: PrebuiltJson, meta }`, the app's hooks fill
- * `meta` as usual, and the module's `prebuiltJson()` hook writes the envelope around the text
+ * `meta` as usual, and the module's `prebuiltJson()` hook writes the envelope around the bytes
  * instead of serializing the data again.
  */
 export class PrebuiltJson {
-  private constructor(readonly text: string) {}
+  private constructor(
+    /** The JSON text as UTF-8. */
+    readonly bytes: Uint8Array,
+  ) {}
 
-  /** Serializes a JSON value once. */
+  /** Serializes a JSON value once (to UTF-8: Hebrew text would otherwise be re-encoded on every send). */
   static of(value: unknown): PrebuiltJson {
-    return new PrebuiltJson(JSON.stringify(value));
+    return new PrebuiltJson(encoder.encode(JSON.stringify(value)));
+  }
+
+  /** Bytes held (for cache accounting). */
+  get size(): number {
+    return this.bytes.length;
   }
 }
 
-/** `{"data":<text>,"meta":<meta>}`. */
-export function envelopeText(data: PrebuiltJson, meta: unknown): string {
-  return '{"data":' + data.text + ',"meta":' + JSON.stringify(meta ?? {}) + "}";
+const encoder = new TextEncoder();
+const HEAD = encoder.encode('{"data":');
+const META = encoder.encode(',"meta":');
+const TAIL = encoder.encode("}");
+
+/** `{"data":<bytes>,"meta":<meta>}` as one UTF-8 buffer. */
+export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
+  const metaBytes = encoder.encode(JSON.stringify(meta ?? {}));
+  const out = new Uint8Array(HEAD.length + data.bytes.length + META.length + metaBytes.length + TAIL.length);
+  out.set(HEAD, 0);
+  out.set(data.bytes, HEAD.length);
+  out.set(META, HEAD.length + data.bytes.length);
+  out.set(metaBytes, HEAD.length + data.bytes.length + META.length);
+  out.set(TAIL, out.length - TAIL.length);
+  return out;
 }
 
 /**
- * A module-local plugin: answers whose `data` is a PrebuiltJson are written as JSON text with
+ * A module-local plugin: answers whose `data` is a PrebuiltJson are written as JSON bytes with
  * the status and headers the hooks set. Register it in the module before its routes.
  */
 export function prebuiltJson() {
@@ -30,11 +50,11 @@ export function prebuiltJson() {
   return new Elysia().mapResponse({ as: "scoped" }, ({ responseValue, set }) => {
     const value = responseValue as { data?: unknown; meta?: unknown } | null;
     if (!value || typeof value !== "object" || !(value.data instanceof PrebuiltJson)) return;
-    // A string answer is turned into a Response by Elysia in one step, with set.headers and
-    // set.status (returning a Response here would be copied once more to merge the headers).
-    set.headers["content-type"] = "application/json;charset=utf-8";
+    // Bytes (not a Response) are turned into a Response by Elysia in one step with set.headers
+    // and set.status; a Response returned here would be copied once more to merge the headers.
     // (Elysia's types ask for a Response; at run time any answer value is mapped.)
-    return envelopeText(value.data, value.meta) as unknown as Response;
+    set.headers["content-type"] = "application/json;charset=utf-8";
+    return envelopeBytes(value.data, value.meta) as unknown as Response;
   });
 }
 

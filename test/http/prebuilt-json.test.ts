@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import * as z from "zod";
-import { PrebuiltJson, documentedOnly, envelopeText, prebuiltJson } from "../../src/http/prebuilt-json.ts";
+import { PrebuiltJson, documentedOnly, envelopeBytes, prebuiltJson } from "../../src/http/prebuilt-json.ts";
 
 describe("prebuilt JSON answers", () => {
-  test("envelopeText writes data then meta, valid JSON with Hebrew intact", () => {
-    const text = envelopeText(PrebuiltJson.of({ name: "חלב", n: [1, 2] }), { request_id: "r1" });
-    expect(JSON.parse(text)).toEqual({ data: { name: "חלב", n: [1, 2] }, meta: { request_id: "r1" } });
+  test("envelopeBytes writes data then meta as UTF-8, valid JSON with Hebrew intact", () => {
+    const bytes = envelopeBytes(PrebuiltJson.of({ name: "חלב", n: [1, 2] }), { request_id: "r1" });
+    expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual({ data: { name: "חלב", n: [1, 2] }, meta: { request_id: "r1" } });
   });
 
   test("the module hook sends the bytes with the status and headers set by the hooks", async () => {

@@ -11,6 +11,8 @@ import { logRequest } from "./request-log.ts";
 
 export const METRICS_PATH = "/metrics";
 const UNMATCHED = "unmatched";
+/** Methods kept as metric labels; anything else a client invents is counted as OTHER (bounded label values). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
  * Observability, registered globally before the modules: one structured log line per request
@@ -35,7 +37,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
     else route = patterns.match(request.method, (pathname = new URL(request.url).pathname)) ?? UNMATCHED;
     const status = finalStatus(ctx as never, () => patterns.hasAnyMethod(pathname ?? new URL(request.url).pathname));
     const code = errorCode(ctx as never);
-    metrics.record({ method: request.method, route, status, seconds, errorCode: code });
+    metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
     const line: Parameters<typeof logRequest>[0] = {
       request_id: state.id,
       method: request.method,

@@ -169,7 +169,7 @@ interface Answer {
 /**
  * Computed answers per app, keyed by query: a popular product's answer reads thousands of
  * rows, and it changes only with the data version or when one of its promotions starts or ends
- * (see ResultCache). Weight ≈ bytes held: serialized answers by their length (UTF-16), object
+ * (see ResultCache). Weight ≈ bytes held: serialized answers by their UTF-8 size, object
  * answers by entry count.
  */
 const answers = new WeakMap<AppDeps, ResultCache<Answer>>();
@@ -228,7 +228,7 @@ function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, gra
   if (serialized) {
     const json = PrebuiltJson.of(pricesData(product, prices));
     const answer: Answer = { product, json };
-    cache.set(version, key, answer, validUntil, json.text.length * 2 + 512);
+    cache.set(version, key, answer, validUntil, json.size + 512);
     return answer;
   }
   const answer: Answer = { product, prices: freezeEntries(prices) };
