@@ -66,7 +66,8 @@ export function accessPlugin(deps: AppDeps) {
     // sign-in and sign-up attempts itself.
     if (audience === "public") return undefined;
     const state = requestState(request);
-    const address = clientAddress(request, server, settings.trustProxy);
+    // Only refusals without a usable key and the widget's buckets need it (a native call per use).
+    const address = () => clientAddress(request, server, settings.trustProxy);
 
     const widget = audience === "publishable";
     const origin = request.headers.get("origin");
@@ -76,16 +77,16 @@ export function accessPlugin(deps: AppDeps) {
     const header = request.headers.get("x-api-key")?.trim() || null;
     const fromQuery = url.searchParams.get("key")?.trim() || null;
     if (fromQuery !== null && looksSecret(fromQuery)) {
-      refuseAnonymous(request, address, widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
+      refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }
     const presented = header ?? fromQuery;
     if (presented === null) {
-      refuseAnonymous(request, address, widget, new ApiError("missing_api_key", widget ? "Send a publishable key in the key query parameter or the X-API-Key header." : "Send your API key in the X-API-Key header."));
+      refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", widget ? "Send a publishable key in the key query parameter or the X-API-Key header." : "Send your API key in the X-API-Key header."));
     }
     const key = access.keys.lookup(presented);
-    if (!key) refuseAnonymous(request, address, widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
+    if (!key) refuseAnonymous(request, address(), widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
 
-    const bucketId = widget ? `widget:${address}` : `key:${key.id}`;
+    const bucketId = widget ? `widget:${address()}` : `key:${key.id}`;
     const perMinute = widget ? settings.widgetRate : planRate(settings, key.plan);
     const now = deps.now();
     const secret = key.kind !== "publishable";
