@@ -205,7 +205,10 @@ export async function runLoad(plan: LoadPlan, options: { samples?: boolean } = {
         else waiting.push(nextAt);
         nextAt += interval;
       }
-      await Bun.sleep(Math.max(0, Math.min(1, nextAt - performance.now())));
+      // Whole-millisecond ticks: shorter sleeps spin the CPU the server needs. A request sent up
+      // to a tick late still counts its latency from its scheduled time.
+      const wait = nextAt - performance.now();
+      await Bun.sleep(wait > 1 ? Math.floor(wait) : 1);
     }
     while (pending.size > 0 || waiting.length > 0) await Promise.all([...pending]);
   }

@@ -13,7 +13,7 @@ import { seeded, unit } from "./rng.ts";
 import { syntheticProducts } from "./products.ts";
 
 /** Bump when the generator changes so cached databases are rebuilt. */
-export const GENERATOR_VERSION = "national-4";
+export const GENERATOR_VERSION = "national-5";
 
 export interface NationalPlan {
   chains: number;

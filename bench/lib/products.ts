@@ -8,27 +8,28 @@ export interface SyntheticProduct {
   unitQty: string;
   sizeAmount: number;
   sizeUnit: "g" | "ml" | "unit";
+  /** A category slug of data/categories.json, as the importer's classifier assigns them. */
   category: string;
   /** Typical shelf price in agorot before chain and store variation. */
   basePrice: number;
 }
 
 const KINDS: { words: string[]; category: string; unit: "g" | "ml" | "unit"; sizes: number[]; price: number }[] = [
-  { words: ["חלב", "משקה חלב", "חלב עמיד"], category: "חלב ומוצריו", unit: "ml", sizes: [1000, 2000, 500], price: 700 },
-  { words: ["גבינה לבנה", "גבינה צהובה", "קוטג'", "יוגורט", "מעדן", "שמנת"], category: "חלב ומוצריו", unit: "g", sizes: [200, 250, 500, 150], price: 650 },
-  { words: ["לחם", "לחמניות", "פיתות", "חלה"], category: "לחם ומאפים", unit: "g", sizes: [500, 750, 400], price: 900 },
-  { words: ["במבה", "ביסלי", "חטיף", "צ'יפס", "קרקר"], category: "חטיפים", unit: "g", sizes: [80, 100, 200, 60], price: 550 },
-  { words: ["שוקולד", "עוגיות", "ופלים", "סוכריות"], category: "ממתקים", unit: "g", sizes: [100, 200, 400], price: 900 },
-  { words: ["קפה", "תה", "נס קפה", "קפה טחון"], category: "משקאות חמים", unit: "g", sizes: [100, 200, 250, 500], price: 2200 },
-  { words: ["מיץ", "משקה קל", "מים מינרליים", "סודה"], category: "משקאות", unit: "ml", sizes: [1500, 2000, 330, 1000], price: 800 },
-  { words: ["פסטה", "אורז", "קמח", "סוכר", "פתיתים", "קוסקוס"], category: "מזון יבש", unit: "g", sizes: [500, 1000, 250], price: 850 },
-  { words: ["שמן", "רוטב עגבניות", "טחינה", "חומוס", "קטשופ", "מיונז"], category: "שימורים ורטבים", unit: "g", sizes: [400, 500, 750, 1000], price: 1300 },
-  { words: ["שניצל", "נקניקיות", "עוף", "המבורגר", "קבב"], category: "בשר ועוף", unit: "g", sizes: [400, 500, 700, 1000], price: 3200 },
-  { words: ["אבקת כביסה", "מרכך כביסה", "נוזל כלים", "אקונומיקה", "מגבונים"], category: "ניקיון", unit: "ml", sizes: [1000, 2000, 750, 4000], price: 2500 },
-  { words: ["שמפו", "סבון", "משחת שיניים", "דאודורנט", "קרם ידיים"], category: "טיפוח", unit: "ml", sizes: [200, 400, 750, 100], price: 1900 },
-  { words: ["חיתולים", "מטרנה", "מחית תינוקות"], category: "תינוקות", unit: "unit", sizes: [1, 24, 44, 62], price: 5500 },
-  { words: ["נייר טואלט", "מגבות נייר", "שקיות אשפה", "רדיד אלומיניום"], category: "חד פעמי", unit: "unit", sizes: [1, 12, 24, 32], price: 2700 },
-  { words: ["פיצה קפואה", "ירקות קפואים", "בורקס", "גלידה"], category: "קפואים", unit: "g", sizes: [400, 800, 1000, 500], price: 2100 },
+  { words: ["חלב", "משקה חלב", "חלב עמיד"], category: "dairy", unit: "ml", sizes: [1000, 2000, 500], price: 700 },
+  { words: ["גבינה לבנה", "גבינה צהובה", "קוטג'", "יוגורט", "מעדן", "שמנת"], category: "dairy", unit: "g", sizes: [200, 250, 500, 150], price: 650 },
+  { words: ["לחם", "לחמניות", "פיתות", "חלה"], category: "bakery", unit: "g", sizes: [500, 750, 400], price: 900 },
+  { words: ["במבה", "ביסלי", "חטיף", "צ'יפס", "קרקר"], category: "snacks", unit: "g", sizes: [80, 100, 200, 60], price: 550 },
+  { words: ["שוקולד", "עוגיות", "ופלים", "סוכריות"], category: "sweets", unit: "g", sizes: [100, 200, 400], price: 900 },
+  { words: ["קפה", "תה", "נס קפה", "קפה טחון"], category: "coffee-tea", unit: "g", sizes: [100, 200, 250, 500], price: 2200 },
+  { words: ["מיץ", "משקה קל", "מים מינרליים", "סודה"], category: "drinks", unit: "ml", sizes: [1500, 2000, 330, 1000], price: 800 },
+  { words: ["פסטה", "אורז", "קמח", "סוכר", "פתיתים", "קוסקוס"], category: "dry-goods", unit: "g", sizes: [500, 1000, 250], price: 850 },
+  { words: ["שמן", "רוטב עגבניות", "טחינה", "חומוס", "קטשופ", "מיונז"], category: "spices-sauces", unit: "g", sizes: [400, 500, 750, 1000], price: 1300 },
+  { words: ["שניצל", "נקניקיות", "עוף", "המבורגר", "קבב"], category: "meat", unit: "g", sizes: [400, 500, 700, 1000], price: 3200 },
+  { words: ["אבקת כביסה", "מרכך כביסה", "נוזל כלים", "אקונומיקה", "מגבונים"], category: "cleaning", unit: "ml", sizes: [1000, 2000, 750, 4000], price: 2500 },
+  { words: ["שמפו", "סבון", "משחת שיניים", "דאודורנט", "קרם ידיים"], category: "personal-care", unit: "ml", sizes: [200, 400, 750, 100], price: 1900 },
+  { words: ["חיתולים", "מטרנה", "מחית תינוקות"], category: "baby", unit: "unit", sizes: [1, 24, 44, 62], price: 5500 },
+  { words: ["נייר טואלט", "מגבות נייר", "שקיות אשפה", "רדיד אלומיניום"], category: "paper", unit: "unit", sizes: [1, 12, 24, 32], price: 2700 },
+  { words: ["פיצה קפואה", "ירקות קפואים", "בורקס", "גלידה"], category: "frozen", unit: "g", sizes: [400, 800, 1000, 500], price: 2100 },
 ];
 
 const BRANDS = ["תנובה", "שטראוס", "עלית", "אסם", "תלמה", "יטבתה", "טרה", "פריגת", "ויסוצקי", "סוגת", "זוגלובק", "מאמא עוף", "סנו", "נביעות",
