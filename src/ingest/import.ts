@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { Registry } from "../registry.ts";
+import { normaliseCode, type Registry } from "../registry.ts";
 import { resolveCity } from "../geo.ts";
 import { classify } from "../search/categories.ts";
 import { toIsraelIso } from "../time.ts";
@@ -45,10 +45,11 @@ export interface ImportOptions {
   parseWorkers?: number;
 }
 
-const emptyOutcome = (file: OrderedFile): FileOutcome => ({
+/** The report of a file that never reached the loader (what its name says, no rows). */
+const emptyOutcome = (file: OrderedFile, registry?: Registry): FileOutcome => ({
   type: file.name?.type ?? null,
   chainCode: file.name?.chainCode ?? null,
-  chainSlug: null,
+  chainSlug: (file.name && registry?.byCode.get(normaliseCode(file.name.chainCode))?.slug) ?? null,
   storeCode: file.name?.storeCode ?? null,
   fileTime: file.name?.time ?? null,
   rows: 0,
@@ -65,9 +66,9 @@ function currentSource(db: Database): string | null {
 }
 
 /** Loads one read-and-parsed file; a file that could not be read becomes its report. */
-function loadReply(session: LoadSession, file: OrderedFile, reply: ParseReply): FileReport {
+function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, reply: ParseReply): FileReport {
   const base = { path: file.path, fileName: file.fileName, bytes: reply.bytes || file.size };
-  if (!reply.ok) return { ...base, ...emptyOutcome(file), reason: detach(reply.reason) };
+  if (!reply.ok) return { ...base, ...emptyOutcome(file, registry), reason: detach(reply.reason) };
   const outcome = session.loadFile({
     fileName: file.fileName,
     bytes: base.bytes,
@@ -122,7 +123,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
       const reply = await ahead.take(i, () => open.idleWork());
       io.read += reply.readMs;
       io.parse += reply.parseMs;
-      files.push(loadReply(session, ordered[i]!, reply));
+      files.push(loadReply(session, options.registry, ordered[i]!, reply));
       options.onProgress?.(i + 1, ordered.length, ordered[i]!.path);
       // Let an in-process server answer between files.
       await Bun.sleep(0);
