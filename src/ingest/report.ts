@@ -45,7 +45,10 @@ export interface ImportReport {
   timings: { read: number; parse: number } & SessionTimings;
 }
 
-/** Sums a run's file reports. */
+/**
+ * Sums a run's file reports.
+ * @example totalsOf(report.files) // { files: 3, ok: 2, partial: 0, rejected: 1, skipped: 0, imported: 2, rows: 7012, priceRows: 7000 }
+ */
 export function totalsOf(files: FileReport[]): ImportTotals {
   const totals: ImportTotals = { files: files.length, ok: 0, partial: 0, rejected: 0, skipped: 0, imported: 0, rows: 0, priceRows: 0 };
   for (const f of files) {
