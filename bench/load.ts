@@ -66,13 +66,13 @@ function importFiles(stores: number): string[] {
 }
 
 /** Which of the optional routes this build has (from its own OpenAPI document). */
-async function routesOf(api: ServerProcess): Promise<Set<string>> {
+export async function routesOf(api: ServerProcess): Promise<Set<string>> {
   const doc = (await (await fetch(`${api.url}/docs/json`)).json()) as { paths: Record<string, unknown> };
   return new Set(Object.keys(doc.paths).map((p) => p.replace(/\/$/, "")));
 }
 
 /** The mix: request kinds with weights, over paths that stay valid across data versions. */
-function mixOf(dataDir: string, routes: Set<string>, keys: { secret: string; publishable: string }): RequestKind[] {
+export function mixOf(dataDir: string, routes: Set<string>, keys: { secret: string; publishable: string }): RequestKind[] {
   const db = new Database(join(dataDir, PRICES_FILE));
   const barcodes = popularBarcodes(db, 2000);
   const city = (db.query("SELECT city FROM stores WHERE city <> 'אילת' GROUP BY city ORDER BY count(*) DESC LIMIT 1 OFFSET 3").get() as { city: string }).city;
