@@ -24,17 +24,18 @@ function write(level: Level, msg: string, fields: Record<string, unknown>): void
   }
 }
 
-// stdout lines are batched for up to FLUSH_MS (or 64 KiB) and written with one blocking write
+// stdout lines are batched for up to FLUSH_MS (or FLUSH_BYTES) and written with one blocking write
 // (like console.log, nothing is dropped when the reader is slow): under load one syscall serves
 // hundreds of request lines instead of one each. Flushed at exit; a SIGKILL loses at most
 // FLUSH_MS of lines.
 const FLUSH_MS = 50;
+const FLUSH_BYTES = 256 * 1024;
 let batch = "";
 let scheduled = false;
 
 function toStdout(line: string): void {
   batch += line + "\n";
-  if (batch.length >= 65_536) flushStdout();
+  if (batch.length >= FLUSH_BYTES) flushStdout();
   else if (!scheduled) {
     scheduled = true;
     setTimeout(flushStdout, FLUSH_MS).unref();
