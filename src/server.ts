@@ -5,10 +5,14 @@ import { loadRegistry } from "./registry.ts";
 import { syncRegistry } from "./db/sync-registry.ts";
 import { DataState } from "./data-state.ts";
 import { log, setLogLevel } from "./log.ts";
+import { startDataSource, type RunningDataSource } from "./data-source.ts";
+import { fetchLiveData } from "./fetch-live.ts";
 
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** The demo first start or the live fetch schedule. */
+  source: RunningDataSource;
   /** Resolves after a graceful stop (SIGTERM/SIGINT or stop()). */
   stopped: Promise<void>;
   stop(): Promise<void>;
@@ -36,6 +40,16 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     if (data.refresh()) log.info("data version changed", { data_version: data.current.version });
   }, 1000);
 
+  const source = startDataSource({
+    settings,
+    db,
+    registry,
+    data,
+    fetchLive: () => fetchLiveData({ settings, db, registry }),
+    info: log.info,
+    error: log.error,
+  });
+
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   let stopping = false;
@@ -43,6 +57,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     if (stopping) return stopped;
     stopping = true;
     clearInterval(poll);
+    source.stop();
     await app.stop();
     db.prices.close();
     db.accounts.close();
@@ -51,5 +66,5 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  return { url, deps, stopped, stop };
+  return { url, deps, source, stopped, stop };
 }
