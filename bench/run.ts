@@ -21,6 +21,7 @@ const NOT_BENCHES = new Set(["run.ts", "loadgen.ts", "national.ts"]);
 const QUICK_ARGS: Record<string, string[]> = {
   "import.ts": ["--stores", "10", "--no-write"],
   "parse.ts": ["--files", "4"],
+  "demo.ts": ["--runs", "1", "--no-write"],
 };
 
 /** Order: data-heavy benches share the cached national database; the rest follow alphabetically. */
