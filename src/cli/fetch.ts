@@ -1,13 +1,13 @@
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
-import { openDataDir, type Databases } from "../db/open.ts";
+import { openDataDir } from "../db/open.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
 import { setLogLevel } from "../log.ts";
-import { loadRegistry, type Registry } from "../registry.ts";
-import { fetchChains, FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
+import { loadRegistry } from "../registry.ts";
+import { FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
+import { fetchAndImport, FetchImportError, type FetchAndImportResult } from "../ingest/sources/fetch-and-import.ts";
+import { runImportInWorker } from "../ingest/run-in-worker.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
-import { importPaths } from "../ingest/import.ts";
-import { classify } from "../search/categories.ts";
 import { formatImportReport } from "./import-report.ts";
 
 /** One line per chain: slug, status, files, first error. */
@@ -22,15 +22,11 @@ export function formatReport(report: FetchReport): string {
   return lines.join("\n");
 }
 
-/**
- * The import step after a fetch: loads the downloaded files (oldest first, Stores before prices)
- * into the price database. Wired to `importPaths` of src/ingest/import.ts by createFetchCommand's
- * caller; without it `mehir fetch` only downloads and says so.
- */
-export type ImportDownloads = (args: { db: Databases; registry: Registry; dataDir: string; paths: string[] }) => Promise<unknown>;
+/** The import runner `mehir fetch` hands to fetchAndImport (tests replace it). */
+export type ImportRunner = typeof runImportInWorker;
 
-/** `mehir fetch`, with the import step given (see ImportDownloads). */
-export function createFetchCommand(importDownloads?: ImportDownloads): Command {
+/** `mehir fetch`: fetchAndImport for one-off runs (the same function `serve` runs daily in live mode). */
+export function createFetchCommand(runImport: ImportRunner = runImportInWorker): Command {
   return {
     name: "fetch",
     summary: "Download the day's price files from the chains' portals and import them",
@@ -79,9 +75,9 @@ non-Israeli addresses). Exit status 1 when any chain failed.`,
       const db = openDataDir(settings.dataDir);
       try {
         syncRegistry(db.prices, registry);
-        let report: FetchReport;
+        let result: FetchAndImportResult;
         try {
-          report = await fetchChains({
+          result = await fetchAndImport({
             db: db.prices,
             registry,
             dataDir: settings.dataDir,
@@ -89,16 +85,19 @@ non-Israeli addresses). Exit status 1 when any chain failed.`,
             date: values.date,
             deltas: values.deltas ?? false,
             sourcesOverride,
+            runImport,
           });
         } catch (error) {
           if (error instanceof FetchUsageError) throw new UsageError(error.message);
-          throw error;
+          if (!(error instanceof FetchImportError)) throw error;
+          console.log(formatReport(error.fetch));
+          console.error(`mehir fetch: ${error.message}`);
+          return 1;
         }
+        const report = result.fetch;
         console.log(formatReport(report));
-        if (report.files.length > 0) {
-          if (importDownloads) await importDownloads({ db, registry, dataDir: settings.dataDir, paths: report.files });
-          else console.log(`import step not wired into this build: the files are in ${settings.dataDir}/downloads/`);
-        }
+        if (result.import) console.log(formatImportReport(result.import, { width: process.stdout.columns ?? 160 }));
+        if (result.import?.status === "failed") return 1;
         return report.chains.some((c) => c.status === "failed") ? 1 : 0;
       } finally {
         db.prices.close();
@@ -108,11 +107,4 @@ non-Israeli addresses). Exit status 1 when any chain failed.`,
   };
 }
 
-/** Imports what a fetch downloaded, as live data (replacing demo data, never mixing). */
-export const importDownloads: ImportDownloads = async ({ db, registry, paths }) => {
-  const report = await importPaths({ db: db.prices, registry, paths, origin: "fetch", source: "live", classify });
-  console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
-  return report;
-};
-
-export const fetchCommand: Command = createFetchCommand(importDownloads);
+export const fetchCommand: Command = createFetchCommand();

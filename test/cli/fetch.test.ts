@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { main } from "../../src/main.ts";
 import { createFetchCommand } from "../../src/cli/fetch.ts";
+import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../ingest/sources/fake-portal.ts";
 
 const KS = "7290058108879";
@@ -58,22 +59,51 @@ describe("mehir fetch", () => {
     db.close();
   });
 
-  test("the import step receives the downloaded paths", async () => {
+  test("imports the downloads as live data through the worker (the same fetchAndImport as serve)", async () => {
     const dir = tempDir();
     const sources = join(dir, "sources.json");
     writeFileSync(sources, JSON.stringify({ "king-store": { base_url: portal.url } }));
-    const seen: string[][] = [];
-    const command = createFetchCommand(async ({ paths, registry }) => {
-      expect(registry.bySlug.has("king-store")).toBe(true);
-      seen.push(paths);
+    const seen: { paths: string[]; origin: string; source: string }[] = [];
+    const command = createFetchCommand(async (request) => {
+      seen.push({ paths: request.paths, origin: request.origin, source: request.source });
+      return runImportInWorker(request);
     });
-    const log = spyOn(console, "log").mockImplementation(() => {});
+    const lines: string[] = [];
+    const log = spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
     try {
       expect(await command.run(["--chain", "king-store", "--date", "2026-11-22", "--data-dir", join(dir, "data"), "--sources-file", sources])).toBe(0);
     } finally {
       log.mockRestore();
     }
-    expect(seen).toEqual([[join(dir, "data", "downloads", "king-store", "2026-11-22", `PriceFull${KS}-001-202611220500.gz`)]]);
+    expect(seen).toEqual([{ paths: [join(dir, "data", "downloads", "king-store", "2026-11-22", `PriceFull${KS}-001-202611220500.gz`)], origin: "fetch", source: "live" }]);
+    expect(lines.join("\n")).toMatch(/imported 1 of 1 file/);
+    const db = new Database(join(dir, "data", "prices.sqlite"), { readonly: true });
+    expect(db.query("SELECT value FROM meta WHERE key = 'source'").get()).toEqual({ value: "live" });
+    expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: 2 });
+    db.close();
+  });
+
+  test("an import that fails exits 1 and forgets the files, so the next run fetches them again", async () => {
+    const dir = tempDir();
+    const sources = join(dir, "sources.json");
+    writeFileSync(sources, JSON.stringify({ "king-store": { base_url: portal.url } }));
+    const command = createFetchCommand(async () => {
+      throw new Error("import worker: disk full");
+    });
+    const out: string[] = [];
+    const log = spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+    const err = spyOn(console, "error").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+    try {
+      expect(await command.run(["--chain", "king-store", "--date", "2026-11-22", "--data-dir", join(dir, "data"), "--sources-file", sources])).toBe(1);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    expect(out.join("\n")).toMatch(/king-store\s+ok\s+1 new/);
+    expect(out.join("\n")).toContain("import of 1 fetched file(s) failed: import worker: disk full");
+    const db = new Database(join(dir, "data", "prices.sqlite"), { readonly: true });
+    expect(db.query("SELECT count(*) AS n FROM fetched_files").get()).toEqual({ n: 0 });
+    db.close();
   });
 
   test("a failed chain exits 1", async () => {

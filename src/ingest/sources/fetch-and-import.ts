@@ -1,0 +1,112 @@
+import type { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { PRICES_FILE } from "../../db/open.ts";
+import { log as defaultLog } from "../../log.ts";
+import type { ImportReport } from "../report.ts";
+import { runImportInWorker } from "../run-in-worker.ts";
+import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
+import { loadSourcesFile } from "./overrides.ts";
+import type { SourceLog } from "./types.ts";
+
+export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sourcesOverride"> {
+  /** The prices database of `dataDir` (fetch bookkeeping: fetched_files, chain_health). */
+  db: Database;
+  /** Parsed MEHIR_SOURCES_FILE; wins over `sourcesFile`. */
+  sourcesOverride?: FetchChainsOptions["sourcesOverride"];
+  /** Path of MEHIR_SOURCES_FILE, read and validated here (a bad file throws SourcesFileError). */
+  sourcesFile?: string;
+  /** The prices database file the import worker opens; default `<dataDir>/prices.sqlite`. */
+  dbPath?: string;
+  /** Runs the import; default runImportInWorker (a worker thread with its own connection). */
+  runImport?: typeof runImportInWorker;
+}
+
+export interface FetchAndImportResult {
+  fetch: FetchReport;
+  /** Absent when the fetch brought no new file. */
+  import?: ImportReport;
+}
+
+/** The import after a fetch failed as a whole (worker crash); `fetch` is the fetch's report. */
+export class FetchImportError extends Error {
+  override name = "FetchImportError";
+  constructor(
+    message: string,
+    readonly fetch: FetchReport,
+  ) {
+    super(message);
+  }
+}
+
+const defaultSourceLog: SourceLog = (level, msg, fields) => defaultLog[level](msg, fields);
+
+function currentSource(db: Database): string | null {
+  return (db.query("SELECT value FROM meta WHERE key = 'source'").get() as { value: string } | null)?.value ?? null;
+}
+
+/**
+ * Fetches the day's files of every active chain (or `chains`) from their portals, then imports
+ * the downloads as live data (origin "fetch", source "live") in a worker thread, so a caller
+ * serving requests never blocks. The first live import replaces demo data (never mixed). A chain
+ * that fails to fetch keeps its previous data. Files the import could not load — or all of them
+ * when the import itself failed — are forgotten by fetched_files, so the next run fetches them
+ * again instead of skipping them as "already fetched". When the database does not hold live data
+ * (a demo data dir), earlier downloads are not in it: fetched_files is cleared first.
+ * Never throws for a portal failure (reported per chain in `fetch`); throws FetchUsageError for a
+ * bad date or an unknown chain slug, SourcesFileError for a malformed sources file, and
+ * FetchImportError (carrying the fetch report) when the import run itself fails.
+ *
+ * @example
+ * const { fetch, import: imported } = await fetchAndImport({ db: dbs.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile });
+ * fetch.chains.filter((c) => c.status === "failed"); imported?.dataVersion;
+ */
+export async function fetchAndImport(options: FetchAndImportOptions): Promise<FetchAndImportResult> {
+  const log = options.log ?? defaultSourceLog;
+  const sourcesOverride = options.sourcesOverride ?? (options.sourcesFile ? loadSourcesFile(options.sourcesFile) : undefined);
+  const { db } = options;
+  if (currentSource(db) !== "live") db.run("DELETE FROM fetched_files");
+
+  const fetch = await fetchChains({ ...options, sourcesOverride, log });
+  const failed = fetch.chains.filter((c) => c.status === "failed").map((c) => c.slug);
+  log(failed.length ? "warn" : "info", "fetch: done", { date: fetch.date, files: fetch.files.length, chains: fetch.chains.length, failed });
+  if (fetch.files.length === 0) return { fetch };
+
+  const runImport = options.runImport ?? runImportInWorker;
+  let report: ImportReport;
+  try {
+    report = await runImport({
+      dbPath: options.dbPath ?? join(options.dataDir, PRICES_FILE),
+      paths: fetch.files,
+      origin: "fetch",
+      source: "live",
+      registry: options.registry.chains,
+    });
+  } catch (error) {
+    forget(db, fetch, fetch.files);
+    const message = (error as Error).message;
+    log("error", "fetch: import failed", { error: message, files: fetch.files.length });
+    throw new FetchImportError(`import of ${fetch.files.length} fetched file(s) failed: ${message}`, fetch);
+  }
+  const unloaded = report.dataVersion === null ? fetch.files : report.files.filter((f) => f.status === "rejected").map((f) => f.path);
+  forget(db, fetch, unloaded);
+  log(report.status === "ok" ? "info" : "warn", "fetch: imported", {
+    status: report.status,
+    files: report.totals.files,
+    rejected: report.totals.rejected,
+    rows: report.totals.rows,
+    data_version: report.dataVersion,
+    replaced: report.replaced,
+    error: report.error,
+  });
+  return { fetch, import: report };
+}
+
+/** Drops downloaded paths from fetched_files (the next fetch downloads them again). */
+function forget(db: Database, fetch: FetchReport, paths: string[]): void {
+  if (paths.length === 0) return;
+  const wanted = new Set(paths);
+  const del = db.prepare("DELETE FROM fetched_files WHERE chain_slug = ? AND file_name = ?");
+  for (const chain of fetch.chains) {
+    for (const file of chain.downloaded) if (wanted.has(file.path)) del.run(chain.slug, file.fileName);
+  }
+}

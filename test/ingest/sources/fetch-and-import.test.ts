@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { createApp, type AppDeps } from "../../../src/app.ts";
+import { loadSettings } from "../../../src/config.ts";
+import { DataState } from "../../../src/data-state.ts";
+import { openDataDir, type Databases } from "../../../src/db/open.ts";
+import { syncRegistry } from "../../../src/db/sync-registry.ts";
+import { ensureDemoData } from "../../../src/demo/first-start.ts";
+import { fetchAndImport, FetchImportError } from "../../../src/ingest/sources/fetch-and-import.ts";
+import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { withKey } from "../../helpers/keys.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
+
+// End to end on a real data dir: demo first start, then a live fetch of one chain from a fake
+// Bina portal, imported in the worker — the API must then show live data only, never mixed.
+const KS = "7290058108879";
+const DAY = "2026-11-22";
+const NOW = new Date("2026-11-22T08:00:00Z");
+const registry = loadRegistry();
+const enc = new TextEncoder();
+
+let sharedBarcode = "";
+const storesXml = () =>
+  enc.encode(
+    `<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${KS}</ChainId><ChainName>קינג סטור</ChainName><SubChains><SubChain><SubChainId>1</SubChainId><Stores>` +
+      `<Store><StoreId>28</StoreId><BikoretNo>1</BikoretNo><StoreType>1</StoreType><StoreName>קינג סטור סכנין</StoreName><Address>הרצל 1</Address><City>סכנין</City><ZipCode>0</ZipCode></Store>` +
+      `</Stores></SubChain></SubChains></Root>`,
+  );
+const priceXml = () =>
+  enc.encode(
+    `<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${KS}</ChainId><SubChainId>1</SubChainId><StoreId>28</StoreId><BikoretNo>1</BikoretNo><Items>` +
+      `<Item><PriceUpdateDate>2026-11-22 05:00</PriceUpdateDate><ItemCode>${sharedBarcode || "7290000000017"}</ItemCode><ItemType>1</ItemType><ItemNm>מוצר חי</ItemNm><ManufacturerName>יצרן</ManufacturerName><ManufactureCountry>IL</ManufactureCountry><ManufacturerItemDescription>x</ManufacturerItemDescription><UnitQty>ליטר</UnitQty><Quantity>1</Quantity><bIsWeighted>0</bIsWeighted><UnitOfMeasure>ליטר</UnitOfMeasure><QtyInPackage>1</QtyInPackage><ItemPrice>4.37</ItemPrice><UnitOfMeasurePrice>4.37</UnitOfMeasurePrice><AllowDiscount>1</AllowDiscount><ItemStatus>1</ItemStatus></Item>` +
+      `</Items></Root>`,
+  );
+
+function binaPortal() {
+  const files: Record<string, () => Uint8Array> = {
+    [`Stores${KS}-000-202611220500.gz`]: () => Bun.gzipSync(storesXml()),
+    [`PriceFull${KS}-028-202611220600.gz`]: () => Bun.gzipSync(priceXml()),
+  };
+  const byType: Record<string, string> = { "1": `Stores${KS}-000-202611220500.gz`, "4": `PriceFull${KS}-028-202611220600.gz` };
+  return startFakePortal((_req, url, body) => {
+    if (url.pathname === "/MainIO_Hok.aspx") {
+      const name = byType[new URLSearchParams(body).get("WFileType") ?? ""];
+      return jsonResponse(name ? [{ FileNm: name, Store: "28", DateFile: "06:00 22/11/2026" }] : []);
+    }
+    if (url.pathname === "/Download.aspx") return jsonResponse([{ SPath: `/blobs/${url.searchParams.get("FileNm")}` }]);
+    const blob = files[decodeURIComponent(url.pathname.slice("/blobs/".length))];
+    return blob ? bytesResponse(blob()) : htmlResponse("not found", 404);
+  });
+}
+
+describe("fetchAndImport after a demo first start", () => {
+  let dataDir: string;
+  let db: Databases;
+  let deps: AppDeps;
+  let portal: ReturnType<typeof startFakePortal>;
+  const quiet = () => {};
+
+  beforeAll(async () => {
+    dataDir = tempDir();
+    db = openDataDir(dataDir);
+    syncRegistry(db.prices, registry);
+    await ensureDemoData({ db: db.prices, registry, dataDir, now: NOW, scale: 0.02, importer: "inline" });
+    // A barcode the demo sells in several chains, King Store among them.
+    sharedBarcode = (
+      db.prices
+        .query(
+          `SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id JOIN stores s ON s.id = pc.store_id
+            WHERE p.scope_chain_id = 0 GROUP BY p.id HAVING count(DISTINCT s.chain_id) >= 3 ORDER BY p.barcode LIMIT 1`,
+        )
+        .get() as { barcode: string }
+    ).barcode;
+    portal = binaPortal();
+    deps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => NOW };
+  }, 60_000);
+  afterAll(() => {
+    portal?.stop();
+    db?.prices.close();
+    db?.accounts.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("the live import replaces the demo data: only the fetched chain's data, source live", async () => {
+    const app = createApp(deps);
+    const headers = await withKey(deps, "pro");
+    const before = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${sharedBarcode}`, { headers }))).json();
+    expect(before.data.prices.length).toBeGreaterThanOrEqual(3);
+
+    const result = await fetchAndImport({
+      db: db.prices,
+      registry,
+      dataDir,
+      chains: ["king-store"],
+      date: DAY,
+      sourcesOverride: { "king-store": { base_url: portal.url } },
+      http: FAST_HTTP,
+      now: () => NOW,
+      log: quiet,
+    });
+    expect(result.fetch.chains.map((c) => [c.slug, c.status, c.downloaded.length])).toEqual([["king-store", "ok", 2]]);
+    expect(result.import).toMatchObject({ origin: "fetch", source: "live", status: "ok", replaced: true });
+    expect(result.import!.totals.rejected).toBe(0);
+    deps.data.refresh();
+    expect(deps.data.current.source).toBe("live");
+
+    const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
+    const withData = chains.filter((c) => c.status !== "no_data");
+    expect(withData.map((c) => c.chain_id)).toEqual(["king-store"]);
+    expect(withData[0]).toMatchObject({ source: "live", store_count: 1, product_count: 1, last_updated_at: "2026-11-22T06:00:00+02:00" });
+    expect(chains.filter((c) => c.chain_id !== "king-store").every((c) => c.source === "none" && c.product_count === 0)).toBe(true);
+
+    const prices = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${sharedBarcode}`, { headers }))).json();
+    expect(prices.data.prices.map((e: { chain_id: string }) => e.chain_id)).toEqual(["king-store"]);
+    expect(prices.data.prices[0].price_ils).toBe("4.37");
+  });
+
+  test("a second run downloads nothing new and imports nothing", async () => {
+    const again = await fetchAndImport({
+      db: db.prices,
+      registry,
+      dataDir,
+      chains: ["king-store"],
+      date: DAY,
+      sourcesOverride: { "king-store": { base_url: portal.url } },
+      http: FAST_HTTP,
+      now: () => NOW,
+      log: quiet,
+    });
+    expect(again.fetch.chains[0]).toMatchObject({ status: "ok", alreadyFetched: 2, downloaded: [] });
+    expect(again.import).toBeUndefined();
+  });
+});
+
+describe("fetchAndImport bookkeeping", () => {
+  test("files the import could not load are fetched again next time; a failed import forgets the whole run", async () => {
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    try {
+      syncRegistry(db.prices, registry);
+      const portal = binaPortal();
+      try {
+        const options = {
+          db: db.prices,
+          registry,
+          dataDir,
+          chains: ["king-store"],
+          date: DAY,
+          sourcesOverride: { "king-store": { base_url: portal.url } },
+          http: FAST_HTTP,
+          now: () => NOW,
+          log: () => {},
+        };
+        // The worker crashing: nothing is recorded as fetched.
+        const crash: typeof runImportInWorker = async () => {
+          throw new Error("import worker: out of memory");
+        };
+        await expect(fetchAndImport({ ...options, runImport: crash })).rejects.toBeInstanceOf(FetchImportError);
+        expect((db.prices.query("SELECT count(*) AS n FROM fetched_files").get() as { n: number }).n).toBe(0);
+        // A run where the import rejected one file: only that file is forgotten.
+        const oneRejected: typeof runImportInWorker = async (request) => {
+          const real = await runImportInWorker(request);
+          return { ...real, files: real.files.map((f) => (f.type === "stores" ? { ...f, status: "rejected" as const } : f)) };
+        };
+        const third = await fetchAndImport({ ...options, runImport: oneRejected });
+        expect(third.fetch.chains[0]!.downloaded).toHaveLength(2);
+        expect(db.prices.query("SELECT file_name FROM fetched_files").all()).toEqual([{ file_name: `PriceFull${KS}-028-202611220600.gz` }]);
+        const fourth = await fetchAndImport(options);
+        expect(fourth.fetch.chains[0]!.downloaded.map((d) => d.fileName)).toEqual([`Stores${KS}-000-202611220500.gz`]);
+      } finally {
+        portal.stop();
+      }
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
