@@ -26,6 +26,9 @@ Options:
   --replace           Delete the current price data first (same source)
   --json              Print the report as JSON instead of a table
 
+A path that does not exist is reported like a bad file (usage error when none exists).
+On a terminal a progress bar is drawn on stderr while the files load.
+
 Exit status: 0 when at least one file was imported, 1 when none could be.`,
   async run(args) {
     if (wantsHelp(args)) {
@@ -40,7 +43,8 @@ Exit status: 0 when at least one file was imported, 1 when none could be.`,
     if (positionals.length === 0) throw new UsageError("give at least one file or folder to import");
     const source = values.source ?? "live";
     if (source !== "demo" && source !== "live") throw new UsageError(`--source expects demo or live, got "${source}"`);
-    for (const path of positionals) if (!existsSync(path)) throw new UsageError(`no such file or folder: ${path}`);
+    // One missing path among others is reported in the run's table; the rest still imports.
+    if (!positionals.some((path) => existsSync(path))) throw new UsageError(`no such file or folder: ${positionals.join(", ")}`);
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
     setLogLevel(settings.logLevel);
 

@@ -79,7 +79,8 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
   return {
     name,
     parsed: result.file,
-    partial: xml.partial,
+    // A cut gzip stream is incomplete even when the inflated text happens to end the document.
+    partial: xml.partial || raw.truncated,
     dialect,
     compression: raw.compression,
     encoding: decoded.encoding,

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDay } from "../../bench/lib/price-files.ts";
@@ -46,6 +46,36 @@ test("exit status 1 when nothing could be imported; usage errors exit 2", () => 
   expect(mehir(["import", "--data-dir", join(root, "x")]).code).toBe(2);
   expect(mehir(["import", join(root, "no-such-path")]).code).toBe(2);
   expect(mehir(["import", bad, "--source", "staging"]).code).toBe(2);
+});
+
+test("a missing path among others is reported as rejected; the rest imports (exit 0)", () => {
+  writeDay(join(root, "some"), { stores: 1, itemsPerStore: 5, products: 20, chains: 1, promos: false }, 1);
+  const missing = join(root, "not-there");
+  const r = mehir(["import", join(root, "some"), missing, "--data-dir", join(root, "data-some"), "--json"]);
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout) as ImportReport;
+  expect(report.status).toBe("partial");
+  expect(report.files.find((f) => f.path === missing)).toMatchObject({ status: "rejected", reason: "no such file or folder", rows: 0 });
+  expect(report.totals).toMatchObject({ ok: 2, rejected: 1, imported: 2 });
+});
+
+// `script` (util-linux) gives the child a terminal, as a user's shell would.
+const hasScript = ["/usr/bin/script", "/bin/script"].some((p) => existsSync(p));
+
+test.skipIf(!hasScript)("on a terminal a progress bar counts the files on stderr; without one, none is drawn", () => {
+  writeDay(join(root, "tty"), { stores: 2, itemsPerStore: 5, products: 20, chains: 1, promos: false }, 1);
+  const command = `${process.execPath} ${MAIN} import ${join(root, "tty")} --data-dir ${join(root, "data-tty")}`;
+  const p = Bun.spawnSync(["script", "-q", "-e", "-c", command, "/dev/null"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, MEHIR_LOG_LEVEL: "silent", COLUMNS: "100" } });
+  expect(p.exitCode).toBe(0);
+  const out = p.stdout.toString();
+  // Three files (Stores + two PriceFull): the bar is redrawn in place after each, then cleared.
+  for (const counter of ["1/3", "2/3", "3/3"]) expect(out).toContain(`${counter}  `);
+  expect(out).toContain("█".repeat(24) + " 3/3");
+  expect(out).toContain("\r\x1b[2K");
+  expect(out).toContain("imported 3 of 3 files");
+  const piped = mehir(["import", join(root, "tty"), "--data-dir", join(root, "data-tty2")]);
+  expect(piped.stderr).not.toContain("█");
+  expect(piped.stdout).toContain("imported 3 of 3 files");
 });
 
 test("the progress line fits the terminal and counts files", () => {

@@ -92,6 +92,24 @@ describe("readPriceFile: bad files", () => {
     expect(read.warnings).toContain("gzip stream is truncated");
   });
 
+  test("a cut inside a Hebrew letter of a BOM-less UTF-8 file keeps the rows' Hebrew (not windows-1255)", () => {
+    const bytes = fixtureBytes("PriceFull7290058159628-001-202211021214");
+    const text = new TextDecoder().decode(bytes);
+    // Cut one byte into the second letter of the second item's name ("מים …": D7 9E D7 99 …).
+    const at = new TextEncoder().encode(text.slice(0, text.indexOf("<ItemNm>מים") + "<ItemNm>מ".length)).length + 1;
+    expect(bytes[at - 1]).toBe(0xd7);
+    const read = readPriceFile(Bun.gzipSync(bytes.slice(0, at) as Uint8Array<ArrayBuffer>), "PriceFull7290058159628-001-202211021214.gz");
+    expect(read).toMatchObject({ encoding: "utf-8", partial: true });
+    expect((read.parsed as PricesFile).items.map((i) => i.name)).toEqual(["לחמניה אנג'ל רגילה 80ג'"]);
+  });
+
+  test("a gzip stream cut after a complete document is still partial (its trailer is missing)", () => {
+    const gz = Bun.gzipSync(xml as Uint8Array<ArrayBuffer>);
+    const read = readPriceFile(gz.subarray(0, gz.length - 4), "PriceFull7290058140886-013-202511021215.gz");
+    expect((read.parsed as PricesFile).items.length).toBe((readFixture(NAME).parsed as PricesFile).items.length);
+    expect(read.partial).toBe(true);
+  });
+
   test("a complete file is never partial; content that contradicts the name is reported", () => {
     const read = readPriceFile(xml, "PromoFull7290058140886-013-202511021215.xml");
     expect(read.partial).toBe(false);

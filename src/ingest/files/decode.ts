@@ -1,4 +1,5 @@
 import { repairGibberish } from "./gibberish.ts";
+import { incompleteUtf8Tail, looksLikeDamagedUtf8 } from "./utf8-shape.ts";
 
 export type TextEncodingName = "utf-8" | "utf-16le" | "utf-16be" | "windows-1255";
 
@@ -37,8 +38,9 @@ const DECLARATION = /^\s*<\?xml[^>]*\?>/;
 
 /**
  * Decodes a price file by sniffing, never by its `encoding=` declaration: BOM (UTF-8,
- * UTF-16LE/BE) → UTF-16 by NUL pattern → strict UTF-8 → windows-1255. Strips the BOM and the
- * XML declaration (so no parser re-decodes) and repairs mis-decoded Hebrew.
+ * UTF-16LE/BE) → UTF-16 by NUL pattern → strict UTF-8 → UTF-8 cut inside its last character
+ * (a truncated download) or with a few stray bytes (replaced, with a warning) → windows-1255.
+ * Strips the BOM and the XML declaration (so no parser re-decodes) and repairs mis-decoded Hebrew.
  *
  * @example decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x3c, 0x41, 0x2f, 0x3e])).text // "<A/>"
  */
@@ -48,7 +50,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   let text: string;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     encoding = "utf-8";
-    text = strictOrLoose(bytes.subarray(3), warnings);
+    text = utf8(bytes.subarray(3), warnings, true)!;
   } else if (bytes[0] === 0xff && bytes[1] === 0xfe) {
     encoding = "utf-16le";
     text = decoders[encoding].decode(bytes.subarray(2));
@@ -61,10 +63,11 @@ export function decodeText(bytes: Uint8Array): DecodedText {
       encoding = utf16;
       text = decoders[utf16].decode(bytes);
     } else {
-      try {
-        text = utf8Strict.decode(bytes);
+      const asUtf8 = utf8(bytes, warnings, false);
+      if (asUtf8 !== null) {
+        text = asUtf8;
         encoding = "utf-8";
-      } catch {
+      } else {
         encoding = "windows-1255";
         text = decoders[encoding].decode(bytes);
       }
@@ -79,11 +82,28 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   return { text: gibberish.text, encoding, warnings };
 }
 
-function strictOrLoose(bytes: Uint8Array, warnings: string[]): string {
+/**
+ * The bytes as UTF-8: strict; else without an incomplete last character (a cut file); else,
+ * when they are UTF-8 with a few stray bytes (or `sure`, after a UTF-8 BOM), with the stray
+ * bytes replaced and a warning. Null when they are not UTF-8.
+ */
+function utf8(bytes: Uint8Array, warnings: string[], sure: boolean): string | null {
   try {
     return utf8Strict.decode(bytes);
   } catch {
-    warnings.push("invalid UTF-8 sequences replaced");
-    return utf8Loose.decode(bytes);
+    // Only the failure path pays for the checks below.
   }
+  const tail = incompleteUtf8Tail(bytes);
+  if (tail > 0) {
+    try {
+      const text = utf8Strict.decode(bytes.subarray(0, bytes.length - tail));
+      warnings.push("incomplete UTF-8 character at the end dropped");
+      return text;
+    } catch {
+      // stray bytes elsewhere too
+    }
+  }
+  if (!sure && !looksLikeDamagedUtf8(bytes)) return null;
+  warnings.push("invalid UTF-8 sequences replaced");
+  return utf8Loose.decode(bytes);
 }

@@ -24,7 +24,7 @@ const DECLARATION = /<!(DOCTYPE|ENTITY)\b/i;
 
 /**
  * Parses a decoded price file with {@link scanXml}. Refuses DOCTYPE/ENTITY declarations up
- * front (entities are never expanded). A document that ends early (a cut download) keeps its
+ * front (entities are never expanded) and text that does not start with a tag. A document that ends early (a cut download) keeps its
  * complete rows (`partial: true`); a structural error (mismatched tags) rejects the file.
  *
  * @example parseXml("<Root><Items Count=1><Item><A>1</A></Item></Items></Root>").root.Items // { "@Count": "1", Item: { A: "1" } }
@@ -33,7 +33,12 @@ export function parseXml(text: string, options: ScanOptions = {}): ParsedXml {
   if (text.indexOf("<!") >= 0 && DECLARATION.test(text)) {
     throw new FileRejectedError("entity-declaration", "XML with DOCTYPE/ENTITY declarations is refused");
   }
-  if (!text.trim()) throw new FileRejectedError("empty", "file is empty");
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) <= 32) start++;
+  if (start === text.length) throw new FileRejectedError("empty", "file is empty");
+  // The scanner skips text outside the root; a file that starts with text (a README, an HTML
+  // error page's plain text) is not a price file, whatever tags it mentions later.
+  if (text.charCodeAt(start) !== 60 /* < */) throw new FileRejectedError("malformed-xml", "not an XML document: it starts with text");
   try {
     const scanned = scanXml(text, options);
     return {

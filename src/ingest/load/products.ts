@@ -33,12 +33,16 @@ interface ProductEntry extends ProductFields {
 type CacheKey = number | string;
 type JournalEntry = [key: CacheKey, previous: ProductEntry | undefined, previousPending: ProductEntry | undefined];
 
+/** Largest scope whose numeric keys stay exact: (89 + 1) × 10¹⁴ − 1 < 2⁵³ ≈ 9.007 × 10¹⁵. */
+const MAX_NUMERIC_SCOPE = 89;
+
 /**
  * The cache key of a product: a number when its code is at most 14 digits (scope × 10¹⁴ + code:
- * hashing a number is much cheaper than hashing a fresh substring), else a string.
+ * hashing a number is much cheaper than hashing a fresh substring), else a string. Past
+ * MAX_NUMERIC_SCOPE the sum would lose its last digits and merge neighbouring codes.
  */
-function cacheKey(scope: number, number: number, key: () => string): CacheKey {
-  return scope < 90_000 && !Number.isNaN(number) ? scope * 1e14 + number : `${scope}:${key()}`;
+export function cacheKey(scope: number, number: number, key: () => string): CacheKey {
+  return scope <= MAX_NUMERIC_SCOPE && !Number.isNaN(number) ? scope * 1e14 + number : `${scope}:${key()}`;
 }
 
 const PRODUCT_FIELDS = "id, name, manufacturer, manufacture_country, unit_qty, size_amount, size_unit, qty_in_package, is_weighted, updated_at";

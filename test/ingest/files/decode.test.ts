@@ -42,6 +42,19 @@ describe("decodeText", () => {
     expect(out.warnings).toEqual(["invalid UTF-8 sequences replaced"]);
   });
 
+  test("UTF-8 without BOM cut inside a Hebrew letter stays UTF-8 (a truncated download)", () => {
+    const bytes = utf8(doc);
+    // "<Root><ItemName>ח" + the first byte of "ל" (D7 9C).
+    const cut = bytes.subarray(0, "<Root><ItemName>".length + 2 + 1);
+    expect(cut.at(-1)).toBe(0xd7);
+    expect(decodeText(cut)).toEqual({ text: "<Root><ItemName>ח", encoding: "utf-8", warnings: ["incomplete UTF-8 character at the end dropped"] });
+  });
+
+  test("UTF-8 without BOM with a stray byte stays UTF-8; the byte is replaced", () => {
+    const bytes = Buffer.concat([utf8("<Root><A>"), new Uint8Array([0xa0]), utf8(`</A>${doc.repeat(3)}</Root>`)]);
+    expect(decodeText(bytes)).toEqual({ text: `<Root><A>\uFFFD</A>${doc.repeat(3)}</Root>`, encoding: "utf-8", warnings: ["invalid UTF-8 sequences replaced"] });
+  });
+
   test("mis-decoded Hebrew is repaired", () => {
     const latin1 = doc.replace(/[\u05d0-\u05ea]/g, (c) => String.fromCharCode(0xe0 + c.charCodeAt(0) - 0x5d0));
     expect(decodeText(utf8(latin1))).toMatchObject({ text: doc, warnings: ["repaired mis-decoded Hebrew"] });

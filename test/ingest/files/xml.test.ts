@@ -106,6 +106,9 @@ describe("parseXml", () => {
   test("malformed XML is rejected; a truncated document is partial", () => {
     expect(reason(() => parseXml("<Root><Items><Item><C>1</Item></Items></Root>"))).toBe("malformed-xml");
     expect(reason(() => parseXml("   "))).toBe("empty");
+    // Text before the first tag: a README that mentions `<Root>`, not a price file.
+    expect(reason(() => parseXml("# Samples\nEach file is a <Root> with <Items Count=\"0\"/> inside.\n"))).toBe("malformed-xml");
+    expect(parseXml("\r\n\t <Root/>").rootName).toBe("Root");
     const partial = parseXml("<Root><Items><Item><C>1</C></Item><Item><C>", { rowNames: ROW_ELEMENTS, onRow: () => {} });
     expect(partial.partial).toBe(true);
     expect(partial.warnings[0]).toContain("truncated");
