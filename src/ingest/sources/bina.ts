@@ -1,5 +1,6 @@
 import { HttpError } from "./http.ts";
 import { dmy, joinUrl, listedFile } from "./listing.ts";
+import { jsonOrFile } from "./peek.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 interface BinaRow {
@@ -53,26 +54,15 @@ export class BinaAdapter implements PortalAdapter {
     const res = await http.send(file.url, {}, signal);
     if (res.ok) {
       // Download.aspx answers `[{"SPath": url}]` (often labelled text/html); some portals answer the file itself.
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const target = spathOf(bytes);
-      if (target) return http.send(new URL(target, file.url).toString(), {}, signal);
-      if (/^\s*[[{]/.test(new TextDecoder().decode(bytes.subarray(0, 16)))) throw new HttpError(`bina: no SPath for ${file.fileName}`, null, false);
-      return new Response(bytes, { status: 200, headers: { "content-type": res.headers.get("content-type") ?? "application/octet-stream" } });
+      const peeked = await jsonOrFile(res);
+      if ("file" in peeked) return peeked.file;
+      const body = peeked.json as { SPath?: unknown }[] | { SPath?: unknown } | null;
+      const target = Array.isArray(body) ? body[0]?.SPath : body?.SPath;
+      if (typeof target !== "string" || !target) throw new HttpError(`bina: no SPath for ${file.fileName}`, null, false);
+      return http.send(new URL(target, file.url).toString(), {}, signal);
     }
     await res.body?.cancel().catch(() => {});
     if (res.status >= 500) return res;
     return http.send(joinUrl(portal.base_url, "/Download/" + encodeURIComponent(file.fileName)), {}, signal);
-  }
-}
-
-/** The `SPath` of a Download.aspx answer, or null when the bytes are not that JSON. */
-function spathOf(bytes: Uint8Array): string | null {
-  if (bytes.length > 64 * 1024 || !/^\s*[[{]/.test(new TextDecoder().decode(bytes.subarray(0, 16)))) return null;
-  try {
-    const body = JSON.parse(new TextDecoder().decode(bytes)) as { SPath?: string }[] | { SPath?: string };
-    const path = Array.isArray(body) ? body[0]?.SPath : body.SPath;
-    return typeof path === "string" && path ? path : null;
-  } catch {
-    return null;
   }
 }

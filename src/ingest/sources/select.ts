@@ -14,6 +14,8 @@ export interface Selection {
  * the newest Stores file per chain code, the newest PriceFull and PromoFull per store, and —
  * when `deltas` — every Price/Promo of the store newer than its chosen full file (`NULL`
  * placeholders included, as they may carry rows). `NULL` files never stand in for a full file.
+ * Stores files are published when the stores change, not daily: a chain code with none on
+ * `date` gets its newest earlier one still listed.
  *
  * @example selectFiles(listing, ["7290027600007"], "2026-11-22", false).files.map((f) => f.fileName)
  */
@@ -24,6 +26,8 @@ export function selectFiles(listing: ListedFile[], chainCodes: string[], date: s
   const newest = new Map<string, ListedFile>();
   const deltaFiles: ListedFile[] = [];
   const seen = new Set<string>();
+  /** Newest Stores file listed before `date`, per chain code. */
+  const earlierStores = new Map<string, ListedFile>();
 
   for (const file of listing) {
     if (seen.has(file.fileName)) {
@@ -40,6 +44,11 @@ export function selectFiles(listing: ListedFile[], chainCodes: string[], date: s
       continue;
     }
     if (!file.time || file.time.slice(0, 10) !== date) {
+      const key = file.chainCode ?? "";
+      const earlier = earlierStores.get(key);
+      if (file.type === "stores" && !file.isNullPlaceholder && file.time && file.time.slice(0, 10) < date && (!earlier || file.time > earlier.time!)) {
+        earlierStores.set(key, file);
+      }
       drop("other day");
       continue;
     }
@@ -61,6 +70,11 @@ export function selectFiles(listing: ListedFile[], chainCodes: string[], date: s
     } else drop("older");
   }
 
+  for (const [code, file] of earlierStores) {
+    if (newest.has(`stores:${code}`)) continue;
+    newest.set(`stores:${code}`, file);
+    dropped["other day"]!--;
+  }
   const fulls = [...newest.values()];
   const keptDeltas = deltaFiles.filter((d) => {
     const full = newest.get(`${d.type}full:${d.chainCode ?? ""}:${d.storeCode ?? ""}`);

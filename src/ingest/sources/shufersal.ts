@@ -7,20 +7,30 @@ import type { FileType } from "../records.ts";
 // catID of /FileObject/UpdateCategory.
 const CATEGORY: Record<FileType, number> = { price: 1, pricefull: 2, promo: 3, promofull: 4, stores: 5 };
 const MAX_PAGES = 200;
+/** Signed blob links live a few minutes: a link older than this is fetched again before use. */
+export const SHUFERSAL_LINK_MAX_AGE_MS = 60_000;
 
 /**
  * Shufersal (`prices.shufersal.co.il`): visit `/` first for the session cookies (the listing
  * answers 403 without them), then page through `GET /FileObject/UpdateCategory?catID=&storeId=0&page=N`
- * (an HTML table). Links are Azure-blob signed URLs, HTML-escaped (`&amp;`), that expire within
- * minutes: when a download answers 403 the store's page is listed again for a fresh link.
+ * (an HTML table in `#gridContainer`, newest first, link in the first cell). Links are Azure-blob
+ * signed URLs, HTML-escaped (`&amp;`), that expire within minutes, so a download uses its link
+ * right after listing: a link older than SHUFERSAL_LINK_MAX_AGE_MS is replaced by listing the
+ * store's page of that category again just before the download (one re-listing shared by the
+ * store's files), and a download answering 403 (expired) gets the same treatment.
  *
  * @example new ShufersalAdapter(ctx).list({ date: "2026-11-22", deltas: false })
  */
 export class ShufersalAdapter implements PortalAdapter {
   readonly family = "shufersal" as const;
   private warmed = false;
+  /** Fresh links per `catId:storeId`, shared by the downloads of one store. */
+  private readonly refreshing = new Map<string, { at: number; files: Promise<Map<string, ListedFile>> }>();
 
-  constructor(private readonly ctx: AdapterContext) {}
+  constructor(
+    private readonly ctx: AdapterContext,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   private async warm(force = false): Promise<void> {
     if (this.warmed && !force) return;
@@ -38,6 +48,7 @@ export class ShufersalAdapter implements PortalAdapter {
       await this.warm(true); // cookies expired: visit the front page again
       res = await this.ctx.http.text(url);
     }
+    const listedAt = String(this.clock());
     const out: ListedFile[] = [];
     for (const row of tableRows(res.text)) {
       const link = row.hrefs.find((h) => /^https?:\/\//i.test(h) && /\.(gz|xml|zip)(\?|$)/i.test(h.split("#")[0]!));
@@ -45,13 +56,16 @@ export class ShufersalAdapter implements PortalAdapter {
       const name = lastSegment(link);
       const cells = row.cells.map(textOf);
       const size = cells.map((c) => parseSize(c.replace(/\s+/g, " "))).find((n, i) => n != null && /[kmg]?b$/i.test(cells[i]!)) ?? null;
-      const time = cells.find((c) => /\d{1,2}\/\d{1,2}\/\d{4}/.test(c) || /^\d{4}-\d{2}-\d{2}/.test(c)) ?? null;
-      out.push(listedFile(name, link, { size, sizeExact: false, portalTime: time, extra: { catId: String(catId) } }));
+      out.push(listedFile(name, link, { size, sizeExact: false, extra: { catId: String(catId), listedAt } }));
     }
     return out;
   }
 
-  private async category(catId: number, storeId = "0"): Promise<ListedFile[]> {
+  /**
+   * Every file of a category (all stores, or one). The listing is newest first: with `since`
+   * (a date), paging stops after a page whose dated files are all older.
+   */
+  private async category(catId: number, storeId = "0", since?: string): Promise<ListedFile[]> {
     const seen = new Map<string, ListedFile>();
     for (let page = 1; page <= MAX_PAGES; page++) {
       const rows = await this.page(catId, storeId, page);
@@ -62,6 +76,8 @@ export class ShufersalAdapter implements PortalAdapter {
         fresh++;
       }
       if (fresh === 0) break; // past the last page the portal repeats it or answers an empty table
+      const dated = rows.filter((r) => r.time);
+      if (since && dated.length > 0 && dated.every((r) => r.time!.slice(0, 10) < since)) break;
     }
     return [...seen.values()];
   }
@@ -70,19 +86,39 @@ export class ShufersalAdapter implements PortalAdapter {
     await this.warm();
     const types: FileType[] = options.deltas ? ["stores", "pricefull", "promofull", "price", "promo"] : ["stores", "pricefull", "promofull"];
     const out: ListedFile[] = [];
-    for (const type of types) out.push(...(await this.category(CATEGORY[type])));
+    // Stores files appear only when the stores change: that category is read whole.
+    for (const type of types) out.push(...(await this.category(CATEGORY[type], "0", type === "stores" ? undefined : options.date)));
     return out;
   }
 
+  /** The store's current links of a category, listed at most once per half link lifetime. */
+  private freshLinks(catId: number, storeId: string): Promise<Map<string, ListedFile>> {
+    const key = `${catId}:${storeId}`;
+    const known = this.refreshing.get(key);
+    if (known && this.clock() - known.at < SHUFERSAL_LINK_MAX_AGE_MS / 2) return known.files;
+    const files = this.category(catId, storeId).then((list) => new Map(list.map((f) => [f.fileName, f])));
+    files.catch(() => this.refreshing.delete(key));
+    this.refreshing.set(key, { at: this.clock(), files });
+    return files;
+  }
+
+  private async refresh(file: ListedFile): Promise<void> {
+    const catId = Number(file.extra?.catId ?? (file.type ? CATEGORY[file.type] : 0));
+    const fresh = (await this.freshLinks(catId, file.storeCode ?? "0")).get(file.fileName);
+    if (!fresh) throw new HttpError(`shufersal: ${file.fileName} is no longer listed`, null, false);
+    file.url = fresh.url;
+    file.extra = { ...file.extra, listedAt: fresh.extra?.listedAt ?? String(this.clock()) };
+  }
+
   async download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
+    const age = this.clock() - Number(file.extra?.listedAt ?? 0);
+    if (age > SHUFERSAL_LINK_MAX_AGE_MS) await this.refresh(file);
     const res = await this.ctx.http.send(file.url, {}, signal);
     if (res.status !== 403 && res.status !== 404) return res;
     await res.body?.cancel().catch(() => {});
-    // The signed link expired: list the store's page of that category again for a fresh one.
-    const catId = Number(file.extra?.catId ?? (file.type ? CATEGORY[file.type] : 0));
-    const fresh = (await this.category(catId, file.storeCode ?? "0")).find((f) => f.fileName === file.fileName);
-    if (!fresh) throw new HttpError(`shufersal: ${file.fileName} is no longer listed`, null, false);
-    file.url = fresh.url;
-    return this.ctx.http.send(fresh.url, {}, signal);
+    // The signed link expired after all: list the store's page of that category again.
+    this.refreshing.delete(`${file.extra?.catId}:${file.storeCode ?? "0"}`);
+    await this.refresh(file);
+    return this.ctx.http.send(file.url, {}, signal);
   }
 }

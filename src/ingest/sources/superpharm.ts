@@ -1,6 +1,7 @@
 import { HttpError } from "./http.ts";
 import { dmy, joinUrl, listedFile } from "./listing.ts";
 import { lastSegment, tableRows, textOf } from "./html.ts";
+import { jsonOrFile } from "./peek.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 const MAX_PAGES = 200;
@@ -8,8 +9,9 @@ const MAX_PAGES = 200;
 /**
  * Super-Pharm (`prices.super-pharm.co.il`): a paged MVC grid,
  * `/?Category-equals=<Stores|PriceFull|PromoFull|Price|Promo>&Date-equals=dd/MM/yyyy&page=N`;
- * each row links `/Download/<name>?…`, which answers either the file or JSON `{"href": …}`
- * pointing at it (then fetched in a second GET).
+ * each row names its file in the second cell and links `/Download/<name>?…`, which answers
+ * either the file or JSON `{"href": …}` pointing at it (then fetched in a second GET) — read by
+ * its bytes, not its content type.
  *
  * @example new SuperPharmAdapter(ctx).list({ date: "2026-11-22", deltas: false })
  */
@@ -53,9 +55,12 @@ export class SuperPharmAdapter implements PortalAdapter {
 
   async download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
     const res = await this.ctx.http.send(file.url, {}, signal);
-    if (!res.ok || !/json/i.test(res.headers.get("content-type") ?? "")) return res;
-    const body = (await res.json().catch(() => null)) as { href?: string } | null;
-    if (!body?.href) throw new HttpError(`superpharm: no href for ${file.fileName}`, null, false);
-    return this.ctx.http.send(new URL(body.href, file.url).toString(), {}, signal);
+    if (!res.ok) return res;
+    // `/Download/<name>` answers JSON `{"href": …}` (whatever its content type says) or the file itself.
+    const peeked = await jsonOrFile(res);
+    if ("file" in peeked) return peeked.file;
+    const href = (peeked.json as { href?: unknown } | null)?.href;
+    if (typeof href !== "string" || !href) throw new HttpError(`superpharm: no href for ${file.fileName}`, null, false);
+    return this.ctx.http.send(new URL(href, file.url).toString(), {}, signal);
   }
 }

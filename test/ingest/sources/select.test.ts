@@ -40,6 +40,19 @@ describe("selectFiles", () => {
     expect(s.dropped["delta before full"]).toBe(1);
   });
 
+  test("a chain with no Stores file on the day gets its newest earlier one (stores are published on change)", () => {
+    const s = selectFiles(
+      [f(`Stores${C}-202611190500.xml`), f(`Stores${C}-202611210500.xml`), f(`NULLStores${C}-202611211000.xml`), f(`Stores${C}-202611230500.xml`), f(`PriceFull${C}-001-202611220300.gz`)],
+      [C],
+      "2026-11-22",
+      false,
+    );
+    expect(s.files.map((x) => x.fileName)).toEqual([`Stores${C}-202611210500.xml`, `PriceFull${C}-001-202611220300.gz`]);
+    expect(s.dropped["other day"]).toBe(3);
+    // Price files are never taken from another day.
+    expect(selectFiles([f(`PriceFull${C}-001-202611210300.gz`)], [C], "2026-11-22", false).files).toEqual([]);
+  });
+
   test("odd chain codes match after normalising", () => {
     const s = selectFiles([f("Stores0000072906390-202611221530.xml")], ["7290639000004", "72906390"], "2026-11-22", false);
     expect(s.files).toHaveLength(1);

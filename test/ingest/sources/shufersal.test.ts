@@ -72,6 +72,55 @@ describe("Shufersal", () => {
     expect([...new Set(pages)]).toEqual(["1", "2", "3"]);
   });
 
+  test("download right after listing: a link older than a minute is listed again first (once per store), stale pages are not walked", async () => {
+    const names = [`PriceFull${SH}-001-202611220300.gz`, `PriceFull${SH}-001-202611210300.gz`, `PriceFull${SH}-002-202611210300.gz`, `PriceFull${SH}-003-202611200300.gz`];
+    let now = 1_000_000;
+    const blobRequests: string[] = [];
+    const portal = startFakePortal((_req, url) => {
+      if (url.pathname === "/") return htmlResponse("<html></html>");
+      if (url.pathname === "/FileObject/UpdateCategory") {
+        const store = url.searchParams.get("storeId")!;
+        const page = Number(url.searchParams.get("page"));
+        if (url.searchParams.get("catID") !== "2") return htmlResponse(grid([], page));
+        // Newest first, two per page; every listing signs its links with the time it was made.
+        const matching = names.filter((n) => store === "0" || n.includes(`-${store.padStart(3, "0")}-`)).slice((page - 1) * 2, page * 2);
+        return htmlResponse(grid(matching.map((n) => row(portal.url, n, `t${now}`, "1", "pricefull")), page));
+      }
+      const m = url.pathname.match(/^\/blob\/\w+\/(.+)$/);
+      if (m) {
+        blobRequests.push(url.searchParams.get("sig")!);
+        // A link signed more than a minute ago has expired.
+        if (now - Number(url.searchParams.get("sig")!.slice(1)) > 60_000) return new Response("<Error><Code>AuthenticationFailed</Code></Error>", { status: 403 });
+        return bytesResponse(priceFullGz(SH, "1"));
+      }
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "shufersal", chain_codes: [SH], portal: { family: "shufersal", base_url: portal.url } });
+    const chain = registry.chains[0]!;
+    const { HttpClient } = await import("../../../src/ingest/sources/http.ts");
+    const { ShufersalAdapter } = await import("../../../src/ingest/sources/shufersal.ts");
+    const adapter = new ShufersalAdapter({ chain, portal: chain.portal, http: new HttpClient(FAST_HTTP), log: () => {} }, () => now);
+    const listed = await adapter.list({ date: DAY, deltas: false });
+    // Page 2 holds only yesterday's files: page 3 is never asked for.
+    const pages = portal.requests.filter((q) => q.search.includes("catID=2&storeId=0")).map((q) => new URLSearchParams(q.search).get("page"));
+    expect(pages).toEqual(["1", "2"]);
+    expect(listed.map((f) => f.fileName)).toEqual(names);
+    now += 90_000; // the downloads start a minute and a half later
+    const first = listed[0]!;
+    const res = await adapter.download(first);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(blobRequests).toEqual([`t${now}`]); // never tried the expired link
+    const relisted = portal.requests.filter((q) => q.search.includes("storeId=1&"));
+    expect(relisted.length).toBeGreaterThan(0);
+    // A second file of the same store right after reuses that re-listing.
+    const before = portal.requests.length;
+    const second = { ...listed[1]!, extra: { ...listed[1]!.extra } };
+    await (await adapter.download(second)).arrayBuffer();
+    expect(portal.requests.slice(before).every((q) => q.path.startsWith("/blob/"))).toBe(true);
+  });
+
   test("a listing that keeps answering 403 fails the chain", async () => {
     const portal = startFakePortal(() => htmlResponse("<html>Request Rejected</html>", 403));
     stops.push(portal.stop);

@@ -49,4 +49,28 @@ describe("Super-Pharm", () => {
     const pages = portal.requests.filter((q) => q.search.includes("Category-equals=PriceFull")).map((q) => new URLSearchParams(q.search).get("page"));
     expect([...new Set(pages)]).toEqual(["1", "2"]);
   });
+
+  test("the href JSON is recognised by its bytes even labelled text/html; a file answered directly is saved as is", async () => {
+    const direct = `PriceFull${SP}-001-202611220500.gz`;
+    const pointed = `PriceFull${SP}-002-202611220500.gz`;
+    const bytes = { [direct]: priceFullGz(SP, "1"), [pointed]: priceFullGz(SP, "2", 5) };
+    const portal = startFakePortal((_req, url) => {
+      if (url.pathname === "/") {
+        const rows = url.searchParams.get("Category-equals") === "PriceFull" ? [direct, pointed].map((name) => ({ name, category: "PriceFull" })) : [];
+        return htmlResponse(grid(rows.length, rows));
+      }
+      const name = decodeURIComponent(url.pathname.slice("/Download/".length));
+      if (name === direct) return bytesResponse(bytes[direct]!, "text/html; charset=utf-8");
+      if (name === pointed) return htmlResponse(JSON.stringify({ href: `/blob/${pointed}` }));
+      if (url.pathname === `/blob/${pointed}`) return bytesResponse(bytes[pointed]!);
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "super-pharm", chain_codes: [SP], portal: { family: "superpharm", base_url: portal.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    const r = report.chains[0]!;
+    expect(r.status).toBe("ok");
+    for (const d of r.downloaded) expect(new Uint8Array(await Bun.file(d.path).arrayBuffer())).toEqual(bytes[d.fileName]!);
+    expect(r.downloaded).toHaveLength(2);
+  });
 });
