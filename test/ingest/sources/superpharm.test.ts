@@ -53,7 +53,7 @@ describe("Super-Pharm", () => {
   test("the href JSON is recognised by its bytes even labelled text/html; a file answered directly is saved as is", async () => {
     const direct = `PriceFull${SP}-001-202611220500.gz`;
     const pointed = `PriceFull${SP}-002-202611220500.gz`;
-    const bytes: Record<string, Uint8Array> = { [direct]: priceFullGz(SP, "1"), [pointed]: priceFullGz(SP, "2", 5) };
+    const bytes: Record<string, Uint8Array<ArrayBuffer>> = { [direct]: priceFullGz(SP, "1"), [pointed]: priceFullGz(SP, "2", 5) };
     const portal = startFakePortal((_req, url) => {
       if (url.pathname === "/") {
         const rows = url.searchParams.get("Category-equals") === "PriceFull" ? [direct, pointed].map((name) => ({ name, category: "PriceFull" })) : [];
