@@ -11,11 +11,21 @@ interface LaibRow {
   fileSize?: string;
 }
 
+interface LaibBranch {
+  number?: number | string;
+}
+
+/** Branch listings read at most, when the chain-wide listing comes back empty. */
+const MAX_BRANCHES = 300;
+
 /**
- * Laib catalog (`laibcatalog.co.il`, formerly matrixcatalog): `GET /webapi/api/getfiles?edi=<chain code>`
- * → JSON `[{branchNumber, fileName, fileType, fileDate, fileSize "562.84 KB"}]`, one call per
- * chain code (Victory and Mahsanei HaShuk publish under two), de-duplicated by name (the portal
- * repeats files across branches); download `GET /webapi/<chain code>/<fileName>`.
+ * Laib catalog (`laibcatalog.co.il`, formerly matrixcatalog; the `/<folder>/index.html` SPA reads
+ * the same API): `GET /webapi/api/getfiles?edi=<chain code>` → JSON `[{branchNumber, fileName,
+ * fileType, fileDate, fileSize "562.84 KB"}]`, one call per chain code (Victory and Mahsanei
+ * HaShuk publish under two), de-duplicated by name (the portal repeats files across branches).
+ * When a code's listing is empty, its branches (`getbranches?edi=`) are listed one by one
+ * (`&branchNumber=N`), as the SPA does. Download `GET /webapi/<chain code>/<fileName>`; a file
+ * listed under a secondary code that answers 404 there is asked for under the primary code.
  *
  * @example new LaibAdapter(ctx).list({ date: "2026-11-22", deltas: false })
  */
@@ -24,22 +34,38 @@ export class LaibAdapter implements PortalAdapter {
 
   constructor(private readonly ctx: AdapterContext) {}
 
+  private api<T>(path: string): Promise<T> {
+    return this.ctx.http.json<T>(joinUrl(this.ctx.portal.base_url, path), { headers: { accept: "application/json" } });
+  }
+
+  private async filesOf(code: string): Promise<LaibRow[]> {
+    const edi = encodeURIComponent(code);
+    const rows = await this.api<LaibRow[] | null>(`/webapi/api/getfiles?edi=${edi}`);
+    if (Array.isArray(rows) && rows.length > 0) return rows;
+    const branches = await this.api<LaibBranch[] | null>(`/webapi/api/getbranches?edi=${edi}`);
+    const out: LaibRow[] = [];
+    for (const branch of (Array.isArray(branches) ? branches : []).slice(0, MAX_BRANCHES)) {
+      if (branch?.number == null || branch.number === "") continue;
+      const more = await this.api<LaibRow[] | null>(`/webapi/api/getfiles?edi=${edi}&branchNumber=${encodeURIComponent(String(branch.number))}`);
+      if (Array.isArray(more)) out.push(...more);
+    }
+    return out;
+  }
+
   async list(_options: ListOptions): Promise<ListedFile[]> {
     const base = this.ctx.portal.base_url;
     const seen = new Map<string, ListedFile>();
     const errors: string[] = [];
     for (const code of this.ctx.chain.chain_codes) {
-      let rows: LaibRow[] | null;
+      let rows: LaibRow[];
       try {
-        rows = await this.ctx.http.json<LaibRow[] | null>(joinUrl(base, `/webapi/api/getfiles?edi=${encodeURIComponent(code)}`), {
-          headers: { accept: "application/json" },
-        });
+        rows = await this.filesOf(code);
       } catch (error) {
         errors.push(`${code}: ${(error as Error).message}`);
         continue;
       }
-      for (const row of Array.isArray(rows) ? rows : []) {
-        const name = (row.fileName ?? "").trim();
+      for (const row of rows) {
+        const name = (row?.fileName ?? "").trim();
         if (!name || seen.has(name)) continue;
         seen.set(
           name,
@@ -47,6 +73,7 @@ export class LaibAdapter implements PortalAdapter {
             size: parseSize(row.fileSize ?? null),
             sizeExact: false,
             portalTime: row.fileDate ?? null,
+            extra: { code },
           }),
         );
       }
@@ -56,7 +83,11 @@ export class LaibAdapter implements PortalAdapter {
     return [...seen.values()];
   }
 
-  download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
-    return this.ctx.http.send(file.url, {}, signal);
+  async download(file: ListedFile, signal?: AbortSignal): Promise<Response> {
+    const res = await this.ctx.http.send(file.url, {}, signal);
+    const primary = this.ctx.chain.chain_codes[0]!;
+    if (res.status !== 404 || !file.extra?.code || file.extra.code === primary) return res;
+    await res.body?.cancel().catch(() => {});
+    return this.ctx.http.send(joinUrl(this.ctx.portal.base_url, `/webapi/${encodeURIComponent(primary)}/${encodeURIComponent(file.fileName)}`), {}, signal);
   }
 }

@@ -6,14 +6,18 @@ import type { ListedFile } from "./types.ts";
 
 /**
  * One row of a server-rendered file table as a ListedFile: the link is the row's first href
- * matching `linkPattern`; the name is the link's last segment when that is a price-file name,
- * else the cell that reads as one (City Market links are opaque `/downloadFile/<guid>`).
+ * matching `linkPattern` — or, in a row with a single link and a cell naming a price file, that
+ * link whatever its shape (City Market's links are opaque); the name is the link's last segment
+ * when that is a price-file name, else the cell that reads as one (Hazi Hinam and City Market
+ * show it without its extension).
  * @example rowToFile(tableRows(html)[0], pageUrl, /downloadfile/i)?.fileName
  */
 export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): ListedFile | null {
-  const href = row.hrefs.find((h) => linkPattern.test(h));
-  if (!href) return null;
   const cells = row.cells.map(textOf);
+  const named = cells.some((c) => /^[\w.-]+$/.test(c) && parseListingName(c).type !== null);
+  const links = row.hrefs.filter((h) => h && !h.startsWith("#") && !/^javascript:/i.test(h));
+  const href = links.find((h) => linkPattern.test(h)) ?? (named && links.length === 1 ? links[0] : undefined);
+  if (!href) return null;
   // The link's own name when it is a price-file name (it keeps the extension), else the cell naming the file.
   const fromLink = lastSegment(href);
   const fromCell = cells.find((c) => /^[\w.-]+$/.test(c) && parseListingName(c).type !== null);

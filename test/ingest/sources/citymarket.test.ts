@@ -49,6 +49,24 @@ ${Object.entries(shopFiles).map(([name, f]) => `<tr><td>22/11/2026 05:00</td><td
     expect(r.downloaded.map((d) => d.fileName).sort()).toEqual([...Object.keys(shopFiles), kgName].sort());
   });
 
+  test("links of any shape: a row's single link is taken when a cell names the file", async () => {
+    const name = `PriceFull${SHOPS}-008-202611220500`;
+    const shops = startFakePortal((_req, url) => {
+      if (url.pathname === "/") {
+        if (Number(url.searchParams.get("p")) > 1) return htmlResponse(`<table><tbody></tbody></table>`);
+        return htmlResponse(`<table class="table"><thead><tr><th>זמן</th><th>סניף</th><th>שם</th><th>סוג</th><th>מלא</th><th>גודל</th><th>הורדה</th></tr></thead><tbody>
+<tr><td>22/11/2026 05:00</td><td>008 - טאואר</td><td>${name}</td><td>Price</td><td>כן</td><td>4.2</td><td><a href="file?id=77">הורדה</a></td></tr></tbody></table>`);
+      }
+      if (url.pathname === "/file" && url.searchParams.get("id") === "77") return bytesResponse(priceFullGz(SHOPS, "8"));
+      return htmlResponse("not found", 404);
+    });
+    stops.push(shops.stop);
+    const registry = registryOf({ slug: "city-market", chain_codes: [SHOPS], portal: { family: "citymarket", base_url: shops.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(report.chains[0]!.status).toBe("ok");
+    expect(report.chains[0]!.downloaded.map((d) => d.fileName)).toEqual([name]);
+  });
+
   test("one portal down: the other's files still arrive, the chain is partial", async () => {
     const down = startFakePortal(() => htmlResponse("Service Unavailable", 503));
     const kgName = `PriceFull${KG}-001-202611220600.gz`;
