@@ -31,6 +31,8 @@ export class PromotionStatements {
   readonly storeLinks: Statement;
   readonly link: Statement;
   readonly unlink: Statement;
+  /** Whether a store has a current price for a product (primary-key lookup). */
+  readonly sells: Statement;
 
   constructor(db: Database) {
     this.upsert = db.prepare(
@@ -57,6 +59,7 @@ export class PromotionStatements {
     this.storeLinks = db.prepare("SELECT promotion_id FROM promotion_stores WHERE store_id = ?");
     this.link = db.prepare("INSERT OR IGNORE INTO promotion_stores (promotion_id, store_id) VALUES (?, ?)");
     this.unlink = db.prepare("DELETE FROM promotion_stores WHERE promotion_id = ? AND store_id = ?");
+    this.sells = db.prepare("SELECT 1 FROM price_current WHERE store_id = ? AND product_id = ?");
   }
 
   /** Forgets what was written (after a rollback). */
@@ -65,16 +68,21 @@ export class PromotionStatements {
   }
 }
 
-/** A promotion item's product: by its own identity first, then under the other scope. */
-function findItemProduct(products: ProductCache, item: PromotionItemRecord, chainId: number): number | null {
+/**
+ * A promotion item's product: by its own identity first, then under the other scope — a chain
+ * may mark an item ItemType 1 in its price file and 0 in its promotion file, or the reverse.
+ * An internal-marked code (ItemType 0) reaches the shared product of its GTIN only when the
+ * promotion's store sells that product: otherwise it would be merged with another chain's
+ * product (Osher Ad's 2015 promotions mark every barcode ItemType 0).
+ */
+function findItemProduct(st: PromotionStatements, products: ProductCache, item: PromotionItemRecord, chainId: number, storeId: number): number | null {
   const identity = productIdentity(item.itemCode, item.itemType, chainId);
   const found = products.find(identity);
   if (found !== null) return found;
-  const other: ProductIdentity | null =
-    identity.scope !== 0
-      ? isValidGtin(identity.key) && !isRestrictedCirculation(identity.key) ? { scope: 0, key: identity.key } : null
-      : { scope: chainId, key: identity.key };
-  return other ? products.find(other) : null;
+  if (identity.scope === 0) return products.find({ scope: chainId, key: identity.key });
+  if (!isValidGtin(identity.key) || isRestrictedCirculation(identity.key)) return null;
+  const shared = products.find({ scope: 0, key: identity.key } satisfies ProductIdentity);
+  return shared !== null && st.sells.get(storeId, shared) !== null ? shared : null;
 }
 
 /**
@@ -113,7 +121,7 @@ export function loadPromos(
     ) as { id: number };
     st.clearItems.run(id);
     for (const item of promo.items) {
-      const productId = findItemProduct(products, item, chain.chainId);
+      const productId = findItemProduct(st, products, item, chain.chainId, storeId);
       if (productId === null) {
         unknownItems++;
         continue;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { RAMI_LEVY, at, gtin, item, pricesInput, promoItem, promosInput, promotion } from "../../helpers/price-records.ts";
+import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, promoItem, promosInput, promotion } from "../../helpers/price-records.ts";
 import { count, freshDb, runInputs } from "./session-helpers.ts";
 
 const A = gtin(1), B = gtin(2);
@@ -68,6 +68,23 @@ describe("promotions", () => {
       { barcode_key: "77", is_gift: 1 },
     ]);
     expect(db.query("SELECT is_club_only, club_ids FROM promotions").get()).toEqual({ is_club_only: 1, club_ids: '["3"]' });
+  });
+
+  test("an item marked internal (ItemType 0) reaches a shared GTIN product only when the store sells it", () => {
+    const db = freshDb();
+    // Shufersal sells A and B as barcodes; Rami Levy store 1 sells B (ItemType 1), never A.
+    runInputs(db, [
+      pricesInput("pricefull", SHUFERSAL, "7", at(20), [item(A, 500), item(B, 700)]),
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(B, 690)]),
+    ]);
+    const { outcomes } = runInputs(db, [
+      promosInput("promofull", RAMI_LEVY, "1", at(20), [promotion("P1", [promoItem(A, { itemType: 0 }), promoItem(B, { itemType: 0 })])]),
+    ]);
+    // A would merge Rami Levy's internal code with Shufersal's product: skipped as unknown.
+    expect(outcomes[0]!.counts).toMatchObject({ unknownItems: 1 });
+    expect(db.query("SELECT p.barcode_key, p.scope_chain_id FROM promotion_items pi JOIN products p ON p.id = pi.product_id").all()).toEqual([
+      { barcode_key: B, scope_chain_id: 0 },
+    ]);
   });
 
   test("a truncated PromoFull links what it lists and unlinks nothing", () => {
