@@ -44,9 +44,14 @@ export interface DailyFetchOptions {
   clearTimer?: (handle: unknown) => void;
 }
 
+/** Longest single timer: the schedule re-checks the clock at least this often (suspend, clock changes). */
+export const MAX_TIMER_MS = 3_600_000;
+
 /**
  * Runs `run` every day at `at` Israel time until stopped. A run still going at the next time
  * is not started twice; a failing run is reported to `onError` and the schedule continues.
+ * Timers are at most MAX_TIMER_MS long and the clock is read again when one fires, so a timer
+ * firing a little early, a suspended machine or a changed clock neither skips nor repeats a day.
  *
  * @example const daily = startDailyFetch({ at: "05:30", run: fetchAndImport }); … daily.stop();
  */
@@ -56,28 +61,31 @@ export function startDailyFetch(options: DailyFetchOptions): { stop(): void; rea
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   let handle: unknown = null;
-  let nextAt: Date | null = null;
+  let nextAt: Date | null = nextRunAt(options.at, now());
   let stopped = false;
   let running = false;
 
-  const schedule = () => {
-    if (stopped) return;
-    nextAt = nextRunAt(options.at, now());
-    handle = setTimer(fire, Math.max(0, nextAt.getTime() - now().getTime()));
+  const arm = () => {
+    if (stopped || !nextAt) return;
+    handle = setTimer(wake, Math.min(MAX_TIMER_MS, Math.max(0, nextAt.getTime() - now().getTime())));
   };
-  const fire = () => {
-    if (stopped) return;
-    if (running) return schedule();
-    running = true;
-    options
-      .run()
-      .catch((error) => options.onError?.(error))
-      .finally(() => {
-        running = false;
-      });
-    schedule();
+  const wake = () => {
+    if (stopped || !nextAt) return;
+    if (now().getTime() < nextAt.getTime()) return arm(); // early, or a long wait in steps
+    // The next run is the one after this due time, however early or late this wake is.
+    nextAt = nextRunAt(options.at, new Date(Math.max(now().getTime(), nextAt.getTime())));
+    if (!running) {
+      running = true;
+      options
+        .run()
+        .catch((error) => options.onError?.(error))
+        .finally(() => {
+          running = false;
+        });
+    }
+    arm();
   };
-  schedule();
+  arm();
   return {
     stop() {
       stopped = true;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { needsCatchUp, nextRunAt, startDailyFetch } from "../../../src/ingest/sources/schedule.ts";
+import { MAX_TIMER_MS, needsCatchUp, nextRunAt, startDailyFetch } from "../../../src/ingest/sources/schedule.ts";
 
 describe("nextRunAt", () => {
   test("later today, or tomorrow once the time has passed (Israel time, winter and summer)", () => {
@@ -29,39 +29,85 @@ describe("needsCatchUp", () => {
   });
 });
 
+/** A fake clock and timer queue: `fire()` advances the clock to the pending timer's due time and runs it. */
+function fakeTimers(start: string) {
+  let clock = new Date(start);
+  const pending: { fn: () => void; at: number; cleared: boolean }[] = [];
+  return {
+    now: () => clock,
+    set: (iso: string) => (clock = new Date(iso)),
+    setTimer: (fn: () => void, ms: number) => {
+      const t = { fn, at: clock.getTime() + ms, cleared: false };
+      pending.push(t);
+      return t;
+    },
+    clearTimer: (h: unknown) => ((h as { cleared: boolean }).cleared = true),
+    pending,
+    /** Runs the latest timer, at its due time (or at `at`, to fire early or late). */
+    fire(at?: string) {
+      const t = pending.at(-1)!;
+      clock = at ? new Date(at) : new Date(t.at);
+      t.fn();
+    },
+    /** Fires timers until the clock reaches `iso`. */
+    until(iso: string) {
+      while (pending.at(-1)!.at <= Date.parse(iso)) this.fire();
+    },
+  };
+}
+
 describe("startDailyFetch", () => {
-  test("arms a timer for the next run, runs, re-arms for the next day; stop clears it", async () => {
-    let clock = new Date("2026-11-22T01:00:00Z");
-    const timers: { fn: () => void; ms: number; cleared: boolean }[] = [];
+  test("waits in steps of at most an hour, runs at the time, re-arms for the next day; stop clears it", async () => {
+    const t = fakeTimers("2026-11-22T01:00:00Z");
     let runs = 0;
-    const daily = startDailyFetch({
-      at: "05:30",
-      run: async () => {
-        runs++;
-      },
-      now: () => clock,
-      setTimer: (fn, ms) => {
-        const t = { fn, ms, cleared: false };
-        timers.push(t);
-        return t;
-      },
-      clearTimer: (h) => ((h as { cleared: boolean }).cleared = true),
-    });
-    expect(timers[0]!.ms).toBe(2.5 * 3600_000);
-    clock = new Date("2026-11-22T03:30:00Z");
-    timers[0]!.fn();
+    const daily = startDailyFetch({ at: "05:30", run: async () => void runs++, now: t.now, setTimer: t.setTimer, clearTimer: t.clearTimer });
+    expect(daily.nextAt!.toISOString()).toBe("2026-11-22T03:30:00.000Z");
+    expect(t.pending[0]!.at - Date.parse("2026-11-22T01:00:00Z")).toBe(MAX_TIMER_MS);
+    t.until("2026-11-22T03:29:59Z");
+    expect(runs).toBe(0);
+    t.fire();
+    expect(t.now().toISOString()).toBe("2026-11-22T03:30:00.000Z");
     await Bun.sleep(0);
     expect(runs).toBe(1);
-    expect(timers[1]!.ms).toBe(24 * 3600_000);
     expect(daily.nextAt!.toISOString()).toBe("2026-11-23T03:30:00.000Z");
+    t.until("2026-11-23T03:30:00Z");
+    await Bun.sleep(0);
+    expect(runs).toBe(2);
     daily.stop();
-    expect(timers[1]!.cleared).toBe(true);
-    timers[1]!.fn();
+    expect(t.pending.at(-1)!.cleared).toBe(true);
+    t.pending.at(-1)!.fn();
+    expect(runs).toBe(2);
+  });
+
+  test("a timer firing early does not run, and a quick run is not repeated by the next wake", async () => {
+    const t = fakeTimers("2026-11-22T03:00:00Z");
+    let runs = 0;
+    const daily = startDailyFetch({ at: "05:30", run: async () => void runs++, now: t.now, setTimer: t.setTimer, clearTimer: t.clearTimer });
+    t.fire("2026-11-22T03:29:59.995Z"); // 5 ms early
+    await Bun.sleep(0);
+    expect(runs).toBe(0);
+    t.fire(); // on time
+    await Bun.sleep(0);
     expect(runs).toBe(1);
+    t.fire("2026-11-22T03:30:00.010Z"); // a stray early wake right after
+    await Bun.sleep(0);
+    expect(runs).toBe(1);
+    daily.stop();
+  });
+
+  test("after a suspend spanning days it runs once, then keeps the daily time", async () => {
+    const t = fakeTimers("2026-11-22T03:00:00Z");
+    let runs = 0;
+    const daily = startDailyFetch({ at: "05:30", run: async () => void runs++, now: t.now, setTimer: t.setTimer, clearTimer: t.clearTimer });
+    t.fire("2026-11-25T12:00:00Z");
+    await Bun.sleep(0);
+    expect(runs).toBe(1);
+    expect(daily.nextAt!.toISOString()).toBe("2026-11-26T03:30:00.000Z");
+    daily.stop();
   });
 
   test("a failing run is reported and the schedule continues; overlapping runs are skipped", async () => {
-    const timers: (() => void)[] = [];
+    const t = fakeTimers("2026-11-22T03:29:00Z");
     const errors: unknown[] = [];
     let release!: () => void;
     let runs = 0;
@@ -72,16 +118,17 @@ describe("startDailyFetch", () => {
         return new Promise<void>((_, reject) => (release = () => reject(new Error("portal down"))));
       },
       onError: (e) => errors.push(e),
-      setTimer: (fn) => timers.push(fn),
-      clearTimer: () => {},
+      now: t.now,
+      setTimer: t.setTimer,
+      clearTimer: t.clearTimer,
     });
-    timers[0]!();
-    timers[1]!(); // the first run is still going
+    t.until("2026-11-23T03:30:00Z"); // the first run is still going at the second due time
     expect(runs).toBe(1);
     release();
     await Bun.sleep(0);
     expect((errors[0] as Error).message).toBe("portal down");
-    expect(timers).toHaveLength(3);
+    t.until("2026-11-24T03:30:00Z");
+    expect(runs).toBe(2);
     daily.stop();
   });
 });
