@@ -81,3 +81,50 @@ describe("HttpClient", () => {
     expect(portal.requests.length - before).toBe(1);
   });
 });
+
+describe("HTTP_PROXY", () => {
+  test("a chain's real portal address is reached only through the configured proxy", async () => {
+    const { fetchChains } = await import("../../../src/ingest/sources/fetch-chains.ts");
+    const { loadRegistry } = await import("../../../src/registry.ts");
+    const { DAY, NOW, memoryPrices, priceFullGz, tempDir, bytesResponse } = await import("./fake-portal.ts");
+    const SP = "7290172900007";
+    const name = `PriceFull${SP}-001-202611220500.gz`;
+    const seen: { url: string; ua: string | null }[] = [];
+    // A forward proxy on loopback: plain-HTTP requests arrive in absolute form, e.g. `GET http://prices.super-pharm.co.il/?…`.
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        seen.push({ url: req.url, ua: req.headers.get("user-agent") });
+        const url = new URL(req.url);
+        if (url.hostname !== "prices.super-pharm.co.il") return new Response("wrong host", { status: 502 });
+        if (url.pathname === "/") {
+          const rows = url.searchParams.get("Category-equals") === "PriceFull" && url.searchParams.get("page") === "1"
+            ? `<tr><td>1</td><td>${name}</td><td>22/11/2026 05:00</td><td>PriceFull</td><td>1</td><td><a href="/Download/${name}?bucketName=b">הורדה</a></td></tr>`
+            : "";
+          return new Response(`<table><tbody>${rows}</tbody></table>`, { headers: { "content-type": "text/html" } });
+        }
+        if (url.pathname === `/Download/${name}`) return bytesResponse(priceFullGz(SP, "1"));
+        return new Response("not found", { status: 404 });
+      },
+    });
+    try {
+      const report = await fetchChains({
+        db: memoryPrices(),
+        registry: loadRegistry(),
+        chains: ["super-pharm"],
+        dataDir: tempDir(),
+        date: DAY,
+        now: NOW,
+        log: () => {},
+        http: { ...FAST_HTTP, env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` } },
+      });
+      expect(report.chains[0]!.downloaded.map((d) => d.fileName)).toEqual([name]);
+      expect(seen.length).toBeGreaterThanOrEqual(4);
+      expect(seen.every((s) => s.url.startsWith("http://prices.super-pharm.co.il/"))).toBe(true);
+      expect(seen.every((s) => s.ua?.startsWith("mehir/"))).toBe(true);
+    } finally {
+      proxy.stop(true);
+    }
+  });
+});
