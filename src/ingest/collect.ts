@@ -14,11 +14,13 @@ export interface Collected {
 
 /**
  * Expands the given paths into files: folders recursively (hidden entries such as `.DS_Store`
- * skipped), files as given whatever their name or extension.
+ * skipped; a folder reached twice through a symbolic link is read once, so a link to a parent
+ * cannot loop), files as given whatever their name or extension.
  * @example await collectFiles(["./downloads", "PriceFull7290027600007-001-202401010300.gz"])
  */
 export async function collectFiles(paths: string[]): Promise<Collected> {
   const out: Collected = { files: [], missing: [] };
+  const folders = new Set<string>();
   const visit = async (path: string, explicit: boolean): Promise<void> => {
     if (!explicit && basename(path).startsWith(".")) return;
     let info;
@@ -29,6 +31,9 @@ export async function collectFiles(paths: string[]): Promise<Collected> {
       return;
     }
     if (info.isDirectory()) {
+      const id = `${info.dev}:${info.ino}`;
+      if (folders.has(id)) return;
+      folders.add(id);
       const entries = (await readdir(path)).sort();
       for (const entry of entries) await visit(join(path, entry), false);
     } else if (info.isFile()) {
