@@ -8,7 +8,7 @@ import { createAdapter, fallbackPortal } from "./adapters.ts";
 import { saveResponse } from "./download.ts";
 import { HttpClient, redact, type HttpOptions } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
-import { effectivePortal, type SourcesOverride } from "./overrides.ts";
+import { effectiveExtraPortals, effectivePortal, type SourcesOverride } from "./overrides.ts";
 import { selectFiles } from "./select.ts";
 import type { ListedFile, PortalAdapter, SourceLog } from "./types.ts";
 
@@ -141,7 +141,7 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   markAttempt(db, chain.slug, toIsraelIso(run.now()));
   log("info", "fetch: chain started", { chain: chain.slug, date });
 
-  const portals = [effectivePortal(chain, run.sourcesOverride), ...(chain.extra_portals ?? [])];
+  const portals = [effectivePortal(chain, run.sourcesOverride), ...effectiveExtraPortals(chain, run.sourcesOverride)];
   const owner = new Map<string, { adapter: PortalAdapter; client: HttpClient }>();
   const listing: ListedFile[] = [];
   const adapters: PortalAdapter[] = [];
