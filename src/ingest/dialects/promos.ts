@@ -22,15 +22,20 @@ const money = (v: XmlValue | undefined) => {
 };
 const text = (v: XmlValue | undefined) => textOf(v)?.trim() || null;
 
+/** "All customers": the name of club 0, written alone by some files. */
+const ALL_CUSTOMERS = /כלל\s+הלקוחות/;
+
 /**
- * A club id as its number: `0 - כלל הלקוחות` → `0`, `003` → `3`; other text trimmed.
+ * A club id as its number: `0 - כלל הלקוחות` → `0`, `003` → `3`, the name alone
+ * `כלל הלקוחות` → `0`; other text trimmed.
  * @example clubCode("0 - כלל הלקוחות") // "0"
  */
 export function clubCode(value: string): string | null {
   const t = value.trim();
   if (!t) return null;
   const m = /^(\d+)/.exec(t);
-  return m ? m[1]!.replace(/^0+(?=\d)/, "") : t;
+  if (m) return m[1]!.replace(/^0+(?=\d)/, "");
+  return ALL_CUSTOMERS.test(t) ? "0" : t;
 }
 
 function clubIds(f: PromoFields): string[] {

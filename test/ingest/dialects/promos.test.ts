@@ -124,6 +124,10 @@ describe("promotions, other dialects", () => {
     expect(clubCode("0 - כלל הלקוחות")).toBe("0");
     expect(clubCode(" 003 - מועדון")).toBe("3");
     expect(clubCode("VIP")).toBe("VIP");
+    // The all-customers name without its number is club 0, not a club-only promotion.
+    expect(clubCode("כלל הלקוחות")).toBe("0");
+    const doc = "<Root><Promotions><Promotion><PromotionId>7</PromotionId><ClubId>כלל הלקוחות</ClubId></Promotion><Promotion><PromotionId>8</PromotionId><ClubId>מועדון VIP</ClubId></Promotion></Promotions></Root>";
+    expect(parsePromos(scanXml(doc).root).file.promotions.map((p) => [p.promotionCode, p.isClubOnly])).toEqual([["7", false], ["8", true]]);
     expect(clubCode("  ")).toBeNull();
   });
 
