@@ -89,6 +89,7 @@ export async function fetchAndImport(options: FetchAndImportOptions): Promise<Fe
   }
   const unloaded = report.dataVersion === null ? fetch.files : report.files.filter((f) => f.status === "rejected").map((f) => f.path);
   forget(db, fetch, unloaded);
+  recordImportProblems(db, fetch, report, log);
   log(report.status === "ok" ? "info" : "warn", "fetch: imported", {
     status: report.status,
     files: report.totals.files,
@@ -99,6 +100,30 @@ export async function fetchAndImport(options: FetchAndImportOptions): Promise<Fe
     error: report.error,
   });
   return { fetch, import: report };
+}
+
+/**
+ * A fetched file the import rejected, or that parsed to zero rows, is the chain's error too:
+ * appended to chain_health.last_error (GET /api/v1/chains/ `last_fetch_error`) and logged.
+ */
+function recordImportProblems(db: Database, fetch: FetchReport, report: ImportReport, log: SourceLog): void {
+  const byPath = new Map(report.files.map((f) => [f.path, f]));
+  const update = db.prepare(
+    `UPDATE chain_health SET last_error = substr(CASE WHEN last_error IS NULL THEN ? ELSE last_error || '; ' || ? END, 1, 1000) WHERE chain_slug = ?`,
+  );
+  for (const chain of fetch.chains) {
+    const problems: string[] = [];
+    for (const file of chain.downloaded) {
+      const outcome = byPath.get(file.path);
+      if (!outcome) continue;
+      if (outcome.status === "rejected") problems.push(`${file.fileName} rejected by the import (${outcome.reason ?? "unreadable"})`);
+      else if (outcome.zeroRows) problems.push(`${file.fileName} parsed to 0 rows`);
+    }
+    if (problems.length === 0) continue;
+    const message = `import: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`;
+    update.run(message, message, chain.slug);
+    log("warn", "fetch: imported with problems", { chain: chain.slug, files: problems.length, problems: problems.slice(0, 5) });
+  }
 }
 
 /** Drops downloaded paths from fetched_files (the next fetch downloads them again). */

@@ -178,3 +178,56 @@ describe("fetchAndImport bookkeeping", () => {
     }
   });
 });
+
+describe("fetchAndImport health", () => {
+  test("a fetched file that parsed to zero rows or was rejected is the chain's error, logged", async () => {
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    const names = { stores: `Stores${KS}-000-202611220500.gz`, price: `PriceFull${KS}-028-202611220600.xml`, promo: `PromoFull${KS}-028-202611220600.gz` };
+    const files: Record<string, Uint8Array> = {
+      [names.stores]: Bun.gzipSync(storesXml()),
+      // Well-formed, over a kilobyte, no items.
+      [names.price]: enc.encode(`<?xml version="1.0" encoding="utf-8"?><Root><ChainId>${KS}</ChainId><StoreId>28</StoreId><!-- ${"x".repeat(2000)} --><Items Count="0"></Items></Root>`),
+      [names.promo]: Bun.gzipSync(enc.encode("this is not XML at all")),
+    };
+    const types: Record<string, string> = { "1": names.stores, "4": names.price, "5": names.promo };
+    const portal = startFakePortal((_req, url, body) => {
+      if (url.pathname === "/MainIO_Hok.aspx") {
+        const name = types[new URLSearchParams(body).get("WFileType") ?? ""];
+        return jsonResponse(name ? [{ FileNm: name }] : []);
+      }
+      if (url.pathname === "/Download.aspx") return jsonResponse([{ SPath: `/blobs/${url.searchParams.get("FileNm")}` }]);
+      const blob = files[decodeURIComponent(url.pathname.slice("/blobs/".length))];
+      return blob ? bytesResponse(blob) : htmlResponse("not found", 404);
+    });
+    const logs: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+    try {
+      syncRegistry(db.prices, registry);
+      const result = await fetchAndImport({
+        db: db.prices,
+        registry,
+        dataDir,
+        chains: ["king-store"],
+        date: DAY,
+        sourcesOverride: { "king-store": { base_url: portal.url } },
+        http: FAST_HTTP,
+        now: () => NOW,
+        log: (level, msg, fields) => void logs.push({ level, msg, fields }),
+      });
+      expect(result.fetch.chains[0]!.status).toBe("ok");
+      const health = db.prices.query("SELECT last_error, zero_rows FROM chain_health WHERE chain_slug = 'king-store'").get() as { last_error: string; zero_rows: number };
+      expect(health.zero_rows).toBe(1);
+      expect(health.last_error).toContain(`${names.price} parsed to 0 rows`);
+      expect(health.last_error).toContain(`${names.promo} rejected by the import`);
+      const warning = logs.find((l) => l.msg === "fetch: imported with problems")!;
+      expect(warning).toMatchObject({ level: "warn", fields: { chain: "king-store", files: 2 } });
+      // The rejected file is fetched again next time; the zero-row one was loaded as published.
+      expect((db.prices.query("SELECT file_name FROM fetched_files ORDER BY file_name").all() as { file_name: string }[]).map((r) => r.file_name)).toEqual([names.price, names.stores]);
+    } finally {
+      portal.stop();
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
