@@ -1,7 +1,7 @@
 import type { Portal } from "../../registry.ts";
 import { BinaAdapter } from "./bina.ts";
 import { CerberusAdapter } from "./cerberus.ts";
-import { CerberusFtpAdapter } from "./cerberus-ftp.ts";
+import { CerberusFtpAdapter, isFtpUrl } from "./cerberus-ftp.ts";
 import { CityMarketAdapter } from "./citymarket.ts";
 import { HaziHinamAdapter } from "./hazihinam.ts";
 import { LaibAdapter } from "./laib.ts";
@@ -14,7 +14,7 @@ import type { AdapterContext, PortalAdapter } from "./types.ts";
 import { WoltAdapter } from "./wolt.ts";
 
 const FACTORIES: Record<Portal["family"], (ctx: AdapterContext) => PortalAdapter> = {
-  cerberus: (ctx) => (ctx.portal.base_url.startsWith("ftp:") ? new CerberusFtpAdapter(ctx, ctx.portal.base_url) : new CerberusAdapter(ctx)),
+  cerberus: (ctx) => (isFtpUrl(ctx.portal.base_url) ? new CerberusFtpAdapter(ctx, ctx.portal.base_url) : new CerberusAdapter(ctx)),
   bina: (ctx) => new BinaAdapter(ctx),
   laib: (ctx) => new LaibAdapter(ctx),
   publishprice: (ctx) => new PublishPriceAdapter(ctx),
@@ -28,7 +28,7 @@ const FACTORIES: Record<Portal["family"], (ctx: AdapterContext) => PortalAdapter
 };
 
 /**
- * The adapter of a portal family. A Cerberus portal whose URL is `ftp://…` gets the FTP adapter.
+ * The adapter of a portal family. A Cerberus portal whose URL is `ftp://…` or `ftps://…` gets the FTP adapter.
  * @example createAdapter({ chain, portal: chain.portal, http: new HttpClient(), log })
  */
 export function createAdapter(ctx: AdapterContext): PortalAdapter {

@@ -1,10 +1,19 @@
-import { FtpClient } from "./ftp.ts";
+import { FtpClient, FtpTlsRequiredError, type FtpSecurity } from "./ftp.ts";
 import { listedFile } from "./listing.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 /**
+ * True for the FTP ways in (`ftp://`, `ftps://` = explicit AUTH TLS from the start).
+ * @example isFtpUrl("ftp://url.retail.publishedprices.co.il") // true
+ */
+export function isFtpUrl(url: string): boolean {
+  return /^ftps?:/i.test(url);
+}
+
+/**
  * Cerberus over FTP (`ftp://url.retail.publishedprices.co.il`, user = the chain's portal
- * username, usually an empty password), the fallback when the web portal fails. Plain FTP,
+ * username, usually an empty password), the fallback when the web portal fails. Starts plain
+ * and logs in again over explicit TLS when the server demands it (`ftps://` starts with TLS);
  * passive mode, one connection per chain; downloads run one at a time.
  *
  * @example new CerberusFtpAdapter(ctx, "ftp://url.retail.publishedprices.co.il").list({ date: "2026-11-22", deltas: false })
@@ -15,6 +24,7 @@ export class CerberusFtpAdapter implements PortalAdapter {
   private connecting: Promise<FtpClient> | null = null;
   private readonly host: string;
   private readonly port: number;
+  private security: FtpSecurity;
 
   constructor(
     private readonly ctx: AdapterContext,
@@ -23,12 +33,31 @@ export class CerberusFtpAdapter implements PortalAdapter {
     const url = new URL(ftpUrl);
     this.host = url.hostname;
     this.port = url.port ? Number(url.port) : 21;
+    this.security = url.protocol === "ftps:" ? "tls" : "plain";
+  }
+
+  private async login(security: FtpSecurity): Promise<FtpClient> {
+    const client = new FtpClient(this.host, this.port, this.ctx.http.options.timeoutMs, security);
+    try {
+      await client.connect(this.ctx.portal.username ?? "anonymous", this.ctx.portal.password ?? "", this.ctx.portal.folder ?? "/");
+      return client;
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
   }
 
   private connect(): Promise<FtpClient> {
     this.connecting ??= (async () => {
-      const client = new FtpClient(this.host, this.port, this.ctx.http.options.timeoutMs);
-      await client.connect(this.ctx.portal.username ?? "anonymous", this.ctx.portal.password ?? "", this.ctx.portal.folder ?? "/");
+      let client: FtpClient;
+      try {
+        client = await this.login(this.security);
+      } catch (error) {
+        if (!(error instanceof FtpTlsRequiredError)) throw error;
+        this.ctx.log("info", "cerberus ftp: server requires TLS, logging in again with AUTH TLS", { chain: this.ctx.chain.slug });
+        this.security = "tls";
+        client = await this.login("tls");
+      }
       this.client = client;
       return client;
     })().catch((error) => {
@@ -42,7 +71,7 @@ export class CerberusFtpAdapter implements PortalAdapter {
     const client = await this.connect();
     const entries = await client.list();
     return entries.map((e) =>
-      listedFile(e.name, `ftp://${this.host}:${this.port}/${encodeURIComponent(e.name)}`, { size: e.size, sizeExact: e.size != null }),
+      listedFile(e.name, `${this.security === "tls" ? "ftps" : "ftp"}://${this.host}:${this.port}/${encodeURIComponent(e.name)}`, { size: e.size, sizeExact: e.size != null }),
     );
   }
 

@@ -5,6 +5,7 @@ import type { Chain, Portal, Registry } from "../../registry.ts";
 import { israelDate, toIsraelIso } from "../../time.ts";
 import type { FileType } from "../records.ts";
 import { createAdapter, fallbackPortal } from "./adapters.ts";
+import { isFtpUrl } from "./cerberus-ftp.ts";
 import { saveResponse } from "./download.ts";
 import { HttpClient, redact, type HttpOptions } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
@@ -103,9 +104,11 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
   const chains = pickChains(options.registry, options.chains);
   const hostLimiters = new Map<string, ReturnType<typeof createLimiter>>();
   const limiterFor = (url: string) => {
-    const host = url.startsWith("ftp:") ? "ftp:" + new URL(url).host : new URL(url).host;
+    const ftp = isFtpUrl(url);
+    const host = ftp ? "ftp:" + new URL(url).host : new URL(url).host;
     let limiter = hostLimiters.get(host);
-    if (!limiter) hostLimiters.set(host, (limiter = createLimiter(url.startsWith("ftp:") ? 1 : (options.perHostConcurrency ?? 3))));
+    // One FTP connection per chain carries its transfers one at a time; the host gets one transfer at once.
+    if (!limiter) hostLimiters.set(host, (limiter = createLimiter(ftp ? 1 : (options.perHostConcurrency ?? 3))));
     return limiter;
   };
   const chainLimit = createLimiter(options.chainConcurrency ?? 4);

@@ -1,9 +1,21 @@
-import { createConnection, type Socket } from "node:net";
+import { createConnection, isIP, type Socket } from "node:net";
+import { connect as tlsConnect, type TLSSocket } from "node:tls";
 
 /**
- * A minimal passive-mode FTP client (plain FTP: the Cerberus retail host is reported to refuse
- * AUTH TLS). Commands run one at a time over a single control connection.
+ * A minimal passive-mode FTP client. Plain FTP, or explicit FTPS (`AUTH TLS`, then `PBSZ 0` /
+ * `PROT P` so transfers are encrypted too): one public project reports the Cerberus retail host
+ * refuses AUTH TLS, while the reference scraper logs in over FTP_TLS — the adapter starts plain
+ * and switches when the server demands TLS. The server's certificate is not verified (as the
+ * reference scrapers do): the credentials are public and every file's integrity is checked
+ * (gzip/ZIP) before it is kept. Commands run one at a time over a single control connection.
  */
+
+export type FtpSecurity = "plain" | "tls";
+
+/** The server refused a plain login and asks for TLS (e.g. vsftpd `530 Non-anonymous sessions must use encryption`). */
+export class FtpTlsRequiredError extends Error {
+  override name = "FtpTlsRequiredError";
+}
 
 export interface FtpEntry {
   name: string;
@@ -27,12 +39,56 @@ export class FtpClient {
   private lines: string[] = [];
   private waiters: ((line: string | Error) => void)[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  /** Transfers run over TLS too (PROT P accepted). */
+  private secureData = false;
 
   constructor(
     private readonly host: string,
     private readonly port: number,
     private readonly timeoutMs: number,
+    readonly security: FtpSecurity = "plain",
   ) {}
+
+  private readonly onData = (chunk: string | Buffer) => {
+    this.buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    let nl: number;
+    while ((nl = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+      this.buffer = this.buffer.slice(nl + 1);
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(line);
+      else this.lines.push(line);
+    }
+  };
+
+  private tlsOptions() {
+    // SNI only for names, not addresses.
+    return { rejectUnauthorized: false, ...(isIP(this.host) ? {} : { servername: this.host }) };
+  }
+
+  /** AUTH TLS on the control connection, then PBSZ 0 / PROT P (data in the clear when PROT P is refused). */
+  private async startTls(): Promise<void> {
+    await this.command("AUTH TLS", [234]);
+    const plain = this.socket!;
+    plain.removeListener("data", this.onData);
+    const secure = await new Promise<TLSSocket>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new FtpError(`ftp: TLS handshake timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+      const s = tlsConnect({ socket: plain, ...this.tlsOptions() }, () => {
+        clearTimeout(timer);
+        resolve(s);
+      });
+      s.once("error", (e) => {
+        clearTimeout(timer);
+        reject(new FtpError(`ftp: TLS: ${e.message}`));
+      });
+    });
+    secure.on("data", this.onData);
+    secure.on("error", (e) => this.fail(new FtpError(`ftp: ${e.message}`)));
+    this.socket = secure;
+    await this.command("PBSZ 0", [200]);
+    const prot = await this.send("PROT P");
+    this.secureData = prot.code === 200;
+  }
 
   /** Serialises operations on the one control connection. */
   private exclusive<T>(run: () => Promise<T>): Promise<T> {
@@ -69,9 +125,13 @@ export class FtpClient {
     return { code, text };
   }
 
-  private async command(line: string, expect: number[]): Promise<Reply> {
+  private async send(line: string): Promise<Reply> {
     this.socket!.write(line + "\r\n");
-    const r = await this.reply();
+    return this.reply();
+  }
+
+  private async command(line: string, expect: number[]): Promise<Reply> {
+    const r = await this.send(line);
     if (!expect.includes(r.code)) {
       const shown = line.startsWith("PASS") ? "PASS ***" : line;
       throw new FtpError(`ftp: ${shown} → ${r.code} ${r.text}`);
@@ -83,7 +143,10 @@ export class FtpClient {
     for (const w of this.waiters.splice(0)) w(error);
   }
 
-  /** Connects and logs in; `folder` is entered with CWD when not "/". */
+  /**
+   * Connects and logs in (after AUTH TLS when `security` is "tls"); `folder` is entered with CWD
+   * when not "/". A plain login refused for want of TLS throws FtpTlsRequiredError.
+   */
   connect(user: string, password: string, folder: string): Promise<void> {
     return this.exclusive(async () => {
       await new Promise<void>((resolve, reject) => {
@@ -92,7 +155,6 @@ export class FtpClient {
           socket.destroy();
           reject(new FtpError(`ftp: connect timed out after ${this.timeoutMs} ms`));
         }, this.timeoutMs);
-        socket.setEncoding("utf8");
         socket.once("connect", () => {
           clearTimeout(timer);
           resolve();
@@ -103,23 +165,23 @@ export class FtpClient {
           this.fail(new FtpError(`ftp: ${e.message}`));
         });
         socket.on("close", () => this.fail(new FtpError("ftp: connection closed")));
-        socket.on("data", (chunk: string) => {
-          this.buffer += chunk;
-          let nl: number;
-          while ((nl = this.buffer.indexOf("\n")) >= 0) {
-            const line = this.buffer.slice(0, nl).replace(/\r$/, "");
-            this.buffer = this.buffer.slice(nl + 1);
-            const waiter = this.waiters.shift();
-            if (waiter) waiter(line);
-            else this.lines.push(line);
-          }
-        });
+        socket.on("data", this.onData);
         this.socket = socket;
       });
       const greeting = await this.reply();
       if (greeting.code !== 220) throw new FtpError(`ftp: greeting ${greeting.code} ${greeting.text}`);
-      const u = await this.command(`USER ${user}`, [230, 331]);
-      if (u.code === 331) await this.command(`PASS ${password}`, [230, 202]);
+      if (this.security === "tls") await this.startTls();
+      const login = async (line: string, expect: number[]) => {
+        const r = await this.send(line);
+        if (expect.includes(r.code)) return r;
+        const shown = line.startsWith("PASS") ? "PASS ***" : line;
+        if (this.security === "plain" && (r.code === 534 || ((r.code === 530 || r.code === 550 || r.code === 421) && /tls|ssl|secur|encrypt/i.test(r.text)))) {
+          throw new FtpTlsRequiredError(`ftp: ${shown} → ${r.code} ${r.text}`);
+        }
+        throw new FtpError(`ftp: ${shown} → ${r.code} ${r.text}`);
+      };
+      const u = await login(`USER ${user}`, [230, 331]);
+      if (u.code === 331) await login(`PASS ${password}`, [230, 202]);
       await this.command("TYPE I", [200]);
       if (folder && folder !== "/") await this.command(`CWD ${folder}`, [250]);
     });
@@ -131,7 +193,7 @@ export class FtpClient {
     const m = r.text.match(/(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)/);
     if (!m) throw new FtpError(`ftp: bad PASV reply ${r.text}`);
     const port = Number(m[5]) * 256 + Number(m[6]);
-    return await new Promise<Socket>((resolve, reject) => {
+    const data = await new Promise<Socket>((resolve, reject) => {
       const data = createConnection({ host: this.host, port });
       const timer = setTimeout(() => {
         data.destroy();
@@ -146,6 +208,11 @@ export class FtpClient {
         reject(new FtpError(`ftp: data connection: ${e.message}`));
       });
     });
+    if (!this.secureData) return data;
+    // The handshake completes once the server starts the transfer (after LIST/RETR); the control
+    // connection's session is offered for servers that demand its reuse.
+    const session = (this.socket as TLSSocket).getSession?.();
+    return tlsConnect({ socket: data, ...this.tlsOptions(), ...(session ? { session } : {}) });
   }
 
   /** LIST of the current folder, parsed (Unix and IIS styles). */
@@ -153,13 +220,23 @@ export class FtpClient {
     return this.exclusive(async () => {
       const data = await this.passive();
       const chunks: Buffer[] = [];
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const done = new Promise<void>((resolve, reject) => {
         data.on("data", (c: Buffer) => chunks.push(c));
         data.once("end", () => resolve());
         data.once("error", (e) => reject(new FtpError(`ftp: ${e.message}`)));
+        timer = setTimeout(() => {
+          data.destroy();
+          reject(new FtpError(`ftp: listing not received within ${this.timeoutMs} ms`));
+        }, this.timeoutMs);
       });
-      await this.command("LIST", [125, 150]);
-      await done;
+      done.catch(() => {});
+      try {
+        await this.command("LIST", [125, 150]);
+        await done;
+      } finally {
+        clearTimeout(timer);
+      }
       await this.reply(); // 226
       return parseFtpList(Buffer.concat(chunks).toString("utf8"));
     });

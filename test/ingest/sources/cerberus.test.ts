@@ -175,6 +175,33 @@ describe("Cerberus", () => {
     expect(web.requests.length).toBe(3); // GET /login, retried twice
   });
 
+  test("an FTP server demanding TLS: the plain login is refused, the adapter logs in again with AUTH TLS and transfers over PROT P", async () => {
+    const web = startFakePortal(() => htmlResponse("down", 503));
+    const ftp = await startFakeFtp({ user: "RamiLevi", password: "", folders: { "/": files }, tls: "require" });
+    stops.push(web.stop, ftp.stop);
+    const report = await fetchChains({ db: memoryPrices(), registry: registryOf(chain(web.url, { fallback_url: ftp.url })), dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    const r = report.chains[0]!;
+    expect(r.status).toBe("ok");
+    expect(r.downloaded).toHaveLength(4);
+    for (const d of r.downloaded) expect(new Uint8Array(await Bun.file(d.path).arrayBuffer())).toEqual(new Uint8Array(files[d.fileName]!));
+    expect(ftp.commands.filter((c) => c.startsWith("USER"))).toEqual(["USER RamiLevi", "USER RamiLevi"]);
+    expect(ftp.commands).toContain("AUTH TLS");
+    expect(ftp.logins).toEqual([{ secure: true, secureData: true }]);
+  });
+
+  test("ftps:// starts with AUTH TLS; a server refusing AUTH TLS is served in plain FTP", async () => {
+    const offering = await startFakeFtp({ user: "RamiLevi", password: "", folders: { "/": files }, tls: "offer" });
+    const refusing = await startFakeFtp({ user: "RamiLevi", password: "", folders: { "/": files }, tls: "none" });
+    stops.push(offering.stop, refusing.stop);
+    const secure = await fetchChains({ db: memoryPrices(), registry: registryOf(chain(offering.url.replace("ftp:", "ftps:"))), dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(secure.chains[0]!.downloaded).toHaveLength(4);
+    expect(offering.logins).toEqual([{ secure: true, secureData: true }]);
+    const plain = await fetchChains({ db: memoryPrices(), registry: registryOf(chain(refusing.url)), dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(plain.chains[0]!.downloaded).toHaveLength(4);
+    expect(refusing.commands).not.toContain("AUTH TLS");
+    expect(refusing.logins).toEqual([{ secure: false, secureData: false }]);
+  });
+
   test("an FTP transfer cut short is a truncated download, reported per file", async () => {
     const web = startFakePortal(() => htmlResponse("down", 503));
     const name = `PriceFull${RL}-001-202611220300.gz`;

@@ -1,14 +1,36 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type Server, type Socket } from "node:net";
+import { TLSSocket } from "node:tls";
+
+const TLS_DIR = join(import.meta.dir, "../../fixtures/tls");
+/** The loopback server's self-signed certificate (test only). */
+const tlsIdentity = () => ({ key: readFileSync(join(TLS_DIR, "test-only-key.pem")), cert: readFileSync(join(TLS_DIR, "test-only-cert.pem")) });
 
 /** A loopback passive-mode FTP server serving an in-memory folder, for the Cerberus FTP fallback. */
 export interface FakeFtp {
   url: string;
   commands: string[];
+  /** Whether each accepted login happened over TLS, and transfers too. */
+  logins: { secure: boolean; secureData: boolean }[];
   stop(): void;
 }
 
-export async function startFakeFtp(opts: { user: string; password: string; folders: Record<string, Record<string, Uint8Array>>; truncate?: string }): Promise<FakeFtp> {
+/**
+ * `tls`: "none" refuses AUTH TLS (as one project reports of the Cerberus host); "offer" accepts
+ * AUTH TLS / PBSZ / PROT P (encrypted transfers) but also plain logins; "require" refuses a plain
+ * login with vsftpd's `530 Non-anonymous sessions must use encryption.`
+ */
+export async function startFakeFtp(opts: {
+  user: string;
+  password: string;
+  folders: Record<string, Record<string, Uint8Array>>;
+  truncate?: string;
+  tls?: "none" | "offer" | "require";
+}): Promise<FakeFtp> {
+  const tlsMode = opts.tls ?? "none";
   const commands: string[] = [];
+  const logins: FakeFtp["logins"] = [];
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const control = createServer((socket) => {
@@ -17,12 +39,15 @@ export async function startFakeFtp(opts: { user: string; password: string; folde
     let user = "";
     let authed = false;
     let cwd = "/";
-    let pending: Promise<Socket> | null = null;
-    const reply = (line: string) => socket.write(line + "\r\n");
+    let pending: Promise<Socket | TLSSocket> | null = null;
+    let control: Socket | TLSSocket = socket;
+    let secure = false;
+    let protP = false;
+    const reply = (line: string) => control.write(line + "\r\n");
     reply("220-Welcome");
     reply("220 fake cerberus");
     let buffer = "";
-    socket.on("data", async (chunk) => {
+    const onData = async (chunk: Buffer | string) => {
       buffer += chunk.toString("utf8");
       let nl: number;
       while ((nl = buffer.indexOf("\r\n")) >= 0) {
@@ -32,12 +57,36 @@ export async function startFakeFtp(opts: { user: string; password: string; folde
         const [cmd, ...rest] = line.split(" ");
         const arg = rest.join(" ");
         switch (cmd) {
+          case "AUTH":
+            if (tlsMode === "none") {
+              reply("500 AUTH not understood");
+              break;
+            }
+            reply("234 Proceed with negotiation.");
+            socket.removeListener("data", onData);
+            control = new TLSSocket(socket, { isServer: true, ...tlsIdentity() });
+            control.on("data", onData);
+            control.on("error", () => {});
+            secure = true;
+            break;
+          case "PBSZ":
+            reply(secure ? "200 PBSZ=0" : "503 PBSZ needs AUTH first");
+            break;
+          case "PROT":
+            protP = secure && arg === "P";
+            reply(secure ? "200 PROT now Private." : "503 PROT needs AUTH first");
+            break;
           case "USER":
+            if (tlsMode === "require" && !secure) {
+              reply("530 Non-anonymous sessions must use encryption.");
+              break;
+            }
             user = arg;
             reply("331 password please");
             break;
           case "PASS":
             authed = user === opts.user && arg === opts.password;
+            if (authed) logins.push({ secure, secureData: protP });
             reply(authed ? "230 logged in" : "530 login incorrect");
             break;
           case "TYPE":
@@ -53,7 +102,7 @@ export async function startFakeFtp(opts: { user: string; password: string; folde
             let accept!: (s: Socket) => void;
             pending = new Promise((r) => (accept = r));
             const data = createServer((s) => {
-              accept(s);
+              accept(protP ? new TLSSocket(s, { isServer: true, ...tlsIdentity() }) : s);
               data.close();
             });
             servers.push(data);
@@ -89,13 +138,14 @@ export async function startFakeFtp(opts: { user: string; password: string; folde
           }
           case "QUIT":
             reply("221 bye");
-            socket.end();
+            control.end();
             break;
           default:
             reply("502 not implemented");
         }
       }
-    });
+    };
+    socket.on("data", onData);
   });
   servers.push(control);
   await new Promise<void>((r) => control.listen(0, "127.0.0.1", () => r()));
@@ -103,6 +153,7 @@ export async function startFakeFtp(opts: { user: string; password: string; folde
   return {
     url: `ftp://127.0.0.1:${port}`,
     commands,
+    logins,
     stop() {
       for (const s of sockets) s.destroy();
       for (const s of servers) s.close();
