@@ -15,9 +15,9 @@ export const importCommand: Command = {
 
 Imports the chains' price-transparency files — Stores, PriceFull/Price, PromoFull/Promo, in
 any of their dialects, gzip, zip or plain XML, any file name — from the given files and
-folders (recursively) in one transaction: a running server keeps serving the previous data
-until the import commits, and an interrupted import changes nothing. Bad files are reported
-and skipped; the rest imports.
+folders (recursively; a .zip holding several files imports each of them) in one
+transaction: a running server keeps serving the previous data until the import commits, and
+an interrupted import changes nothing. Bad files are reported and skipped; the rest imports.
 
 Options:
   --data-dir DIR      Data folder (MEHIR_DATA_DIR; default ./mehir-data)

@@ -3,7 +3,8 @@ import { normaliseCode, type Registry } from "../registry.ts";
 import { resolveCity } from "../geo.ts";
 import { classify } from "../search/categories.ts";
 import { toIsraelIso } from "../time.ts";
-import { collectFiles } from "./collect.ts";
+import { rm } from "node:fs/promises";
+import { collectFiles, type FoundFile } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
 import { Prefetcher } from "./prefetch.ts";
@@ -31,6 +32,8 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number, file: string) => void;
   /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
   maxFileBytes?: number;
+  /** Largest total of the entries of one `.zip` archive holding several files (default 8 GiB). */
+  maxArchiveBytes?: number;
   /**
    * Delete all price data before loading (switching demo ↔ live). Implied when the database
    * holds data of the other source, so the two are never mixed.
@@ -67,7 +70,7 @@ function currentSource(db: Database): string | null {
 
 /** Loads one read-and-parsed file; a file that could not be read becomes its report. */
 function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, reply: ParseReply): FileReport {
-  const base = { path: file.path, fileName: file.fileName, bytes: reply.bytes || file.size };
+  const base = { path: file.source ?? file.path, fileName: file.fileName, bytes: reply.bytes || file.size };
   if (!reply.ok) return { ...base, ...emptyOutcome(file, registry), reason: detach(reply.reason) };
   const outcome = session.loadFile({
     fileName: file.fileName,
@@ -84,8 +87,9 @@ function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, 
 /**
  * Imports price-transparency files into the prices database as ONE transaction: readers see
  * the old data until the commit, then all of the new; a crash or kill before the commit
- * leaves the old data. Folders are expanded recursively; files are loaded Stores first, then
- * price files, then promotion files, each oldest first (full before delta at equal times).
+ * leaves the old data. Folders are expanded recursively, a `.zip` of several files into its
+ * entries; files are loaded Stores first, then price files, then promotion files, each oldest
+ * first (full before delta at equal times).
  * A bad file is reported and skipped (its savepoint rolled back), the rest imports. The run's
  * report is written to `import_runs`/`import_files` after the commit. Between files the event
  * loop gets a turn, so a server in the same process keeps answering.
@@ -105,7 +109,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
   const previous = currentSource(options.db);
   const replaced = options.replaceSource === true || (previous !== null && previous !== "none" && previous !== options.source);
 
-  const { files: found, missing } = await collectFiles(options.paths);
+  const { files: found, missing, temporary } = await collectFiles(options.paths, { maxBytes, maxArchiveBytes: options.maxArchiveBytes });
   for (const m of missing) {
     files.push({ path: m.path, fileName: m.path, bytes: 0, ...emptyOutcome({ path: m.path, size: 0, fileName: m.path, name: null }), reason: m.reason });
   }
@@ -124,7 +128,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
       io.read += reply.readMs;
       io.parse += reply.parseMs;
       files.push(loadReply(session, options.registry, ordered[i]!, reply));
-      options.onProgress?.(i + 1, ordered.length, ordered[i]!.path);
+      options.onProgress?.(i + 1, ordered.length, ordered[i]!.source ?? ordered[i]!.path);
       // Let an in-process server answer between files.
       await Bun.sleep(0);
     }
@@ -135,6 +139,8 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     error = (caught as Error).message;
   } finally {
     ahead.close();
+    // Entries of expanded zip archives were written out for this run only.
+    for (const folder of temporary) await rm(folder, { recursive: true, force: true });
   }
 
   const totals = totalsOf(files);
@@ -172,17 +178,18 @@ function roundTimings(t: SessionTimings): SessionTimings {
 }
 
 /** Drops a file met twice (same name and size under two folders), reporting it as skipped. */
-function dedupe(found: { path: string; size: number }[], reports: FileReport[]): { path: string; size: number }[] {
+function dedupe(found: FoundFile[], reports: FileReport[]): FoundFile[] {
   const seen = new Map<string, string>();
   const out = [];
   for (const file of found) {
-    const key = `${file.path.split(/[\\/]/).pop()}\u0000${file.size}`;
+    const fileName = file.path.split(/[\\/]/).pop()!;
+    const key = `${fileName}\u0000${file.size}`;
     const first = seen.get(key);
     if (first) {
-      const name = parseFileName(file.path);
+      const name = parseFileName(fileName);
       reports.push({
-        path: file.path,
-        fileName: file.path.split(/[\\/]/).pop()!,
+        path: file.source ?? file.path,
+        fileName,
         bytes: file.size,
         ...emptyOutcome({ ...file, fileName: "", name }),
         status: "skipped",
@@ -190,7 +197,7 @@ function dedupe(found: { path: string; size: number }[], reports: FileReport[]):
       });
       continue;
     }
-    seen.set(key, file.path);
+    seen.set(key, file.source ?? file.path);
     out.push(file);
   }
   return out;

@@ -1,8 +1,9 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collectFiles } from "../../src/ingest/collect.ts";
+import { makeZip } from "./helpers/zip.ts";
 
 const root = mkdtempSync(join(tmpdir(), "mehir-collect-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,4 +21,23 @@ test("folders recursively, hidden entries skipped, missing paths listed, a symli
     "day/chain/PriceFull7290058140886-001-202211021215",
   ]);
   expect(found.missing).toEqual([{ path: join(root, "gone"), reason: "no such file or folder" }]);
+});
+
+test("a .zip of one file is left to be read in place; a .zip of several is expanded into its entries", async () => {
+  mkdirSync(join(root, "zips"));
+  const xml = new TextEncoder().encode("<Root/>");
+  writeFileSync(join(root, "zips", "PriceFull7290058159628-001-202211021214.zip"), makeZip([{ name: "PriceFull7290058159628-001-202211021214.xml", data: xml }]));
+  writeFileSync(join(root, "zips", "day.ZIP"), makeZip([{ name: "a/Stores7290058159628-000-202211021115.xml", data: xml }, { name: "a/PromoFull7290058159628-001-202211021214.xml", data: xml }]));
+  const found = await collectFiles([join(root, "zips")], { tempDir: root });
+  try {
+    expect(found.files.map((f) => [f.path.split("/").pop(), f.size, f.source ?? null])).toEqual([
+      ["PriceFull7290058159628-001-202211021214.zip", statSync(join(root, "zips", "PriceFull7290058159628-001-202211021214.zip")).size, null],
+      ["Stores7290058159628-000-202211021115.xml", 7, `${join(root, "zips", "day.ZIP")}:a/Stores7290058159628-000-202211021115.xml`],
+      ["PromoFull7290058159628-001-202211021214.xml", 7, `${join(root, "zips", "day.ZIP")}:a/PromoFull7290058159628-001-202211021214.xml`],
+    ]);
+    expect(found.temporary).toHaveLength(1);
+    expect(found.temporary[0]!.startsWith(join(root, "mehir-zip-"))).toBe(true);
+  } finally {
+    for (const folder of found.temporary) rmSync(folder, { recursive: true, force: true });
+  }
 });
