@@ -1,12 +1,16 @@
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { createGunzip } from "node:zlib";
 import { HttpError } from "./http.ts";
 
 /** Largest file accepted from a portal (Super-Pharm's PriceFull is ~40 MB of XML, far less gzipped). */
 export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
-/** Largest decompressed size accepted when checking a gzip file is whole. */
-export const MAX_GUNZIP_BYTES = 2 * 1024 * 1024 * 1024 - 1;
+/**
+ * Largest decompressed size accepted when checking a gzip file is whole — the import's own
+ * ceiling per file (DEFAULT_MAX_FILE_BYTES of src/ingest/import.ts), beyond which it refuses the file.
+ */
+export const MAX_GUNZIP_BYTES = 256 * 1024 * 1024;
 
 /** A file name safe to write: no folders, no leading dots, no control characters. */
 export function safeFileName(name: string): string {
@@ -15,33 +19,61 @@ export function safeFileName(name: string): string {
   return bare;
 }
 
-/**
- * Checks a downloaded file is whole: gzip must decompress to the end, ZIP must carry its
- * end-of-central-directory record, and an HTML page (a login or error page served with 200)
- * is refused. Throws a retryable HttpError for a truncated file.
- * @example verifyPayload(Bun.gzipSync(xml), "PriceFull….gz") // passes; a cut copy throws
- */
-export function verifyPayload(bytes: Uint8Array, fileName: string): void {
-  if (bytes.length === 0) throw new HttpError(`${fileName}: empty download`, null, true);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      gunzipSync(bytes, { maxOutputLength: MAX_GUNZIP_BYTES });
-    } catch (error) {
-      const message = (error as Error).message;
-      if (/maxOutputLength|buffer|too large/i.test(message)) throw new HttpError(`${fileName}: decompresses beyond the size limit`, null, false);
-      throw new HttpError(`${fileName}: truncated or corrupt gzip (${message})`, null, true);
-    }
-    return;
+async function readAt(path: string, position: number, length: number): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = new Uint8Array(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    const tail = bytes.subarray(Math.max(0, bytes.length - 65_557));
+}
+
+/** Decompresses a gzip file as a stream, keeping nothing: resolves when whole, rejects when cut or too big. */
+function gunzipWhole(path: string, fileName: string, maxInflated: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let inflated = 0;
+    const input = createReadStream(path);
+    const gunzip = createGunzip();
+    const fail = (error: HttpError) => {
+      input.destroy();
+      gunzip.destroy();
+      reject(error);
+    };
+    gunzip.on("data", (chunk: Buffer) => {
+      inflated += chunk.length;
+      if (inflated > maxInflated) fail(new HttpError(`${fileName}: decompresses beyond ${maxInflated} bytes`, null, false));
+    });
+    gunzip.once("end", () => resolve());
+    gunzip.once("error", (error) => fail(new HttpError(`${fileName}: truncated or corrupt gzip (${error.message})`, null, true)));
+    input.once("error", (error) => fail(new HttpError(`${fileName}: ${error.message}`, null, true)));
+    input.pipe(gunzip);
+  });
+}
+
+/**
+ * Checks a downloaded file on disk is whole, without holding it in memory: gzip must decompress
+ * to the end (streamed, at most `maxInflated` bytes), ZIP must carry its end-of-central-directory
+ * record, and an HTML page (a login or error page served with 200) is refused. Throws a retryable
+ * HttpError for a truncated file.
+ * @example await verifyFile("/data/downloads/shufersal/2026-11-22/PriceFull….gz.part", "PriceFull….gz") // a cut copy throws
+ */
+export async function verifyFile(path: string, fileName: string, maxInflated = MAX_GUNZIP_BYTES): Promise<void> {
+  const size = (await stat(path)).size;
+  if (size === 0) throw new HttpError(`${fileName}: empty download`, null, true);
+  const head = await readAt(path, 0, 512);
+  if (head[0] === 0x1f && head[1] === 0x8b) return gunzipWhole(path, fileName, maxInflated);
+  if (head[0] === 0x50 && head[1] === 0x4b) {
+    const from = Math.max(0, size - 65_557);
+    const tail = await readAt(path, from, size - from);
     for (let i = tail.length - 22; i >= 0; i--) {
       if (tail[i] === 0x50 && tail[i + 1] === 0x4b && tail[i + 2] === 0x05 && tail[i + 3] === 0x06) return;
     }
     throw new HttpError(`${fileName}: truncated ZIP (no end of central directory)`, null, true);
   }
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart().toLowerCase();
-  if (head.startsWith("<!doctype html") || head.startsWith("<html")) throw new HttpError(`${fileName}: got an HTML page instead of the file`, null, false);
+  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "").trimStart().toLowerCase();
+  if (text.startsWith("<!doctype html") || text.startsWith("<html")) throw new HttpError(`${fileName}: got an HTML page instead of the file`, null, false);
 }
 
 export interface SavedFile {
@@ -50,9 +82,9 @@ export interface SavedFile {
 }
 
 /**
- * Streams a response body to `<dir>/<fileName>` through a `.part` file: refuses non-2xx, bodies
- * over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and payloads failing
- * verifyPayload; renames into place only when whole.
+ * Streams a response body to `<dir>/<fileName>` through a `.part` file (nothing held in memory):
+ * refuses non-2xx, bodies over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and
+ * files failing verifyFile; renames into place only when whole.
  *
  * @example await saveResponse(await fetch(url), "/data/downloads/shufersal/2026-11-22", "PriceFull….gz")
  */
@@ -69,7 +101,6 @@ export async function saveResponse(response: Response, dir: string, fileName: st
   // With a Content-Encoding the body arrives decoded and Content-Length counts the encoded bytes.
   const encoding = (response.headers.get("content-encoding") ?? "identity").toLowerCase();
   const declared = encoding === "identity" ? Number(response.headers.get("content-length") ?? NaN) : NaN;
-  const chunks: Uint8Array[] = [];
   let total = 0;
   const handle = await open(part, "w");
   try {
@@ -77,7 +108,6 @@ export async function saveResponse(response: Response, dir: string, fileName: st
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         total += chunk.length;
         if (total > maxBytes) throw new HttpError(`${fileName}: larger than ${maxBytes} bytes`, null, false);
-        chunks.push(chunk);
         await handle.write(chunk);
       }
     }
@@ -94,13 +124,7 @@ export async function saveResponse(response: Response, dir: string, fileName: st
     if (Number.isFinite(declared) && declared !== total) {
       throw new HttpError(`${fileName}: truncated download (${total} of ${declared} bytes)`, null, true);
     }
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
-    verifyPayload(bytes, fileName);
+    await verifyFile(part, fileName);
   } catch (error) {
     await rm(part, { force: true });
     throw error;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { safeFileName, saveResponse, verifyPayload } from "../../../src/ingest/sources/download.ts";
+import { writeFileSync } from "node:fs";
+import { safeFileName, saveResponse, verifyFile } from "../../../src/ingest/sources/download.ts";
 import { HttpError } from "../../../src/ingest/sources/http.ts";
 import { priceFullGz, tempDir, zipOf } from "./fake-portal.ts";
 
@@ -53,17 +54,38 @@ describe("saveResponse", () => {
   });
 });
 
-describe("verifyPayload", () => {
-  test("ZIP under a .gz name passes when whole, fails when cut", () => {
+describe("verifyFile", () => {
+  const dir = tempDir();
+  let n = 0;
+  const verify = (bytes: Uint8Array, maxInflated?: number) => {
+    const path = join(dir, `f${++n}`);
+    writeFileSync(path, bytes);
+    return verifyFile(path, `f${n}`, maxInflated);
+  };
+
+  test("ZIP under a .gz name passes when whole, fails when cut", async () => {
     const zip = zipOf("PriceFull.xml", new TextEncoder().encode("<Root/>"));
-    expect(() => verifyPayload(zip, "x.gz")).not.toThrow();
-    expect(() => verifyPayload(zip.subarray(0, zip.length - 10), "x.gz")).toThrow(/truncated ZIP/);
+    await verify(zip);
+    await expect(verify(zip.subarray(0, zip.length - 10))).rejects.toThrow(/truncated ZIP/);
   });
 
-  test("an HTML page is never saved as a price file; empty is refused", () => {
-    expect(() => verifyPayload(new TextEncoder().encode("<!DOCTYPE html><html><form>login</form>"), "x.xml")).toThrow(/HTML page/);
-    expect(() => verifyPayload(new Uint8Array(), "x.xml")).toThrow(/empty/);
-    expect(() => verifyPayload(new TextEncoder().encode("\uFEFF<?xml version='1.0'?><Root/>"), "x.xml")).not.toThrow();
+  test("an HTML page is never saved as a price file; empty is refused", async () => {
+    await expect(verify(new TextEncoder().encode("<!DOCTYPE html><html><form>login</form>"))).rejects.toThrow(/HTML page/);
+    await expect(verify(new Uint8Array())).rejects.toThrow(/empty/);
+    await verify(new TextEncoder().encode("\uFEFF<?xml version='1.0'?><Root/>"));
+  });
+
+  test("gzip is checked by streaming it: a cut copy is retryable, a bomb beyond the limit is refused for good", async () => {
+    const gz = priceFullGz("7290058140886", "1", 200);
+    await verify(gz);
+    const cut = await verify(gz.subarray(0, gz.length >> 1)).catch((e) => e);
+    expect(cut).toMatchObject({ retryable: true });
+    expect(cut.message).toContain("truncated or corrupt gzip");
+    // 64 MiB of zeros gzip to ~64 KiB.
+    const bomb = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024));
+    const refused = await verify(bomb, 1024 * 1024).catch((e) => e);
+    expect(refused).toMatchObject({ retryable: false });
+    expect(refused.message).toContain("decompresses beyond 1048576 bytes");
   });
 
   test("safeFileName keeps files inside their folder", () => {
