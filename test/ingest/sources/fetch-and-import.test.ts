@@ -231,3 +231,105 @@ describe("fetchAndImport health", () => {
     }
   });
 });
+
+describe("fetchAndImport when a chain fails", () => {
+  test("the failing chain keeps its previous data and says why; the others are updated", async () => {
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    const MA = "7290058159628";
+    /** A Bina portal publishing one store's Stores + PriceFull for any day asked, at `price`. */
+    const portalOf = (code: string, price: () => string, up: () => boolean) =>
+      startFakePortal((_req, url, body) => {
+        if (!up()) return htmlResponse("Service Unavailable", 500);
+        const form = new URLSearchParams(body);
+        const [d, m, y] = (form.get("WDate") ?? "").split("/");
+        const stamp = `${y}${m}${d}0600`;
+        if (url.pathname === "/MainIO_Hok.aspx") {
+          const type = form.get("WFileType");
+          return jsonResponse(type === "1" ? [{ FileNm: `Stores${code}-000-${stamp}.gz` }] : type === "4" ? [{ FileNm: `PriceFull${code}-001-${stamp}.gz` }] : []);
+        }
+        if (url.pathname === "/Download.aspx") return jsonResponse([{ SPath: `/blobs/${url.searchParams.get("FileNm")}` }]);
+        const name = decodeURIComponent(url.pathname.slice("/blobs/".length));
+        const xml = name.startsWith("Stores")
+          ? `<Root><ChainId>${code}</ChainId><SubChains><SubChain><SubChainId>1</SubChainId><Stores><Store><StoreId>1</StoreId><StoreName>סניף</StoreName><City>חיפה</City></Store></Stores></SubChain></SubChains></Root>`
+          : `<Root><ChainId>${code}</ChainId><StoreId>1</StoreId><Items>${"<Item><ItemCode>7290000000015</ItemCode><ItemType>1</ItemType><ItemName>מוצר</ItemName><ItemPrice>" + price() + "</ItemPrice></Item>"}</Items></Root>`;
+        return bytesResponse(Bun.gzipSync(enc.encode(xml)));
+      });
+    let kingUp = true;
+    let maayanPrice = "5.00";
+    const king = portalOf(KS, () => "4.00", () => kingUp);
+    const maayan = portalOf(MA, () => maayanPrice, () => true);
+    try {
+      syncRegistry(db.prices, registry);
+      const run = (date: string, at: string) =>
+        fetchAndImport({
+          db: db.prices,
+          registry,
+          dataDir,
+          chains: ["king-store", "maayan-2000"],
+          date,
+          sourcesOverride: { "king-store": { base_url: king.url }, "maayan-2000": { base_url: maayan.url } },
+          http: { ...FAST_HTTP, retries: 0 },
+          now: () => new Date(at),
+          log: () => {},
+        });
+      await run("2026-11-22", "2026-11-22T06:00:00+02:00");
+      kingUp = false;
+      maayanPrice = "5.50";
+      const second = await run("2026-11-23", "2026-11-23T06:00:00+02:00");
+      expect(second.fetch.chains.map((c) => [c.slug, c.status])).toEqual([["king-store", "failed"], ["maayan-2000", "ok"]]);
+      expect(second.import?.status).toBe("ok");
+
+      const deps: AppDeps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") };
+      const app = createApp(deps);
+      const headers = await withKey(deps, "pro");
+      const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
+      expect(chains.find((c) => c.chain_id === "king-store")).toMatchObject({
+        status: "ok",
+        product_count: 1,
+        last_updated_at: "2026-11-22T06:00:00+02:00",
+        last_fetch_attempt_at: "2026-11-23T06:00:00+02:00",
+      });
+      expect(String(chains.find((c) => c.chain_id === "king-store")!.last_fetch_error)).toContain("HTTP 500");
+      expect(chains.find((c) => c.chain_id === "maayan-2000")).toMatchObject({ status: "ok", last_updated_at: "2026-11-23T06:00:00+02:00", last_fetch_error: null });
+      const prices = (await (await app.handle(new Request("http://localhost/api/v1/prices/?barcode=7290000000015", { headers }))).json()).data.prices as { chain_id: string; price_ils: string }[];
+      expect(Object.fromEntries(prices.map((p) => [p.chain_id, p.price_ils]))).toEqual({ "king-store": "4.00", "maayan-2000": "5.50" });
+    } finally {
+      king.stop();
+      maayan.stop();
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("health fields are the fetch's", () => {
+  // KNOWN DEFECT outside this area: src/ingest/load/session.ts (writeChainHealth) writes
+  // chain_health.last_success_at — served as `last_fetch_success_at` — at every import commit,
+  // so a plain `mehir import` shows a fetch success that never happened and a fetch's success
+  // time is overwritten by the import's wall-clock time. Marked failing until that upsert stops
+  // writing last_success_at; then this test fails and `.failing` must be removed.
+  test.failing("a plain import sets no fetch success; a fetch's success time stays the fetch's", async () => {
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    const portal = binaPortal();
+    try {
+      syncRegistry(db.prices, registry);
+      const { importPaths } = await import("../../../src/ingest/import.ts");
+      const dir = tempDir();
+      const file = `${dir}/PriceFull${KS}-028-202611220600.gz`;
+      await Bun.write(file, Bun.gzipSync(priceXml()));
+      await importPaths({ db: db.prices, registry, paths: [file], origin: "cli", source: "live", classify: null });
+      const afterImport = db.prices.query("SELECT last_success_at FROM chain_health WHERE chain_slug = 'king-store'").get() as { last_success_at: string | null } | null;
+      expect(afterImport?.last_success_at ?? null).toBeNull();
+      await fetchAndImport({ db: db.prices, registry, dataDir, chains: ["king-store"], date: DAY, sourcesOverride: { "king-store": { base_url: portal.url } }, http: FAST_HTTP, now: () => NOW, log: () => {} });
+      expect(db.prices.query("SELECT last_success_at FROM chain_health WHERE chain_slug = 'king-store'").get()).toEqual({ last_success_at: "2026-11-22T10:00:00+02:00" });
+    } finally {
+      portal.stop();
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
