@@ -51,6 +51,10 @@ class TableBuilder {
   readonly sizeUnits: number[] = [];
   readonly packs: number[] = [];
   readonly nameHashes: number[] = [];
+  /** Per product, the id of its name's first word in `headTerms` (-1: none); ids renumbered in sorted order by finish(). */
+  readonly heads: number[] = [];
+  readonly headIds = new Map<string, number>();
+  readonly headTerms: string[] = [];
   readonly barcodes = new BarcodeIndex();
   /** Manufacturer → its search terms (a few thousand manufacturers for 100,000 products). */
   readonly brandTerms = new Map<string, string[]>();
@@ -66,6 +70,21 @@ class TableBuilder {
     if (this.categories.length >= 255) return this.categories.indexOf(OTHER);
     code = this.categories.push(slug) - 1;
     return code;
+  }
+
+  /** The id of a head word, added when new. */
+  headId(term: string): number {
+    let id = this.headIds.get(term);
+    if (id === undefined) this.headIds.set(term, (id = this.headTerms.push(term) - 1));
+    return id;
+  }
+
+  /** Head words sorted (a prefix's words are then one range of ids) and the products' ids renumbered. */
+  private sortedHeads(): { heads: Int32Array; headTerms: string[] } {
+    const headTerms = [...this.headTerms].sort();
+    const rank = new Int32Array(this.headTerms.length);
+    headTerms.forEach((term, sorted) => (rank[this.headIds.get(term)!] = sorted));
+    return { heads: Int32Array.from(this.heads, (id) => (id < 0 ? -1 : rank[id]!)), headTerms };
   }
 
   finish(): ProductTable {
@@ -92,6 +111,7 @@ class TableBuilder {
       sizeUnits: Uint8Array.from(this.sizeUnits),
       packs: Uint16Array.from(this.packs),
       nameHashes: Uint32Array.from(this.nameHashes),
+      ...this.sortedHeads(),
       popularity,
     };
   }
@@ -132,6 +152,7 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));
   table.nameHashes.push(hashString(key));
+  table.heads.push(terms.length > 0 ? table.headId(terms[0]!) : -1);
   table.barcodes.add(row.barcode_key);
   return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }

@@ -41,6 +41,12 @@ export interface WordForm {
   prefix: boolean;
   /** Also match terms within this edit distance (0: exact only). */
   fuzzy: number;
+  /**
+   * Fuzzy expansions shorter than this many letters match only the name and manufacturer, not
+   * stems and aliases (`בננה` ≈ `בנה`, the stem of `לבנה`, is two guesses in a row). Unset:
+   * every field, as MiniSearch does.
+   */
+  fuzzySurfaceBelow?: number;
 }
 
 /** The products a query matched, unordered, with their scores. */
@@ -73,6 +79,7 @@ export class QueryExecutor {
   private readonly mark: Uint32Array;
   private readonly hits: Uint8Array;
   private readonly surfaceFields: number[];
+  private readonly isSurface: boolean[];
   private generation = 0;
 
   /**
@@ -114,6 +121,7 @@ export class QueryExecutor {
       }
     }
     this.surfaceFields = ["name", "brand"].map((f) => internals._fieldIds[f]).filter((id): id is number => id !== undefined);
+    this.isSurface = Array.from({ length: this.fieldCount }, (_, f) => this.surfaceFields.includes(f));
     this.score = new Float64Array(n);
     this.mark = new Uint32Array(n);
     this.hits = new Uint8Array(n);
@@ -146,23 +154,25 @@ export class QueryExecutor {
 
   /** The index entries of one word form: the term itself, its prefix and fuzzy expansions. */
   private expand(form: WordForm): Expansion[] {
-    const found = new Map<string, [TermData, number]>(); // term → data, weight factor
+    const found = new Map<string, [TermData, number, boolean]>(); // term → data, weight factor, surface fields only
     const exact = this.index.get(form.term);
-    if (exact) found.set(form.term, [exact, 1]);
+    if (exact) found.set(form.term, [exact, 1, false]);
     if (form.prefix) {
       for (const [term, data] of this.index.atPrefix(form.term)) {
         const distance = term.length - form.term.length;
-        if (distance > 0) found.set(term, [data, (this.weights.prefix * term.length) / (term.length + 0.3 * distance)]);
+        if (distance > 0) found.set(term, [data, (this.weights.prefix * term.length) / (term.length + 0.3 * distance), false]);
       }
     }
     if (form.fuzzy > 0) {
+      const surfaceBelow = form.fuzzySurfaceBelow ?? 0;
       for (const [term, [data, distance]] of this.index.fuzzyGet(form.term, form.fuzzy)) {
-        if (distance > 0 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance)]);
+        if (distance > 0 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance), term.length < surfaceBelow]);
       }
     }
     const out: Expansion[] = [];
-    for (const [data, factor] of found.values()) {
+    for (const [data, factor, surfaceOnly] of found.values()) {
       this.fieldIds.forEach((field, i) => {
+        if (surfaceOnly && !this.isSurface[field]) return;
         const postings = data.get(field);
         if (!postings || postings.size === 0) return;
         const n = postings.size;

@@ -9,6 +9,11 @@ const FINALS: Record<string, string> = { "ך": "כ", "ם": "מ", "ן": "נ", "ף
 const HAS_FINAL = /[ךםןףץ]/;
 const GERESH_LIKE = /['\u05F3\u2018\u2019\u201B\u0060\u00B4\u02BC\u02B9]/g;
 const GERSHAYIM_LIKE = /["\u05F4\u201C\u201D\u201E\u201F\u02BA]|''/g;
+/**
+ * A percent sign written before its number (`% 5`, `%3`: right-to-left text typed or stored in
+ * visual order), not after another number: the sign goes after the number.
+ */
+const PERCENT_BEFORE = /(^|[^\d\s%]\s*)%\s?(\d+(?:\.\d+)?)(?![\d.%])/g;
 /** Anything beyond printable ASCII (but the backquote) and the 27 Hebrew letters. */
 const NEEDS_UNICODE = /[^\u0020-\u005F\u0061-\u007E\u05D0-\u05EA]/;
 
@@ -16,7 +21,7 @@ const NEEDS_UNICODE = /[^\u0020-\u005F\u0061-\u007E\u05D0-\u05EA]/;
  * Normalises text for search, keeping pack multipliers (`6x1.5`): NFKD without combining marks
  * (niqqud, cantillation, presentation forms, Latin accents), maqaf → `-`, geresh/gershayim
  * look-alikes unified to `'`/`"` (a doubled geresh is a gershayim), decimal comma → point,
- * `3 אחוז` → `3%`, a hyphenated one-letter prefix (`ל-ליזין`, `ב-100`) dropped, lowercase.
+ * `3 אחוז`, `3 %` and `% 3` → `3%`, a hyphenated one-letter prefix (`ל-ליזין`, `ב-100`) dropped, lowercase.
  *
  * @example normalizeKeepingPacks("שׁוֹקוֹלָד מְרִיר 1,5 ק״ג") // → 'שוקולד מריר 1.5 ק"ג'
  */
@@ -30,6 +35,7 @@ export function normalizeKeepingPacks(text: string): string {
   }
   if (s.includes(",")) s = s.replace(/(\d),(\d)/g, "$1.$2");
   if (s.includes("אחוז")) s = s.replace(/(\d)\s*(?:אחוזים|אחוז)(?![\u05D0-\u05EA])/g, "$1%");
+  if (s.includes("%")) s = s.replace(/(\d)\s+%/g, "$1%").replace(PERCENT_BEFORE, "$1$2%");
   if (s.includes("-")) s = s.replace(/(^|[^\p{L}\p{N}])[ובכלמהש]-(?=[\p{L}\p{N}])/gu, "$1");
   return s.toLowerCase();
 }

@@ -1,5 +1,5 @@
 import type MiniSearch from "minisearch";
-import { QueryExecutor, ranked, type WordForm } from "./executor.ts";
+import { QueryExecutor, ranked, type Matches, type WordForm } from "./executor.ts";
 import type { Quantity } from "./hebrew.ts";
 import { planQuery, type QueryPlan, type TermGroup } from "./query.ts";
 import type { BarcodeIndex } from "./barcodes.ts";
@@ -19,8 +19,19 @@ export const BOOST = { name: 3, brand: 2, nameAlt: 1 };
 const STEM_WEIGHT = 0.5;
 /** Prefix and fuzzy expansions weigh less than the word itself (as MiniSearch weighs them). */
 const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
-/** Edits allowed in a word: one from 5 letters, two from 8 (`most`: 2), never in digits. */
-const fuzzyFor = (term: string, most = 2) => (/\d/.test(term) ? 0 : term.length >= 8 ? most : term.length >= 5 ? 1 : 0);
+/**
+ * Edits allowed in a word the catalogue does not know: one from `from` letters (4 for the word
+ * as typed: Hebrew is written without most vowels, so 4 letters is a whole word, במבא → במבה;
+ * 5 for its prefix-letter stems, already a guess), two from 8 (`most`: 2), never in digits.
+ */
+const fuzzyFor = (term: string, most = 2, from = 4) => (/\d/.test(term) ? 0 : term.length >= 8 ? most : term.length >= from ? 1 : 0);
+/** A typo is not matched to a stem or alias shorter than this (in names and manufacturers it is). */
+const FUZZY_STEM_MIN = 4;
+/**
+ * Score factor of a product whose name starts with a word of the query: a shopper typing `חלב`
+ * wants milk before milk chocolate, `אורז` rice before rice cakes.
+ */
+const HEAD_BOOST = 1.5;
 /** Words in more than this share of the products are left out of the some-of-the-words pass. */
 const COMMON_SHARE = 0.02;
 /** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
@@ -65,6 +76,13 @@ export interface ProductTable {
   /** Items in the pack (0 = not stated). */
   packs: Uint16Array;
   nameHashes: Uint32Array;
+  /**
+   * The first word of each name (its head noun: `חלב` in `חלב תנובה 3%`, `שוקולד` in `שוקולד
+   * חלב`) as an id into `headTerms` (-1: none).
+   */
+  heads: Int32Array;
+  /** The distinct head words, sorted. */
+  headTerms: string[];
   /** 1 + a small bonus by the number of chains selling the product (ties go to the widely sold). */
   popularity: Float32Array;
 }
@@ -155,7 +173,7 @@ export class SearchIndex {
       return Int32Array.from(filter ? found.filter(filter) : found);
     }
     const run = (groups: TermGroup[], edits: number, mode: "AND" | "OR") =>
-      ranked(this.executor.run(groups.map((g) => forms(g, edits)), mode, this.table.popularity, filter));
+      ranked(this.boostHeads(this.executor.run(groups.map((g) => forms(g, edits)), mode, this.table.popularity, filter), groups));
     let results = run(plan.groups, 0, "AND");
     const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) > 0 || g.typoStems.length > 0));
     // One edit first; two (long words only) when one finds too little: a two-edit search of the
@@ -173,6 +191,48 @@ export class SearchIndex {
       return out;
     }
     return this.tiered(results, plan.nameHash, plan.quantities);
+  }
+
+  /**
+   * Multiplies by HEAD_BOOST the scores of products whose name starts with a word of the query
+   * (as typed or a prefix-letter stem; the word being typed as a prefix). Typo matches get no
+   * boost. The head words are sorted, so each query word matches one range of head ids.
+   */
+  private boostHeads(matches: Matches, groups: TermGroup[]): Matches {
+    const ranges: number[] = []; // [from, to) pairs
+    for (const g of groups) {
+      for (const term of [g.term, ...g.stems]) {
+        const from = this.headsFrom(term);
+        const to = g.prefix ? this.headsFrom(term + "\uffff") : this.table.headTerms[from] === term ? from + 1 : from;
+        if (to > from) ranges.push(from, to);
+      }
+    }
+    if (ranges.length === 0) return matches;
+    const { heads } = this.table;
+    const { docs, scores } = matches;
+    for (let i = 0; i < docs.length; i++) {
+      const head = heads[docs[i]!]!;
+      for (let r = 0; r < ranges.length; r += 2) {
+        if (head >= ranges[r]! && head < ranges[r + 1]!) {
+          scores[i]! *= HEAD_BOOST;
+          break;
+        }
+      }
+    }
+    return matches;
+  }
+
+  /** The first head id whose word is not less than `term` (binary search over the sorted head words). */
+  private headsFrom(term: string): number {
+    const words = this.table.headTerms;
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
@@ -235,9 +295,9 @@ export class SearchIndex {
  */
 function forms(g: TermGroup, edits: number): WordForm[] {
   const fuzzy = edits > 0 && !g.known;
-  const out: WordForm[] = [{ term: g.term, weight: 1, prefix: g.prefix && g.term.length >= 2, fuzzy: fuzzy ? fuzzyFor(g.term, edits) : 0 }];
+  const out: WordForm[] = [{ term: g.term, weight: 1, prefix: g.prefix && g.term.length >= 2, fuzzy: fuzzy ? fuzzyFor(g.term, edits) : 0, fuzzySurfaceBelow: FUZZY_STEM_MIN }];
   for (const stem of fuzzy ? [...g.stems, ...g.typoStems] : g.stems) {
-    out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem, edits) : 0 });
+    out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem, edits, 5) : 0, fuzzySurfaceBelow: FUZZY_STEM_MIN });
   }
   return out;
 }

@@ -82,6 +82,22 @@ describe("QueryExecutor", () => {
     expect(executor.frequency("קפקפ")).toBe(0);
   });
 
+  test("fuzzySurfaceBelow: short typo matches count in names and manufacturers, not in stems", () => {
+    // בננה is one edit from בנה, which only the stems field holds (stem of לבנה, ...).
+    const plain = executor.run([[form("בננה", false, 1)]], "AND", ones, null);
+    expect(plain.docs.length).toBeGreaterThan(0);
+    const guarded = executor.run([[{ ...form("בננה", false, 1), fuzzySurfaceBelow: 4 }]], "AND", ones, null);
+    expect(guarded.docs.length).toBe(0);
+    // חלבב is one edit from חלב (3 letters, in names) and from חלבה: both still found.
+    const milk = executor.run([[{ ...form("חלבב", false, 1), fuzzySurfaceBelow: 4 }]], "AND", ones, null);
+    const names = [...milk.docs].map((doc) => CATALOGUE[doc]!.name);
+    expect(names).toContain("חלב תנובה 3% 1 ליטר");
+    expect(names).toContain("חלבה בטעם וניל 500 גרם");
+    // Longer typo matches still reach the stems: בישולל finds שמנת לבישול only through the stem בישול.
+    const cooking = executor.run([[{ ...form("בישולל", false, 1), fuzzySurfaceBelow: 4 }]], "AND", ones, null);
+    expect([...cooking.docs].map((doc) => CATALOGUE[doc]!.name)).toContain('שמנת לבישול 10% 250 מ"ל');
+  });
+
   test("a word nothing has empties an AND; OR keeps the rest, more words matched ranking higher", () => {
     expect(executor.run([[form("חלב")], [form("אאאא")]], "AND", ones, null).docs.length).toBe(0);
     const or = ranked(executor.run([[form("גבינה")], [form("לבנה")]], "OR", ones, null));

@@ -17,6 +17,13 @@ describe("normalize", () => {
     expect(normalize("קוקה\u05BEקולה")).toBe("קוקה-קולה");
     expect(normalize("1,5 ליטר")).toBe("1.5 ליטר");
     expect(normalize("חלב 3 אחוז")).toBe("חלב 3%");
+    // A percent sign apart from its number, or before it (right-to-left text in visual order).
+    expect(normalize("חלב 3 % 1 ליטר")).toBe("חלב 3% 1 ליטר");
+    expect(normalize("קוטג' בקטנה % 5 100 ג'")).toBe("קוטג' בקטנה 5% 100 ג'");
+    expect(normalize("יוגורט תות %3 גביע")).toBe("יוגורט תות 3% גביע");
+    expect(normalize("גבינה מלוחה %16עדי")).toBe("גבינה מלוחה 16%עדי");
+    expect(normalize("מיץ 100% 240 מ\"ל")).toBe('מיץ 100% 240 מ"ל'); // a number after a percentage stays
+    expect(searchTerms("יוגורט אפרסק %")).toEqual(["יוגורט", "אפרסק"]);
     expect(normalize("ל-ליזין ב-100")).toBe("ליזין 100");
     expect(normalize("מים 6*1.5 ליטר, 4 x 25 גרם")).toBe("מים 6 1.5 ליטר, 4 25 גרם");
   });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import queries from "../fixtures/search/queries.json" with { type: "json" };
+import { analyzeName, searchTerm } from "../../src/search/hebrew.ts";
 import { ProductSearch } from "../../src/search/index.ts";
 import { CATALOGUE, catalogueDatabase } from "./catalogue-db.ts";
 
@@ -51,9 +52,14 @@ describe("search relevance on the fixture catalogue", () => {
     expect(CATALOGUE.length).toBeGreaterThanOrEqual(400);
     expect(QUERIES.length).toBeGreaterThanOrEqual(150);
     const kinds = new Set(QUERIES.map((q) => q.kind));
-    for (const kind of ["exact", "prefix-letters", "final-letters", "quotes", "niqqud", "typo", "partial", "brand", "latin", "barcode", "size"]) {
+    for (const kind of ["exact", "prefix-letters", "final-letters", "quotes", "number-forms", "niqqud", "typo", "partial", "brand", "latin", "barcode", "size"]) {
       expect(kinds.has(kind)).toBe(true);
     }
+    // Every prefix letter opens some prefix-letters query, on its own or in a cluster.
+    const openers = new Set(QUERIES.filter((q) => q.kind === "prefix-letters").map((q) => q.q[0]));
+    for (const letter of ["ו", "ה", "ב", "כ", "ל", "מ", "ש"]) expect(openers.has(letter)).toBe(true);
+    // And the quote phenomena the issue names.
+    for (const quoted of ['מ"ל', 'ק"ג', "קוטג'"]) expect(QUERIES.some((q) => q.kind === "quotes" && q.q.includes(quoted))).toBe(true);
     for (const q of QUERIES) for (const name of q.expect) expect(idOfName.has(name)).toBe(true);
   });
 
@@ -80,6 +86,21 @@ describe("search relevance on the fixture catalogue", () => {
     );
     expect(overall).toBeGreaterThanOrEqual(0.95);
     expect(firsts.filter((o) => !o.firstOk).map((o) => o.query.q)).toEqual([]);
+  });
+
+  test("a one-word query ranks the products it names (their first word) before those it only describes", () => {
+    // חלב: milk before milk chocolate; אורז: rice before rice cakes; שוקולד: chocolate bars before chocolate pudding.
+    const headOf = new Map([...nameOf].map(([id, name]) => [id, analyzeName(name).terms[0]]));
+    const lines: string[] = [];
+    for (const word of ["חלב", "אורז", "שוקולד", "גבינה", "שמנת", "פיצה", "לבן", "קפה", "עגבניות", "יוגורט"]) {
+      const term = searchTerm(word)!;
+      const named = [...headOf.values()].filter((h) => h === term).length;
+      const { ids } = search.search({ q: word, limit: 10, offset: 0 });
+      const top = ids.slice(0, Math.min(3, named));
+      expect(named).toBeGreaterThan(0);
+      if (!top.every((id) => headOf.get(id) === term)) lines.push(`${word}: ${ids.slice(0, 3).map((id) => nameOf.get(id)).join(" | ")}`);
+    }
+    expect(lines).toEqual([]);
   });
 
   test("products with every word come before products with some; no typo neighbours when exact hits suffice", () => {
