@@ -216,7 +216,11 @@ function normaliseError(error: unknown, timeoutMs: number): unknown {
   return new HttpError(`network error: ${e?.message ?? String(error)}`, null, true);
 }
 
-/** Drops query strings (signed blob URLs carry secrets) from URLs in messages. */
+/**
+ * Drops what may be secret from a URL shown in a message or log: the query string (signed
+ * blob URLs carry their signature there) and any `user:password@`.
+ * @example redact("https://u:p@blob.example/f.gz?sig=abc") // "https://***@blob.example/f.gz?…"
+ */
 export function redact(url: string): string {
-  return url.replace(/\?.*$/, "?…");
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, "$1***@").replace(/\?.*$/, "?…");
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { CookieJar, HttpClient, HttpError, proxyFor } from "../../../src/ingest/sources/http.ts";
+import { CookieJar, HttpClient, HttpError, proxyFor, redact } from "../../../src/ingest/sources/http.ts";
 import { FAST_HTTP, htmlResponse, startFakePortal } from "./fake-portal.ts";
 
 describe("proxyFor", () => {
@@ -15,6 +15,14 @@ describe("proxyFor", () => {
     expect(proxyFor("https://a.b.corp/x", env)).toBeNull();
     expect(proxyFor("https://x.co.il/", { ...env, NO_PROXY: "*" })).toBeNull();
     expect(proxyFor("https://x.co.il/", {})).toBeNull();
+  });
+});
+
+describe("redact", () => {
+  test("drops signatures and credentials from URLs shown in logs", () => {
+    expect(redact("https://pricesprodpublic.blob.core.windows.net/price/x.gz?sv=2014&sig=SECRET")).toBe("https://pricesprodpublic.blob.core.windows.net/price/x.gz?…");
+    expect(redact("ftp://RamiLevi:pw@url.retail.publishedprices.co.il/")).toBe("ftp://***@url.retail.publishedprices.co.il/");
+    expect(redact("https://prices.carrefour.co.il/20261122/a.gz")).toBe("https://prices.carrefour.co.il/20261122/a.gz");
   });
 });
 

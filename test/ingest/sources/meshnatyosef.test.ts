@@ -34,4 +34,20 @@ describe("Meshnat Yosef", () => {
     expect(report.chains[0]!.status).toBe("failed");
     expect(report.chains[0]!.errors[0]).toContain("not JSON");
   });
+
+  test("the worker down: the gov.il-listed pages site is read as a page of file links", async () => {
+    const worker = startFakePortal(() => htmlResponse("<html>error 1101</html>", 500));
+    const name = `PriceFull${MY}-001-202611220400.gz`;
+    const pages = startFakePortal((_req, url) => {
+      if (url.pathname === "/") return htmlResponse(`<html><body><h1>K.T.</h1><a href="/about">about</a><ul><li><a href="files/${name}">${name}</a></li></ul></body></html>`);
+      if (url.pathname === `/files/${name}`) return bytesResponse(priceFullGz(MY, "1"));
+      return htmlResponse("not found", 404);
+    });
+    stops.push(worker.stop, pages.stop);
+    const registry = registryOf({ slug: "meshnat-yosef", chain_codes: [MY], portal: { family: "meshnatyosef", base_url: worker.url, fallback_url: pages.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: { ...FAST_HTTP, retries: 0 }, now: NOW, log: () => {} });
+    expect(report.chains[0]!.status).toBe("ok");
+    expect(report.chains[0]!.portals[0]!.url).toBe(pages.url);
+    expect(report.chains[0]!.downloaded.map((d) => d.fileName)).toEqual([name]);
+  });
 });
