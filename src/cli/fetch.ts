@@ -34,8 +34,10 @@ export function createFetchCommand(runImport: ImportRunner = runImportInWorker):
 
 Lists each chain's portal, downloads the newest Stores, PriceFull and PromoFull file per store
 for the day (Israel time; default today) into <data-dir>/downloads/<chain>/<date>/, skipping
-files fetched before, then imports them. A chain that fails keeps its previous data; its
-error is recorded in its health (GET /api/v1/chains/).
+files fetched before, then imports them as live data in a worker (replacing demo data, never
+mixing) — the same run \`mehir serve\` makes daily with MEHIR_SOURCE=live. A chain that fails
+keeps its previous data; its error is recorded in its health (GET /api/v1/chains/). Download
+folders older than 7 days are removed.
 
 Options:
   --chain SLUG          Only this chain (repeatable); default every active chain
@@ -45,7 +47,9 @@ Options:
   --sources-file FILE   Portal overrides, JSON slug → { base_url, username, password } (MEHIR_SOURCES_FILE)
 
 Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (several portals refuse
-non-Israeli addresses). Exit status 1 when any chain failed.`,
+non-Israeli addresses). NODE_EXTRA_CA_CERTS adds CA certificates (the Cerberus HTTPS site
+has been seen without its intermediate certificate; its FTP fallback, ftp:// or ftps://,
+switches to TLS when the server asks). Exit status 1 when any chain failed.`,
     async run(args) {
       if (wantsHelp(args)) {
         console.log(this.help);

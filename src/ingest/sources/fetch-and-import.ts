@@ -6,6 +6,7 @@ import type { ImportReport } from "../report.ts";
 import { runImportInWorker } from "../run-in-worker.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
 import { loadSourcesFile } from "./overrides.ts";
+import { pruneDownloads } from "./retention.ts";
 import type { SourceLog } from "./types.ts";
 
 export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sourcesOverride"> {
@@ -19,6 +20,8 @@ export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sources
   dbPath?: string;
   /** Runs the import; default runImportInWorker (a worker thread with its own connection). */
   runImport?: typeof runImportInWorker;
+  /** Day folders of downloads kept (default KEEP_DOWNLOAD_DAYS); older ones are deleted after the run. */
+  keepDownloadDays?: number;
 }
 
 export interface FetchAndImportResult {
@@ -50,7 +53,8 @@ function currentSource(db: Database): string | null {
  * serving requests never blocks. The first live import replaces demo data (never mixed). A chain
  * that fails to fetch keeps its previous data. Files the import could not load — or all of them
  * when the import itself failed — are forgotten by fetched_files, so the next run fetches them
- * again instead of skipping them as "already fetched". When the database does not hold live data
+ * again instead of skipping them as "already fetched". Day folders of downloads older than
+ * `keepDownloadDays` are deleted afterwards. When the database does not hold live data
  * (a demo data dir), earlier downloads are not in it: fetched_files is cleared first.
  * Never throws for a portal failure (reported per chain in `fetch`); throws FetchUsageError for a
  * bad date or an unknown chain slug, SourcesFileError for a malformed sources file, and
@@ -69,7 +73,10 @@ export async function fetchAndImport(options: FetchAndImportOptions): Promise<Fe
   const fetch = await fetchChains({ ...options, sourcesOverride, log });
   const failed = fetch.chains.filter((c) => c.status === "failed").map((c) => c.slug);
   log(failed.length ? "warn" : "info", "fetch: done", { date: fetch.date, files: fetch.files.length, chains: fetch.chains.length, failed });
-  if (fetch.files.length === 0) return { fetch };
+  if (fetch.files.length === 0) {
+    await prune(options, fetch.date, log);
+    return { fetch };
+  }
 
   const runImport = options.runImport ?? runImportInWorker;
   let report: ImportReport;
@@ -90,6 +97,7 @@ export async function fetchAndImport(options: FetchAndImportOptions): Promise<Fe
   const unloaded = report.dataVersion === null ? fetch.files : report.files.filter((f) => f.status === "rejected").map((f) => f.path);
   forget(db, fetch, unloaded);
   recordImportProblems(db, fetch, report, log);
+  await prune(options, fetch.date, log);
   log(report.status === "ok" ? "info" : "warn", "fetch: imported", {
     status: report.status,
     files: report.totals.files,
@@ -123,6 +131,16 @@ function recordImportProblems(db: Database, fetch: FetchReport, report: ImportRe
     const message = `import: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`;
     update.run(message, message, chain.slug);
     log("warn", "fetch: imported with problems", { chain: chain.slug, files: problems.length, problems: problems.slice(0, 5) });
+  }
+}
+
+/** Old day folders go once their data is in the database; a failure to delete is only logged. */
+async function prune(options: FetchAndImportOptions, today: string, log: SourceLog): Promise<void> {
+  try {
+    const removed = await pruneDownloads({ db: options.db, dataDir: options.dataDir, today, keepDays: options.keepDownloadDays });
+    if (removed.length) log("info", "fetch: old downloads removed", { folders: removed.length });
+  } catch (error) {
+    log("warn", "fetch: could not remove old downloads", { error: (error as Error).message });
   }
 }
 

@@ -333,3 +333,33 @@ describe("health fields are the fetch's", () => {
     }
   });
 });
+
+describe("download retention", () => {
+  test("day folders older than the kept days are removed, newer ones and other files stay; old fetched rows are forgotten", async () => {
+    const { pruneDownloads } = await import("../../../src/ingest/sources/retention.ts");
+    const { mkdirSync, existsSync, writeFileSync } = await import("node:fs");
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    try {
+      for (const day of ["2026-11-10", "2026-11-14", "2026-11-15", "2026-11-22"]) {
+        mkdirSync(`${dataDir}/downloads/shufersal/${day}`, { recursive: true });
+        writeFileSync(`${dataDir}/downloads/shufersal/${day}/PriceFull.gz`, "x");
+      }
+      mkdirSync(`${dataDir}/downloads/shufersal/notes`, { recursive: true });
+      const insert = db.prices.prepare("INSERT INTO fetched_files (chain_slug, file_name, bytes, fetched_at) VALUES ('shufersal', ?, 1, ?)");
+      insert.run("old", "2026-09-01T05:30:00+03:00");
+      insert.run("recent", "2026-11-20T05:30:00+02:00");
+      const removed = await pruneDownloads({ db: db.prices, dataDir, today: "2026-11-22", keepDays: 7 });
+      expect(removed.map((p) => p.split("/").pop()).sort()).toEqual(["2026-11-10", "2026-11-14"]);
+      expect(existsSync(`${dataDir}/downloads/shufersal/2026-11-15/PriceFull.gz`)).toBe(true);
+      expect(existsSync(`${dataDir}/downloads/shufersal/notes`)).toBe(true);
+      expect(db.prices.query("SELECT file_name FROM fetched_files").all()).toEqual([{ file_name: "recent" }]);
+      // No downloads folder at all is fine.
+      expect(await pruneDownloads({ db: db.prices, dataDir: tempDir(), today: "2026-11-22" })).toEqual([]);
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
