@@ -106,6 +106,19 @@ export function resolveCity(raw: string | null, index: CityIndex = loadCities())
   return { city: text, region: null };
 }
 
+/**
+ * The stored city name a `city` filter means: the canonical Hebrew name for any spelling,
+ * code or English name resolveCity knows, else the text as given (trimmed, spaces collapsed),
+ * so that unknown localities still match the name stored for them.
+ *
+ * @example cityFilterName("תל אביב")      // "תל אביב-יפו"
+ * @example cityFilterName(" כביש  6 ")     // "כביש 6"
+ */
+export function cityFilterName(raw: string, index: CityIndex = loadCities()): string {
+  const text = raw.trim().replace(/\s+/g, " ");
+  return findCity(text, index)?.name ?? text;
+}
+
 const EILAT_CODE = 2600;
 
 /**

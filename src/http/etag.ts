@@ -1,28 +1,31 @@
 /**
  * Weak ETags for API answers: the data version plus a short hash of the canonical request
  * (method, path without trailing slash, query sorted, the publishable `key` left out). Volatile
- * `meta` fields (quota_remaining, request_id) are not part of it, hence weak.
+ * `meta` fields (quota_remaining, request_id) are not part of it, hence weak. `epoch`, hashed
+ * with the request, is the answers' epoch within the data version (answerEpoch in
+ * answer-epoch.ts: answers also change when a promotion starts or ends or the day moves on).
  *
  * @example etagFor(42, new Request("http://x/api/v1/prices/?barcode=1")) // 'W/"42-…"'
+ * @example etagFor(42, request, "20261122.17") // 'W/"42-…"', another hash once the epoch moves
  */
-export function etagFor(dataVersion: number, request: Request): string {
+export function etagFor(dataVersion: number, request: Request, epoch = ""): string {
   // Asked twice per request (If-None-Match before, the ETag header after): computed once.
   const known = computed.get(request);
-  if (known && known.version === dataVersion) return known.etag;
-  const etag = computeEtag(dataVersion, request);
-  computed.set(request, { version: dataVersion, etag });
+  if (known && known.version === dataVersion && known.epoch === epoch) return known.etag;
+  const etag = computeEtag(dataVersion, request, epoch);
+  computed.set(request, { version: dataVersion, epoch, etag });
   return etag;
 }
 
-const computed = new WeakMap<Request, { version: number; etag: string }>();
+const computed = new WeakMap<Request, { version: number; epoch: string; etag: string }>();
 
-function computeEtag(dataVersion: number, request: Request): string {
+function computeEtag(dataVersion: number, request: Request, epoch: string): string {
   const url = new URL(request.url);
   const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
   const params = [...url.searchParams].filter(([name]) => name !== "key");
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   const method = request.method === "HEAD" ? "GET" : request.method;
-  const canonical = `${method} ${path}?${new URLSearchParams(params).toString()}`;
+  const canonical = `${method} ${path}?${new URLSearchParams(params).toString()}${epoch ? `#${epoch}` : ""}`;
   // A fast 64-bit hash (wyhash) is enough: the tag only has to change with the request, and a
   // crafted collision could at most earn its sender a 304 for its own request.
   const hash = BigInt.asUintN(64, BigInt(Bun.hash.wyhash(canonical))).toString(16).padStart(16, "0");

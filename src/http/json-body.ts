@@ -5,7 +5,8 @@ export const MAX_JSON_BODY = 64 * 1024;
 
 /**
  * Reads a JSON request body with a size limit, without trusting Content-Length alone:
- * 415 unless the media type is JSON, 413 past `limit` bytes, 400 when it does not parse.
+ * 415 unless the media type is JSON, 413 past `limit` bytes, 400 `invalid_parameter` with
+ * `param: "body"` when it is empty or does not parse (the contract's code for an invalid body value).
  */
 export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -14,7 +15,7 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) throw new ApiError("invalid_body", "The request body is empty.", { param: "body" });
+  if (!request.body) throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -29,11 +30,11 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
     chunks.push(value);
   }
   const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
-  if (text.trim() === "") throw new ApiError("invalid_body", "The request body is empty.", { param: "body" });
+  if (text.trim() === "") throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError("invalid_body", "The request body is not valid JSON.", { param: "body" });
+    throw new ApiError("invalid_parameter", "The request body is not valid JSON.", { param: "body" });
   }
 }
 
@@ -56,6 +57,8 @@ export function validateBody<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const param = paramPath(issue.path);
+  // An unexpected member is named itself (`items[0].price`), not the object holding it.
+  const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+  const param = paramPath(keys.length > 0 ? [...issue.path, keys[0]!] : issue.path);
   throw new ApiError("invalid_parameter", `${param}: ${issue.message}`, { param });
 }

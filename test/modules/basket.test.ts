@@ -141,6 +141,14 @@ describe("POST /api/v1/basket/compare/ validation", () => {
     [{ items: [{ barcode: MILK, quantity: 1 }], chain_ids: ["no-such-chain"] }, "chain_ids[0]"],
     [{ items: [{ barcode: MILK, quantity: 1 }], city: "" }, "city"],
     [[1, 2], "body"],
+    [null, "body"],
+    [{ items: [{ barcode: MILK, quantity: 1 }], pad: 1 }, "pad"], // an unexpected member is named itself
+    [{ items: [{ barcode: MILK, quantity: 1, price: 1 }] }, "items[0].price"],
+    [{ items: [{ quantity: 1 }] }, "items[0].barcode"],
+    [{ items: [{ barcode: "", quantity: 1 }] }, "items[0].barcode"],
+    [{ items: [{ barcode: MILK, quantity: 1 }], chain_ids: [] }, "chain_ids"],
+    [{ items: [{ barcode: MILK, quantity: 1 }], chain_ids: ["Shufersal"] }, "chain_ids[0]"],
+    [{ items: "milk" }, "items"],
   ])("%j → 400 naming %s", async (body, param) => {
     const res = await compare(body);
     expect(res.status).toBe(400);
@@ -148,13 +156,18 @@ describe("POST /api/v1/basket/compare/ validation", () => {
     expect(res.body).toMatchObject({ code: "invalid_parameter", param });
   });
 
-  test("not JSON → 415; malformed JSON → 400 invalid_body; over 64 KiB → 413", async () => {
+  test("not JSON → 415; malformed or empty JSON → 400 invalid_parameter (param body); over 64 KiB → 413", async () => {
     const text = await compare(JSON.stringify(BASKET), { "content-type": "text/plain" });
     expect(text.status).toBe(415);
     expect(text.body.code).toBe("unsupported_media_type");
+    const untyped = await ctx.app.handle(new Request("http://localhost/api/v1/basket/compare/", { method: "POST", headers: key, body: JSON.stringify(BASKET) }));
+    expect(untyped.status).toBe(415);
     const broken = await compare("{ items: [", { "content-type": "application/json" });
     expect(broken.status).toBe(400);
-    expect(broken.body.code).toBe("invalid_body");
+    expect(broken.body).toMatchObject({ code: "invalid_parameter", param: "body" });
+    const empty = await compare("  ", { "content-type": "application/json" });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: "invalid_parameter", param: "body" });
     const huge = await compare(JSON.stringify({ items: [{ barcode: MILK, quantity: 1 }], pad: "x".repeat(70_000) }));
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe("payload_too_large");

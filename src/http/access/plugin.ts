@@ -5,6 +5,7 @@ import { ApiError } from "../problem.ts";
 import { planAllows, type Plan } from "../plans.ts";
 import { requestState, type AccessContext } from "../request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../etag.ts";
+import { answerEpoch } from "../answer-epoch.ts";
 import { clientAddress, type PeerSource } from "./client-address.ts";
 import type { ActiveKey } from "./key-cache.ts";
 import { looksSecret } from "./key-format.ts";
@@ -115,7 +116,7 @@ export function accessPlugin(deps: AppDeps) {
     state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : liveRemaining());
 
     if (request.method === "GET" || request.method === "HEAD") {
-      const etag = etagFor(deps.data.current.version, request);
+      const etag = etagFor(deps.data.current.version, request, answerEpoch(deps));
       if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget);
     }
 
@@ -177,7 +178,7 @@ export function accessPlugin(deps: AppDeps) {
       if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
       const status = typeof set.status === "number" ? set.status : 200;
       if (status < 200 || status >= 300) return;
-      set.headers.etag = etagFor(deps.data.current.version, request);
+      set.headers.etag = etagFor(deps.data.current.version, request, answerEpoch(deps));
       const lastModified = httpDate(deps.data.current.updatedAt);
       if (lastModified) set.headers["last-modified"] = lastModified;
       if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {

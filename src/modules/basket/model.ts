@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { StoreObject } from "../prices/model.ts";
 
 export const BasketItemInput = z
   .object({
@@ -11,7 +12,7 @@ export const BasketBody = z
   .object({
     items: z.array(BasketItemInput).min(1, "send at least one item").max(100, "at most 100 items"),
     chain_ids: z.array(z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug")).min(1).max(50).optional(),
-    city: z.string().trim().min(1).max(60).optional(),
+    city: z.string().trim().min(1).max(60).optional().describe("Price each chain's cheapest store in this city (any common spelling, English name or CBS code)"),
   })
   .strict();
 
@@ -37,7 +38,7 @@ export const BasketChain = z.object({
   items_total: z.number().int(),
   items: z.array(BasketLine),
   missing_items: z.array(z.string()),
-  store: z.object({ store_id: z.string(), branch_name: z.string(), city: z.string(), region: z.string() }).optional(),
+  store: StoreObject.optional().describe("With `city`: the chain's store that was priced"),
 });
 
 export const BasketResponse = z.object({

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../app.ts";
 import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
+import { cityFilterName } from "../../geo.ts";
 import { lineTotal, type UnitPromotion } from "../prices/pricing.ts";
 import { barcodeKey, publicPromotionId, type ProductRow } from "../prices/queries.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
@@ -26,7 +27,7 @@ interface Priced {
   chainDbId: number;
   lines: Line[];
   missing: string[];
-  store?: { store_id: string; branch_name: string; city: string; region: string };
+  store?: { store_id: string; branch_name: string; city: string | null; region: string | null };
 }
 
 /** Repeated barcodes (leading zeros aside) become one line with the summed quantity. */
@@ -184,7 +185,7 @@ function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chai
         lines,
         missing,
         sum,
-        store: { store_id: store.store_code, branch_name: store.name ?? "", city: store.city ?? "", region: store.region ?? "" },
+        store: { store_id: store.store_code, branch_name: store.name ?? "", city: store.city || null, region: store.region || null },
       });
     }
   }
@@ -209,7 +210,8 @@ export function compareBasket(deps: AppDeps, body: BasketBody) {
     });
   }
   const items = mergeItems(deps, body);
-  const priced = body.city ? priceByCityStore(deps, items, body.city, chainFilter) : priceByChain(deps, items, chainFilter);
+  // A city in any spelling resolveCity knows (`תל אביב`, `ת"א`, a CBS code) means its stores.
+  const priced = body.city ? priceByCityStore(deps, items, cityFilterName(body.city), chainFilter) : priceByChain(deps, items, chainFilter);
   const stores = priced
     .map((p) => {
       const total = p.lines.reduce((a, l) => a + l.total, 0);

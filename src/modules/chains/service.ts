@@ -1,5 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import type { ChainItem } from "./model.ts";
+import { ApiError } from "../../http/problem.ts";
 
 /** A chain is stale when its newest data is older than this. */
 export const STALE_AFTER_MS = 36 * 3600_000;
@@ -61,4 +62,13 @@ export function listChains(deps: AppDeps): ChainItem[] {
       last_fetch_error: f?.last_error ?? null,
     };
   });
+}
+
+/**
+ * Throws 404 chain_not_found unless the registry knows the chain; `param` names the request
+ * value that carried it when it came from a query (filters), not the path.
+ */
+export function requireChain(deps: AppDeps, slug: string, param?: string): void {
+  if (deps.registry.bySlug.has(slug)) return;
+  throw new ApiError("chain_not_found", `No chain with id ${slug}; GET /api/v1/chains/ lists them.`, param ? { param } : {});
 }

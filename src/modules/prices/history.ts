@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { formatIls, israelDate, israelLocalToDate } from "../../time.ts";
+import { formatIls, israelDate } from "../../time.ts";
+import { nextIsraelMidnight } from "../../http/answer-epoch.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { barcodeKey, type ProductRow } from "./queries.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -123,13 +124,6 @@ interface HistoryAnswer {
  */
 const answers = new WeakMap<AppDeps, ResultCache<HistoryAnswer>>();
 
-/** The start of the next Israel calendar day after `now`, epoch ms. */
-function nextIsraelMidnight(now: Date): number {
-  const [y, m, d] = israelDate(now).split("-").map(Number) as [number, number, number];
-  const next = new Date(Date.UTC(y, m - 1, d + 1));
-  return israelLocalToDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()).getTime();
-}
-
 /** priceHistory, cached until the data version changes or the day ends; with the route's data serialized. */
 export function cachedPriceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string): HistoryAnswer {
   let cache = answers.get(deps);
@@ -141,6 +135,6 @@ export function cachedPriceHistory(deps: AppDeps, barcode: string, months: numbe
   if (hit) return hit;
   const { product, from, history } = priceHistory(deps, barcode, months, chainId);
   const answer: HistoryAnswer = { product, from, history, json: PrebuiltJson.of({ barcode: product.barcode, name: product.name, history }) };
-  cache.set(version, key, answer, nextIsraelMidnight(now), history.length + 1);
+  cache.set(version, key, answer, nextIsraelMidnight(now.getTime()), history.length + 1);
   return answer;
 }

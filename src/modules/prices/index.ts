@@ -5,8 +5,10 @@ import { productPricesJson } from "./service.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../http/require-data.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { priceFilters } from "./filters.ts";
+import { requireChain } from "../chains/service.ts";
 
-const ERRORS = "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
+const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
 export function pricesModule(deps: AppDeps) {
@@ -17,7 +19,7 @@ export function pricesModule(deps: AppDeps) {
       ({ query }) => {
         requireData(deps);
         return {
-          data: productPricesJson(deps, query.barcode, query.granularity, { chainId: query.chain_id, city: query.city, region: query.region }),
+          data: productPricesJson(deps, query.barcode, query.granularity, priceFilters(deps, query)),
           meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source },
         };
       },
@@ -35,6 +37,8 @@ export function pricesModule(deps: AppDeps) {
             "`effective_price_ils` applies the best active promotion open to all customers that applies to a single unit; club-only and coupon promotions never change it (see /promos/feed/). " +
             "`price_per_measure_ils` is computed by the service from the normalised package size and the effective price, per `measure` (`100g`, `100ml` or `unit`), null when the size is unknown. " +
             "`vat_rate` is 0.18 (0.17 before 2025-01-01); Eilat stores: `vat_included: false`, `vat_rate: 0`.\n\n" +
+            "A store entry names its `store`: `store_id`, `branch_name`, `city` and `region` (a slug; `city` and `region` are null, never empty, when the store list gives none the service recognises). " +
+            "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
             ERRORS +
             "\n\nExample: `GET /api/v1/prices/?barcode=7290000066318&granularity=store&city=חיפה`",
         },
@@ -44,6 +48,7 @@ export function pricesModule(deps: AppDeps) {
       "/api/v1/prices/:barcode/history",
       ({ params, query }) => {
         requireData(deps);
+        if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
         const { json, from, history } = cachedPriceHistory(deps, params.barcode, query.months, query.chain_id);
         return {
           data: json,

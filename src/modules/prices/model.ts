@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { REGIONS } from "../../geo.ts";
 
 /** Digits only; leading zeros are not significant. Internal chain codes are shorter than GTINs. */
 export const Barcode = z
@@ -12,17 +13,23 @@ export const PricesQuery = z.object({
   barcode: Barcode,
   granularity: z.enum(["chain", "store"]).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
   chain_id: ChainSlug.optional(),
-  city: z.string().min(1).max(60).optional().describe("Hebrew city name as in the store list, e.g. `חיפה`"),
-  region: z.string().regex(/^[a-z-]{1,30}$/, "a region is a lowercase slug").optional().describe("Region slug, e.g. `center`, `north`, `south`"),
+  city: z
+    .string()
+    .min(1)
+    .max(60)
+    .optional()
+    .describe("City: the Hebrew name in any common spelling (`תל אביב` = `תל אביב-יפו`), its English name or its CBS code, e.g. `חיפה`"),
+  region: z.enum(REGIONS).optional().describe(`Region slug: ${REGIONS.map((r) => `\`${r}\``).join(", ")}`),
 });
 
 const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS, two places");
 
-const StoreObject = z.object({
-  store_id: z.string(),
+/** A store as the API shows it; `city` and `region` are null when the store list gives none we recognise. */
+export const StoreObject = z.object({
+  store_id: z.string().describe("The chain's store code, without leading zeros"),
   branch_name: z.string(),
-  city: z.string(),
-  region: z.string(),
+  city: z.string().nullable().describe("Hebrew city name (canonical spelling when known); null when the store list gives none"),
+  region: z.enum(REGIONS).nullable().describe("Region slug; null when the city is unknown to the service's locality table"),
 });
 
 export const PriceEntry = z.object({

@@ -140,8 +140,9 @@ export function storeEntry(s: StoreFigure, product: ProductRow) {
     store: {
       store_id: s.row.store_code,
       branch_name: s.row.branch_name ?? "",
-      city: s.row.city ?? "",
-      region: s.row.region ?? "",
+      // Unknown stays null (not ""): a client can tell "no city/region known" from a value.
+      city: s.row.city || null,
+      region: s.row.region || null,
     },
     price_ils: formatIls(s.shelf),
     effective_price_ils: formatIls(s.effective),

@@ -1,0 +1,18 @@
+import type { AppDeps } from "../../app.ts";
+import { cityFilterName } from "../../geo.ts";
+import { requireChain } from "../chains/service.ts";
+import type { PriceQuery } from "./service.ts";
+
+/**
+ * The store filters of /prices/ as the queries take them: an unknown `chain_id` is 404
+ * chain_not_found (not an empty answer), and `city` is matched by its canonical name, so any
+ * spelling resolveCity knows (`תל אביב`, `ת"א`, `5000`) finds the stores of `תל אביב-יפו`.
+ */
+export function priceFilters(deps: AppDeps, query: { chain_id?: string; city?: string; region?: string }): PriceQuery {
+  if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
+  return {
+    chainId: query.chain_id,
+    city: query.city === undefined ? undefined : cityFilterName(query.city),
+    region: query.region,
+  };
+}
