@@ -7,6 +7,7 @@ import { loadRegistry } from "../registry.ts";
 import { FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { fetchAndImport, FetchImportError, type FetchAndImportResult } from "../ingest/sources/fetch-and-import.ts";
 import { runImportInWorker } from "../ingest/run-in-worker.ts";
+import { FetchBusyError } from "../ingest/sources/fetch-lock.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
 import { formatImportReport } from "./import-report.ts";
 
@@ -93,6 +94,10 @@ switches to TLS when the server asks). Exit status 1 when any chain failed.`,
           });
         } catch (error) {
           if (error instanceof FetchUsageError) throw new UsageError(error.message);
+          if (error instanceof FetchBusyError) {
+            console.error(`mehir fetch: ${error.message}`);
+            return 1;
+          }
           if (!(error instanceof FetchImportError)) throw error;
           console.log(formatReport(error.fetch));
           console.error(`mehir fetch: ${error.message}`);

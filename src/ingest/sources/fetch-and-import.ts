@@ -7,6 +7,7 @@ import { runImportInWorker } from "../run-in-worker.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
 import { loadSourcesFile } from "./overrides.ts";
 import { pruneDownloads } from "./retention.ts";
+import { acquireFetchLock } from "./fetch-lock.ts";
 import type { SourceLog } from "./types.ts";
 
 export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sourcesOverride"> {
@@ -56,6 +57,7 @@ function currentSource(db: Database): string | null {
  * again instead of skipping them as "already fetched". Day folders of downloads older than
  * `keepDownloadDays` are deleted afterwards. When the database does not hold live data
  * (a demo data dir), earlier downloads are not in it: fetched_files is cleared first.
+ * One run at a time per data dir (a lock file; FetchBusyError while another holds it).
  * Never throws for a portal failure (reported per chain in `fetch`); throws FetchUsageError for a
  * bad date or an unknown chain slug, SourcesFileError for a malformed sources file, and
  * FetchImportError (carrying the fetch report) when the import run itself fails.
@@ -65,8 +67,17 @@ function currentSource(db: Database): string | null {
  * fetch.chains.filter((c) => c.status === "failed"); imported?.dataVersion;
  */
 export async function fetchAndImport(options: FetchAndImportOptions): Promise<FetchAndImportResult> {
-  const log = options.log ?? defaultSourceLog;
   const sourcesOverride = options.sourcesOverride ?? (options.sourcesFile ? loadSourcesFile(options.sourcesFile) : undefined);
+  const release = acquireFetchLock(options.dataDir);
+  try {
+    return await run(options, sourcesOverride);
+  } finally {
+    release();
+  }
+}
+
+async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImportOptions["sourcesOverride"]): Promise<FetchAndImportResult> {
+  const log = options.log ?? defaultSourceLog;
   const { db } = options;
   if (currentSource(db) !== "live") db.run("DELETE FROM fetched_files");
 

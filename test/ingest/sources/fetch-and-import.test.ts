@@ -363,3 +363,26 @@ describe("download retention", () => {
     }
   });
 });
+
+describe("one fetch at a time per data dir", () => {
+  test("a second run while one holds the lock is refused; a lock left by a dead process is taken over", async () => {
+    const { acquireFetchLock, FetchBusyError } = await import("../../../src/ingest/sources/fetch-lock.ts");
+    const { writeFileSync } = await import("node:fs");
+    const dataDir = tempDir();
+    const release = acquireFetchLock(dataDir);
+    expect(() => acquireFetchLock(dataDir)).toThrow(FetchBusyError);
+    const db = openDataDir(dataDir);
+    try {
+      await expect(fetchAndImport({ db: db.prices, registry, dataDir, chains: ["king-store"], date: DAY, http: FAST_HTTP, log: () => {} })).rejects.toBeInstanceOf(FetchBusyError);
+      release();
+      // A dead holder (no such process id).
+      writeFileSync(`${dataDir}/downloads/.fetch.lock`, "2147483646");
+      const again = acquireFetchLock(dataDir);
+      again();
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
