@@ -38,6 +38,7 @@ export function createAdapter(ctx: AdapterContext): PortalAdapter {
 /**
  * The portal to try when `portal` fails: its `fallback_url` with the same family and
  * credentials, or null.
+ * @example fallbackPortal(registry.bySlug.get("rami-levy")!.portal)?.base_url // "ftp://url.retail.publishedprices.co.il"
  */
 export function fallbackPortal(portal: Portal): Portal | null {
   if (!portal.fallback_url) return null;

@@ -12,7 +12,10 @@ export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
  */
 export const MAX_GUNZIP_BYTES = 256 * 1024 * 1024;
 
-/** A file name safe to write: no folders, no leading dots, no control characters. */
+/**
+ * A file name safe to write: no folders, no leading dots, no control characters.
+ * @example safeFileName("../../etc/passwd") // "passwd"
+ */
 export function safeFileName(name: string): string {
   const bare = (name.split(/[\\/]/).pop() ?? "").replace(/[\x00-\x1f<>:"|?*]/g, "_").replace(/^\.+/, "");
   if (!bare) throw new HttpError(`unusable file name "${name}"`, null, false);

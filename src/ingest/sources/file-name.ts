@@ -24,7 +24,10 @@ const PREFIXES: [RegExp, FileType][] = [
 
 const stripZeros = (s: string) => s.replace(/^0+(?=\d)/, "");
 
-/** `PriceFull…-202401010300.xml.gz` → `PriceFull…-202401010300`. */
+/**
+ * The name without folders and without its `.gz`/`.xml`/`.zip`/`.json` endings.
+ * @example baseName("dl/PriceFull7290027600007-001-202401010300.xml.gz") // "PriceFull7290027600007-001-202401010300"
+ */
 export function baseName(fileName: string): string {
   let name = fileName.split(/[\\/]/).pop() ?? fileName;
   for (;;) {

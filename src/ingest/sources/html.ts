@@ -2,7 +2,10 @@
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
-/** Decodes the HTML entities of attribute values and text (`&amp;` in signed blob URLs). */
+/**
+ * Decodes the HTML entities of attribute values and text (`&amp;` in signed blob URLs).
+ * @example unescapeHtml("a.gz?sv=1&amp;sig=x") // "a.gz?sv=1&sig=x"
+ */
 export function unescapeHtml(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
     if (code[0] === "#") {
@@ -13,7 +16,10 @@ export function unescapeHtml(s: string): string {
   });
 }
 
-/** Text content of an HTML fragment: tags dropped, entities decoded, whitespace collapsed. */
+/**
+ * Text content of an HTML fragment: tags dropped, entities decoded, whitespace collapsed.
+ * @example textOf("<b>שלי ת&quot;א</b>\n ") // 'שלי ת"א'
+ */
 export function textOf(fragment: string): string {
   return unescapeHtml(fragment.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
 }
@@ -25,7 +31,10 @@ export interface HtmlRow {
   hrefs: string[];
 }
 
-/** The `<tr>` rows of a page that have at least one `<td>`. */
+/**
+ * The `<tr>` rows of a page that have at least one `<td>`.
+ * @example tableRows("<tr><td><a href='/f.gz'>f</a></td></tr>") // [{ cells: ["<a href='/f.gz'>f</a>"], hrefs: ["/f.gz"] }]
+ */
 export function tableRows(html: string): HtmlRow[] {
   const rows: HtmlRow[] = [];
   for (const [, inner] of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
@@ -36,12 +45,18 @@ export function tableRows(html: string): HtmlRow[] {
   return rows;
 }
 
-/** Every `href` value in a fragment, entity-decoded. */
+/**
+ * Every `href` value in a fragment, entity-decoded.
+ * @example hrefsOf('<a href="x?a=1&amp;b=2">') // ["x?a=1&b=2"]
+ */
 export function hrefsOf(html: string): string[] {
   return [...html.matchAll(/\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)].map((m) => unescapeHtml(m[1] ?? m[2] ?? ""));
 }
 
-/** Last path segment of a URL or path, without the query, percent-decoded. */
+/**
+ * Last path segment of a URL or path, without the query, percent-decoded.
+ * @example lastSegment("https://blob/x/PriceFull%201.gz?sig=1") // "PriceFull 1.gz"
+ */
 export function lastSegment(urlOrPath: string): string {
   const path = urlOrPath.split(/[?#]/)[0]!;
   const seg = path.split("/").filter(Boolean).pop() ?? "";
@@ -52,7 +67,10 @@ export function lastSegment(urlOrPath: string): string {
   }
 }
 
-/** "562.84 KB" / "1.2 MB" / "845 B" / "12345" → bytes (approximate); null when unreadable. */
+/**
+ * "562.84 KB" / "1.2 MB" / "845 B" / "12345" → bytes (approximate); null when unreadable.
+ * @example parseSize("562.84 KB") // 576348
+ */
 export function parseSize(raw: string | number | null | undefined): number | null {
   if (raw == null) return null;
   if (typeof raw === "number") return Number.isFinite(raw) ? Math.round(raw) : null;

@@ -50,24 +50,36 @@ function iso(y: number, mo: number, d: number, h: number, mi: number, s: number)
   return toIsraelIso(israelLocalToDate(y, mo, d, h, mi, s));
 }
 
-/** `2026-11-22` → `22/11/2026` (Bina, Super-Pharm). */
+/**
+ * An ISO date as the Bina and Super-Pharm forms want it.
+ * @example dmy("2026-11-22") // "22/11/2026"
+ */
 export function dmy(date: string): string {
   const [y, m, d] = date.split("-");
   return `${d}/${m}/${y}`;
 }
 
-/** `2026-11-22` → `20261122` (PublishPrice folders). */
+/**
+ * An ISO date as a PublishPrice day folder.
+ * @example compact("2026-11-22") // "20261122"
+ */
 export function compact(date: string): string {
   return date.replaceAll("-", "");
 }
 
-/** The day before an ISO date. */
+/**
+ * The day before an ISO date.
+ * @example previousDay("2026-03-01") // "2026-02-28"
+ */
 export function previousDay(date: string): string {
   const t = Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) - 86_400_000;
   return new Date(t).toISOString().slice(0, 10);
 }
 
-/** Joins a base URL and a path without doubling or dropping slashes. */
+/**
+ * Joins a base URL and a path without doubling or dropping slashes.
+ * @example joinUrl("https://x.co.il/", "/login") // "https://x.co.il/login"
+ */
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
 }
