@@ -16,13 +16,23 @@ export type { SearchPage, SearchRequest } from "./search-index.ts";
  * const search = new ProductSearch().follow(data, db.prices) // rebuilds after every import
  * if (search.ready) search.search({ q: "והחלב", limit: 20, offset: 0 }) // → { ids, total, version }
  */
+export interface SearchOptions extends BuildOptions {
+  /** After a failed build, `follow` tries again this long later, doubling up to 16 times this (ms). */
+  retryMs?: number;
+}
+
+/** First retry 30 s after a failed build, then 1, 2, 4 … up to 8 minutes apart. */
+const RETRY_MS = 30_000;
+
 export class ProductSearch {
   private index: SearchIndex | null = null;
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private completed = 0;
+  private failures = 0;
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly options: BuildOptions = {}) {}
+  constructor(private readonly options: SearchOptions = {}) {}
 
   /** True once an index exists (possibly of an older data version while a rebuild runs). */
   get ready(): boolean {
@@ -49,6 +59,16 @@ export class ProductSearch {
     return this.running !== null;
   }
 
+  /** Failed builds since the last successful one. */
+  get failedBuilds(): number {
+    return this.failures;
+  }
+
+  /** Resolves once no build is running or queued (whether the last one succeeded or not). */
+  async settled(): Promise<void> {
+    while (this.queued || this.running) await (this.queued ?? this.running)!.catch(() => undefined);
+  }
+
   /**
    * Rebuilds the index from the database and swaps it in. Resolves once an index built after
    * this call started is serving; concurrent calls coalesce into at most one more build.
@@ -69,11 +89,18 @@ export class ProductSearch {
 
   private start(db: Database): Promise<void> {
     const started = performance.now();
-    const run = buildSearchIndex(db, this.options).then((index) => {
-      this.index = index;
-      this.completed++;
-      log.info("search index built", { data_version: index.version, products: index.size, ms: Math.round(performance.now() - started) });
-    });
+    const run = buildSearchIndex(db, this.options).then(
+      (index) => {
+        this.index = index;
+        this.completed++;
+        this.failures = 0;
+        log.info("search index built", { data_version: index.version, products: index.size, ms: Math.round(performance.now() - started) });
+      },
+      (error) => {
+        this.failures++;
+        throw error;
+      },
+    );
     this.running = run.finally(() => {
       this.running = null;
     });
@@ -81,12 +108,23 @@ export class ProductSearch {
   }
 
   /**
-   * Rebuilds now if the data is imported, and after every new data version. Build errors are
-   * logged; the previous index keeps serving.
+   * Rebuilds now if the data is imported, and after every new data version (DataState.refresh
+   * sees imports committed by this process, its workers and other processes alike). A failed
+   * build is logged and tried again later (see SearchOptions.retryMs) unless a new data version
+   * comes first; meanwhile the previous index, if any, keeps serving.
    */
   follow(data: DataState, db: Database): this {
+    const base = this.options.retryMs ?? RETRY_MS;
     const rebuild = () => {
-      this.rebuild(db).catch((error) => log.error("search index build failed", { error: String((error as Error)?.stack ?? error) }));
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = null;
+      this.rebuild(db).catch((error) => {
+        const delay = base * 2 ** Math.min(this.failures - 1, 4);
+        log.error("search index build failed", { error: String((error as Error)?.stack ?? error), retry_in_ms: delay });
+        if (this.retry) return;
+        this.retry = setTimeout(rebuild, delay);
+        this.retry.unref?.();
+      });
     };
     data.onChange(rebuild);
     if (data.hasData) rebuild();

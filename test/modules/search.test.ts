@@ -167,12 +167,41 @@ describe("GET /api/v1/product-search/", () => {
     expect(stale.body.detail).toMatch(/refreshed/);
   });
 
+  test("while the index of an older data version serves, answers are not to be stored (their ETag names the new version)", async () => {
+    const local = testApp({ search: new ProductSearch() });
+    const localKey = await withKey(local.deps, "pro");
+    const g = new Fixture(local.db.prices, local.chainIds);
+    const store = g.store("shufersal", "1");
+    g.price(store, g.product("7290000066004", "במבה 80 גרם"), 500);
+    refreshChainProducts(local.db.prices);
+    commitData(local.deps);
+    await local.deps.search!.rebuild(local.db.prices);
+    const path = `/api/v1/product-search/?q=${encodeURIComponent("במבה")}`;
+    const built = await get(local.app, path, localKey);
+    expect(built.headers.get("cache-control")).toBe("private, max-age=300");
+
+    g.price(store, g.product("7290000066011", "במבה 25 גרם"), 250);
+    refreshChainProducts(local.db.prices);
+    commitData(local.deps, "2026-11-23T05:00:00+02:00");
+    const lagging = await get(local.app, path, localKey);
+    expect(lagging.status).toBe(200);
+    expect(names(lagging.body)).toEqual(["במבה 80 גרם"]); // the old index serves meanwhile
+    expect(lagging.headers.get("cache-control")).toBe("no-store");
+
+    await local.deps.search!.rebuild(local.db.prices);
+    const rebuilt = await get(local.app, path, localKey);
+    expect(names(rebuilt.body)).toEqual(["במבה 80 גרם", "במבה 25 גרם"]);
+    expect(rebuilt.headers.get("cache-control")).toBe("private, max-age=300");
+  });
+
   test("q and limit are validated", async () => {
     for (const path of [
       "/api/v1/product-search/",
       "/api/v1/product-search/?q=",
       `/api/v1/product-search/?q=${"א".repeat(101)}`,
       "/api/v1/product-search/?q=%20%20",
+      `/api/v1/product-search/?q=${encodeURIComponent("!?-*")}`, // no letter or digit
+      `/api/v1/product-search/?q=${encodeURIComponent("\u05B8\u05BC")}`, // niqqud alone
     ]) {
       const { status, body } = await call(path);
       expect(status).toBe(400);

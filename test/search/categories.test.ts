@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import table from "../../data/categories.json" with { type: "json" };
 import { CATEGORIES, categoryBySlug, classify, OTHER } from "../../src/search/categories.ts";
-import { fillMissingCategories } from "../../src/search/fill-categories.ts";
-import { openMemory } from "../../src/db/open.ts";
 
 // Names that are in neither the search fixture nor the table's keywords as such: how the
 // classifier does on products it was not tuned on.
@@ -84,25 +82,5 @@ describe("classify", () => {
     const accuracy = 1 - wrong.length / HELD_OUT.length;
     console.log(`classifier on ${HELD_OUT.length} held-out names: ${(accuracy * 100).toFixed(1)} %${wrong.length ? "\n  " + wrong.join("\n  ") : ""}`);
     expect(accuracy).toBeGreaterThanOrEqual(0.85);
-  });
-});
-
-describe("fillMissingCategories", () => {
-  test("fills only empty categories, one UPDATE per category", () => {
-    const { prices: db } = openMemory();
-    const insert = db.prepare("INSERT INTO products (barcode, barcode_key, name, manufacturer, category, updated_at) VALUES (?, ?, ?, ?, ?, 'x')");
-    insert.run("1", "1", "במבה 80 גרם", "אסם", null);
-    insert.run("2", "2", "חלב 3% 1 ליטר", "תנובה", null);
-    insert.run("3", "3", "חלב 1% 1 ליטר", "תנובה", "sweets"); // set by hand: kept
-    insert.run("4", "4", "משהו", null, null);
-    expect(fillMissingCategories(db)).toBe(3);
-    const rows = db.query("SELECT barcode, category FROM products ORDER BY barcode").all();
-    expect(rows).toEqual([
-      { barcode: "1", category: "snacks" },
-      { barcode: "2", category: "dairy" },
-      { barcode: "3", category: "sweets" },
-      { barcode: "4", category: "other" },
-    ]);
-    expect(fillMissingCategories(db)).toBe(0);
   });
 });

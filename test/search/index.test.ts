@@ -1,11 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { openMemory } from "../../src/db/open.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDataDir, openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { DataState, bumpDataVersion } from "../../src/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ProductSearch } from "../../src/search/index.ts";
+import { setLogLevel } from "../../src/log.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
 
 /** A price database with products sold in stores of the given chains. */
@@ -33,6 +37,15 @@ function database() {
     bumpDataVersion(db, "2026-11-22T05:00:00+02:00", "demo");
   };
   return { db, chains, add, commit };
+}
+
+/** Waits until `done()` holds (polling every few ms), failing after `ms`. */
+async function until(done: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await Bun.sleep(5);
+  }
 }
 
 const page = (search: ProductSearch, q: string, extra: { chainId?: number; category?: string; limit?: number; offset?: number } = {}) =>
@@ -98,14 +111,99 @@ describe("ProductSearch", () => {
     const data = new DataState(db);
     const search = new ProductSearch().follow(data, db);
     expect(search.building).toBe(true);
-    await search.rebuild(db);
+    await search.settled();
     expect(search.version).toBe(1);
+    expect(search.builds).toBe(1);
+    add("7290000066004", "במבה 80 גרם", ["shufersal"]);
+    commit();
+    expect(search.building).toBe(false); // nothing happens until the data version is seen
+    expect(data.refresh()).toBe(true);
+    expect(search.building).toBe(true); // the refresh itself started the rebuild
+    await search.settled();
+    expect(search.builds).toBe(2);
+    expect(search.version).toBe(2);
+    expect(page(search, "במבה").total).toBe(1);
+    expect(data.refresh()).toBe(false);
+    expect(search.building).toBe(false); // no new version, no rebuild
+  });
+
+  test("follow() picks up an import committed by another process (another connection to the file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mehir-search-"));
+    try {
+      const server = openDataDir(dir).prices;
+      const chains = syncRegistry(server, loadRegistry());
+      const data = new DataState(server);
+      const search = new ProductSearch().follow(data, server);
+      expect(search.building).toBe(false); // no data yet
+
+      // "mehir import" in another process: its own connection, one transaction, data version bumped.
+      const importer = openDataDir(dir).prices;
+      importer.transaction(() => {
+        const chainId = chains.get("victory")!;
+        const store = importer
+          .query("INSERT INTO stores (chain_id, chain_code, store_code) VALUES (?, (SELECT code FROM chain_codes WHERE chain_id = ? LIMIT 1), '1') RETURNING id")
+          .get(chainId, chainId) as { id: number };
+        const product = importer.query("INSERT INTO products (barcode, barcode_key, name, updated_at) VALUES ('7290000066004', '7290000066004', 'במבה 80 גרם', 'x') RETURNING id").get() as { id: number };
+        importer.run("INSERT INTO price_current (store_id, product_id, price, updated_at) VALUES (?, ?, 500, 'x')", [store.id, product.id]);
+        refreshChainProducts(importer);
+        bumpDataVersion(importer, "2026-11-22T05:00:00+02:00", "live");
+      })();
+      importer.close();
+
+      expect(search.ready).toBe(false);
+      expect(data.refresh()).toBe(true); // what the server's poll does every second
+      await search.settled();
+      expect(search.version).toBe(1);
+      expect(page(search, "במבה").total).toBe(1);
+      server.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("follow() tries a failed build again later; a new data version retries at once", async () => {
+    const { db, add, commit } = database();
+    add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+    commit();
+    let failing = 2;
+    // The first reads of two builds fail (a transient error), then the database answers.
+    const flaky = new Proxy(db, {
+      get(target, prop) {
+        if (prop === "query" && failing > 0) {
+          failing--;
+          return () => {
+            throw new Error("database is locked");
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    setLogLevel("silent"); // the failures are expected
+    const data = new DataState(db);
+    const search = new ProductSearch({ retryMs: 20 }).follow(data, flaky);
+    await search.settled();
+    expect(search.ready).toBe(false);
+    expect(search.failedBuilds).toBe(1);
+    await until(() => search.failedBuilds === 2); // the first retry (after 20 ms) fails again
+    expect(search.ready).toBe(false);
+    await until(() => search.ready); // the second (after 40 ms) succeeds
+    expect(search.failedBuilds).toBe(0);
+    expect(search.builds).toBe(1);
+
+    // A failure with a long retry delay: a new data version does not wait for it.
+    const patient = new ProductSearch({ retryMs: 60_000 });
+    failing = 1;
+    patient.follow(data, flaky);
+    await patient.settled();
+    expect(patient.failedBuilds).toBe(1);
     add("7290000066004", "במבה 80 גרם", ["shufersal"]);
     commit();
     expect(data.refresh()).toBe(true);
-    await search.rebuild(db);
-    expect(search.version).toBe(2);
-    expect(page(search, "במבה").total).toBe(1);
+    await patient.settled();
+    expect(patient.ready).toBe(true);
+    expect(page(patient, "במבה").total).toBe(1);
+    setLogLevel("warn");
   });
 
   test("chain and category filters", async () => {

@@ -35,8 +35,11 @@ export function searchModule(deps: SearchDeps) {
   return new Elysia({ name: "module.search" })
     .get(
       "/api/v1/product-search",
-      ({ query, request }) => {
+      ({ query, request, set }) => {
         const { items, total, nextCursor } = searchProducts(deps, query, publicOrigin(request, deps.settings.trustProxy));
+        // The ETag names the data version; while the index of an older version still serves, the
+        // answer will change under the same tag once the rebuild is swapped in: not to be stored.
+        if (deps.search.version !== deps.data.current.version) set.headers["cache-control"] = "no-store";
         return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: deps.data.current.updatedAt } };
       },
       {
@@ -48,8 +51,8 @@ export function searchModule(deps: SearchDeps) {
           description:
             "Plan: Free. Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
             "then, when few have all, products with some of them. Prefix letters (`והחלב`, `לבמבה`), final/regular letters, niqqud, geresh and gershayim or ASCII quotes (`קוטג'`, `מ\"ל`), " +
-            "one typo in a word of five letters or more, Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
-            "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first.\n\n" +
+            "one typo in a word of four letters or more (two from eight), Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
+            "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first; products whose name starts with a word of the query (`חלב`: milk before milk chocolate) rank before those that only contain it.\n\n" +
             "Filters: `chain_id` (sold in a store of that chain) and `category` (slug of the keyword classifier). Cursor pagination: pass `meta.next_cursor` as `cursor` with the same `q` and filters; " +
             "null on the last page. `meta.total` counts every match.\n\n" +
             "Items: `barcode`, `name`, `category`, `image_url` (a generated label image unless the operator set an image URL template), `manufacturer`, `unit_qty`, `size`, `unit`, " +

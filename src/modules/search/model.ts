@@ -9,10 +9,10 @@ export const SearchQuery = z.object({
     .string()
     .min(1)
     .max(100)
-    .refine((s) => s.trim().length > 0, "q must contain a letter or digit")
+    .refine((s) => /[\p{L}\p{N}]/u.test(s), "q must contain a letter or digit")
     .describe(
       "Free text, 1–100 characters: a product name or part of one, a brand, Hebrew or Latin letters, or a barcode (digits; leading zeros do not matter). " +
-        "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of five letters or more are all understood; the last word may be half typed. " +
+        "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of four letters or more (two from eight) are all understood; the last word may be half typed (a last word of one letter is left out until more is typed). " +
         "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) ranks products of that size first.",
     )
     .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "coca cola", "7290000066318"] }),
