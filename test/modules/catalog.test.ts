@@ -113,3 +113,35 @@ describe("GET /api/v1/chains/{id}/catalog/", () => {
     }
   });
 });
+
+describe("GET /api/v1/chains/{id}/catalog/ edges", () => {
+  test("limit bounds: 1 and 100 allowed, 0, 101 and -1 refused", async () => {
+    expect((await call("/api/v1/chains/shufersal/catalog?limit=1")).body.data).toHaveLength(1);
+    expect((await call("/api/v1/chains/shufersal/catalog?limit=100")).body.data).toHaveLength(5);
+    for (const limit of ["101", "-1", "2.5"]) {
+      const bad = await call(`/api/v1/chains/shufersal/catalog?limit=${limit}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: "invalid_parameter", param: "limit" });
+    }
+  });
+
+  test("a cursor made for another chain or other filters is invalid_cursor", async () => {
+    const first = await call("/api/v1/chains/shufersal/catalog?limit=1");
+    const cursor = first.body.meta.next_cursor as string;
+    for (const path of [`/api/v1/chains/rami-levy/catalog?limit=1&cursor=${cursor}`, `/api/v1/chains/shufersal/catalog?limit=1&category=dairy&cursor=${cursor}`]) {
+      const res = await call(path);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: "invalid_cursor", param: "cursor" });
+    }
+  });
+
+  test("an id that is not a slug is 400 naming id; a chain with no data is an empty page", async () => {
+    const bad = await call("/api/v1/chains/Shufersal/catalog");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: "invalid_parameter", param: "id" });
+    const empty = await call("/api/v1/chains/quik/catalog");
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual([]);
+    expect(empty.body.meta.next_cursor).toBeNull();
+  });
+});

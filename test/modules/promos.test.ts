@@ -82,3 +82,57 @@ describe("GET /api/v1/promos/feed/", () => {
     expect(bad.body.code).toBe("invalid_cursor");
   });
 });
+
+describe("GET /api/v1/promos/feed/ edges", () => {
+  test("an unknown chain_id is 404 chain_not_found", async () => {
+    const { status, body } = await call("/api/v1/promos/feed?chain_id=no-such-chain");
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ code: "chain_not_found", param: "chain_id" });
+  });
+
+  test.each([["0"], ["101"], ["-1"], ["1.5"], ["ten"]])("limit=%s → 400 invalid_parameter", async (limit) => {
+    const { status, body } = await call(`/api/v1/promos/feed?limit=${limit}`);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: "invalid_parameter", param: "limit" });
+  });
+
+  test("limit=100 is allowed; a cursor from another query or an older data version is invalid_cursor", async () => {
+    expect((await call("/api/v1/promos/feed?limit=100")).status).toBe(200);
+    const first = await call("/api/v1/promos/feed?limit=1");
+    const cursor = first.body.meta.next_cursor as string;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const other = await call(`/api/v1/promos/feed?limit=1&chain_id=shufersal&cursor=${cursor}`);
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: "invalid_cursor", param: "cursor" });
+    commitData(ctx.deps);
+    const stale = await call(`/api/v1/promos/feed?limit=1&cursor=${cursor}`);
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ code: "invalid_cursor", param: "cursor" });
+  });
+});
+
+describe("active now, exactly, across the autumn DST switch", () => {
+  // On 2026-10-25 Israel's clocks go back from 02:00+03:00 to 01:00+02:00: the wall clock 01:30 happens twice.
+  let clock = new Date("2026-10-24T22:40:00Z"); // 01:40+03:00, the first time round
+  const dst = testApp({ now: () => clock });
+  const g = new Fixture(dst.db.prices, dst.chainIds);
+  let dstKey: Record<string, string>;
+
+  beforeAll(async () => {
+    const s = g.store("shufersal", "1");
+    const p = g.product("7290000066318", "חלב");
+    g.promotion("shufersal", "ENDS", { stores: [s], items: [p], startsAt: "2026-10-01T00:00:00+03:00", endsAt: "2026-10-25T01:45:00+03:00" }); // 22:45Z
+    g.promotion("shufersal", "STARTS", { stores: [s], items: [p], startsAt: "2026-10-25T01:20:00+02:00", endsAt: "2026-10-31T00:00:00+02:00" }); // 23:20Z
+    commitData(dst.deps);
+    dstKey = await withKey(dst.deps, "pro");
+  });
+
+  const ids = async () => (await get(dst.app, "/api/v1/promos/feed/", dstKey)).body.data.map((p: any) => p.promotion_id);
+
+  test("a promotion that ended at 01:45 summer time is gone at 01:30 winter time (45 minutes later)", async () => {
+    clock = new Date("2026-10-24T22:40:00Z");
+    expect(await ids()).toEqual(["shufersal:ENDS"]); // STARTS begins at 01:20 winter time, 40 minutes on
+    clock = new Date("2026-10-24T23:30:00Z"); // 01:30+02:00
+    expect(await ids()).toEqual(["shufersal:STARTS"]);
+  });
+});

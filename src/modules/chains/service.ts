@@ -1,50 +1,66 @@
 import type { AppDeps } from "../../app.ts";
 import type { ChainItem } from "./model.ts";
 import { ApiError } from "../../http/problem.ts";
+import { stmt } from "../../db/statements.ts";
 
 /** A chain is stale when its newest data is older than this. */
 export const STALE_AFTER_MS = 36 * 3600_000;
 
-interface Figures {
+interface Counts {
   slug: string;
   store_count: number;
   product_count: number;
+}
+
+interface Health {
+  slug: string;
   last_data_at: string | null;
   last_attempt_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
 }
 
-// Per-chain counts change only with the data version; computed once per version.
-let cache: { db: unknown; version: number; figures: Map<string, Figures> } | undefined;
+// Per-chain counts change only with the data version: computed once per version (they scan
+// price_current). Health is read on every request: fetch attempts and errors are recorded
+// without a new data version (a failed fetch imports nothing).
+let cache: { db: unknown; version: number; counts: Map<string, Counts> } | undefined;
 
-function figures(deps: AppDeps): Map<string, Figures> {
+function counts(deps: AppDeps): Map<string, Counts> {
   const version = deps.data.current.version;
-  if (cache && cache.db === deps.db.prices && cache.version === version) return cache.figures;
+  if (cache && cache.db === deps.db.prices && cache.version === version) return cache.counts;
   const rows = deps.db.prices
     .query(
       `SELECT c.slug,
               (SELECT count(*) FROM stores s WHERE s.chain_id = c.id) AS store_count,
               (SELECT count(DISTINCT pc.product_id) FROM stores s JOIN price_current pc ON pc.store_id = s.id
-                WHERE s.chain_id = c.id) AS product_count,
-              h.last_data_at, h.last_attempt_at, h.last_success_at, h.last_error
-         FROM chains c LEFT JOIN chain_health h ON h.chain_slug = c.slug`,
+                WHERE s.chain_id = c.id) AS product_count
+         FROM chains c`,
     )
-    .all() as Figures[];
+    .all() as Counts[];
   const map = new Map(rows.map((r) => [r.slug, r]));
-  cache = { db: deps.db.prices, version, figures: map };
+  cache = { db: deps.db.prices, version, counts: map };
   return map;
+}
+
+function health(deps: AppDeps): Map<string, Health> {
+  const rows = stmt(
+    deps.db.prices,
+    "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error FROM chain_health",
+  ).all() as Health[];
+  return new Map(rows.map((r) => [r.slug, r]));
 }
 
 /** Every chain of the registry with its figures, also chains with no data yet. */
 export function listChains(deps: AppDeps): ChainItem[] {
   const now = deps.now().getTime();
-  const all = figures(deps);
+  const all = counts(deps);
+  const healthOf = health(deps);
   const source = deps.data.current.source;
   return deps.registry.chains.map((chain) => {
     const f = all.get(chain.slug);
+    const h = healthOf.get(chain.slug);
     const productCount = f?.product_count ?? 0;
-    const last = f?.last_data_at ?? null;
+    const last = h?.last_data_at ?? null;
     const status: ChainItem["status"] =
       productCount === 0 || !last ? "no_data" : now - Date.parse(last) > STALE_AFTER_MS ? "stale" : "ok";
     return {
@@ -57,9 +73,9 @@ export function listChains(deps: AppDeps): ChainItem[] {
       last_updated_at: last,
       status,
       source: status === "no_data" ? "none" : source,
-      last_fetch_attempt_at: f?.last_attempt_at ?? null,
-      last_fetch_success_at: f?.last_success_at ?? null,
-      last_fetch_error: f?.last_error ?? null,
+      last_fetch_attempt_at: h?.last_attempt_at ?? null,
+      last_fetch_success_at: h?.last_success_at ?? null,
+      last_fetch_error: h?.last_error ?? null,
     };
   });
 }
