@@ -16,7 +16,11 @@ const BRAND_STOP = new Set(["בעמ", "ltd", "inc", "llc", "gmbh", "ושות", "
 const splitTerms = (text: string) => (text === "" ? [] : text.split(" "));
 const sameTerm = (term: string) => term;
 
-/** A new, empty MiniSearch with the service's options. */
+/**
+ * A new, empty MiniSearch with the service's options (documents arrive pre-analysed, terms joined by spaces).
+ *
+ * @example const engine = newEngine(); new IndexWriter(engine, ["name", "brand", "nameAlt"]).add({ id: 0, name: "במבה", brand: "אסמ", nameAlt: "" })
+ */
 export function newEngine(): MiniSearch<IndexedDoc> {
   return new MiniSearch<IndexedDoc>({
     idField: "id",

@@ -24,7 +24,11 @@ export const OTHER = "other";
 
 const BY_SLUG = new Map(CATEGORIES.map((c) => [c.slug, c]));
 
-/** The category with this slug, or undefined. */
+/**
+ * The category with this slug, or undefined.
+ *
+ * @example categoryBySlug("dairy")?.name // → "חלב ומוצריו"
+ */
 export function categoryBySlug(slug: string): Category | undefined {
   return BY_SLUG.get(slug);
 }

@@ -26,7 +26,11 @@ SELECT p.id, p.barcode_key, p.name, p.manufacturer, p.category, p.size_amount, p
  ORDER BY p.id
  LIMIT ?`;
 
-/** The data version the next read will see (the `meta.data_version` row; 0 before any import). */
+/**
+ * The data version the next read will see (the `meta.data_version` row; 0 before any import).
+ *
+ * @example readDataVersion(db) // → 3 after three committed imports
+ */
 export function readDataVersion(db: Database): number {
   const row = db.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string } | null;
   return Number(row?.value ?? 0);

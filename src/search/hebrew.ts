@@ -28,7 +28,11 @@ const UNIT_ALIASES = new Map<string, string>([
   ["מטר", "מטר"], ["סמ", "סמ"],
 ]);
 
-/** True for a unit spelling or canonical unit token (`גרמ`, `ליטר`, `מל`, `קג`, `יח`, …). */
+/**
+ * True for a unit spelling or canonical unit token (`גרמ`, `ליטר`, `מל`, `קג`, `יח`, …).
+ *
+ * @example isUnit("גר") // → true;  isUnit("גרנולה") // → false
+ */
 export function isUnit(token: string): boolean {
   return UNIT_ALIASES.has(token);
 }
@@ -154,7 +158,11 @@ export function prefixStems(term: string, maxCluster = 3): string[] {
   return out;
 }
 
-/** True when the term is written in Hebrew letters only. */
+/**
+ * True when the term is written in Hebrew letters only.
+ *
+ * @example isHebrew("חלב") // → true;  isHebrew("3%") // → false
+ */
 export function isHebrew(term: string): boolean {
   return HEBREW_WORD.test(term);
 }

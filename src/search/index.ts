@@ -6,6 +6,14 @@ import type { SearchIndex, SearchPage, SearchRequest } from "./search-index.ts";
 
 export type { SearchPage, SearchRequest } from "./search-index.ts";
 
+export interface SearchOptions extends BuildOptions {
+  /** After a failed build, `follow` tries again this long later, doubling up to 16 times this (ms). */
+  retryMs?: number;
+}
+
+/** First retry 30 s after a failed build, then 1, 2, 4 … up to 8 minutes apart. */
+const RETRY_MS = 30_000;
+
 /**
  * The service's product search: holds the current index and replaces it in one step when a
  * rebuild finishes, so the old index serves until then. Rebuilds run on the main thread in
@@ -16,14 +24,6 @@ export type { SearchPage, SearchRequest } from "./search-index.ts";
  * const search = new ProductSearch().follow(data, db.prices) // rebuilds after every import
  * if (search.ready) search.search({ q: "והחלב", limit: 20, offset: 0 }) // → { ids, total, version }
  */
-export interface SearchOptions extends BuildOptions {
-  /** After a failed build, `follow` tries again this long later, doubling up to 16 times this (ms). */
-  retryMs?: number;
-}
-
-/** First retry 30 s after a failed build, then 1, 2, 4 … up to 8 minutes apart. */
-const RETRY_MS = 30_000;
-
 export class ProductSearch {
   private index: SearchIndex | null = null;
   private running: Promise<void> | null = null;

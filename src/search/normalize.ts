@@ -67,19 +67,31 @@ export function pieces(normalised: string): string[] {
   return normalised.match(OTHER_SCRIPT.test(normalised) ? PIECE_UNICODE : PIECE_ASCII) ?? [];
 }
 
-/** Like `pieces`, with each piece's start offset in the text. */
+/**
+ * Like `pieces`, with each piece's start offset in the text.
+ *
+ * @example piecesAt("מים 1.5 ליטר") // → [{ text: "מים", start: 0 }, { text: "1.5", start: 4 }, { text: "ליטר", start: 8 }]
+ */
 export function piecesAt(normalised: string): { text: string; start: number }[] {
   const out: { text: string; start: number }[] = [];
   for (const m of normalised.matchAll(OTHER_SCRIPT.test(normalised) ? PIECE_UNICODE : PIECE_ASCII)) out.push({ text: m[0], start: m.index! });
   return out;
 }
 
-/** True for a piece that is a pack multiplier sign (`*`, `×`, or a Latin `x`). */
+/**
+ * True for a piece that is a pack multiplier sign (`*`, `×`, or a Latin `x`).
+ *
+ * @example isTimes("x") // → true;  isTimes("6") // → false
+ */
 export function isTimes(piece: string | undefined): boolean {
   return piece === "*" || piece === "×" || piece === "x";
 }
 
-/** True for a piece that is a plain number (no %). */
+/**
+ * True for a piece that is a plain number (no %).
+ *
+ * @example isNumber("1.5") // → true;  isNumber("3%") // → false
+ */
 export function isNumber(piece: string | undefined): boolean {
   if (piece === undefined) return false;
   const c = piece.charCodeAt(0);

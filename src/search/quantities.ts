@@ -33,7 +33,11 @@ const BARE_UNITS = new Map<string, number | null>([
   ["יח'", null], ["יחידות", null], ["גרמים", null], ["ליטרים", null], ["ml", null], ["kg", null],
 ]);
 
-/** The unit of a piece (`גר'`, `מ"ל`, `ליטר`, `kg`…), or null. */
+/**
+ * The unit of a piece (`גר'`, `מ"ל`, `ליטר`, `kg`…) as [unit, factor to it], or null.
+ *
+ * @example unitOf('ק"ג') // → ["g", 1000];  unitOf("חלב") // → null
+ */
 export function unitOf(piece: string): [SizeUnit, number] | null {
   const key = foldFinals(piece.includes("'") || piece.includes('"') ? piece.replace(/["']/g, "") : piece);
   return UNITS.get(key) ?? null;
