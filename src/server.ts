@@ -6,7 +6,7 @@ import { syncRegistry } from "./db/sync-registry.ts";
 import { DataState } from "./data-state.ts";
 import { log, setLogLevel } from "./log.ts";
 import { startDataSource, type RunningDataSource } from "./data-source.ts";
-import { fetchLiveData } from "./fetch-live.ts";
+import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
 
 export interface RunningServer {
   url: string;
@@ -45,7 +45,8 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     db,
     registry,
     data,
-    fetchLive: () => fetchLiveData({ settings, db, registry }),
+    // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
+    fetchLive: async () => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile })),
     info: log.info,
     error: log.error,
   });

@@ -49,7 +49,6 @@ export const ZERO_ROWS_MIN_BYTES = 1024;
 interface ChainRun {
   dataAt: string | null;
   dataMs: number;
-  success: boolean;
   zeroRows: boolean;
 }
 
@@ -249,13 +248,12 @@ export class LoadSession {
   private account(file: FileDescription, outcome: FileOutcome): void {
     if (outcome.status === "skipped") return;
     let run = this.chains.get(file.chain.slug);
-    if (!run) this.chains.set(file.chain.slug, (run = { dataAt: null, dataMs: -Infinity, success: false, zeroRows: false }));
+    if (!run) this.chains.set(file.chain.slug, (run = { dataAt: null, dataMs: -Infinity, zeroRows: false }));
     if (outcome.zeroRows) {
       run.zeroRows = true;
       return;
     }
     this.imported++;
-    run.success = true;
     if (file.timeMs > run.dataMs) {
       run.dataMs = file.timeMs;
       run.dataAt = file.time;
@@ -287,7 +285,7 @@ export class LoadSession {
       lap("indexes");
       this.refreshChainProducts();
       lap("chainProducts");
-      this.writeChainHealth(updatedAt);
+      this.writeChainHealth();
       const version = bumpDataVersion(this.db, updatedAt, source);
       this.db.run("COMMIT");
       lap("commit");
@@ -331,19 +329,20 @@ export class LoadSession {
     if (this.db.inTransaction) this.db.run("ROLLBACK");
   }
 
-  private writeChainHealth(at: string): void {
+  private writeChainHealth(): void {
     const read = this.db.prepare("SELECT last_data_at FROM chain_health WHERE chain_slug = ?");
     const upsert = this.db.prepare(
-      `INSERT INTO chain_health (chain_slug, last_success_at, last_data_at, zero_rows) VALUES (?, ?, ?, ?)
+      // last_attempt_at / last_success_at belong to fetches (fetch-chains.ts): an import of files
+      // from disk is not a fetch, and must not restamp one.
+      `INSERT INTO chain_health (chain_slug, last_data_at, zero_rows) VALUES (?, ?, ?)
        ON CONFLICT (chain_slug) DO UPDATE SET
-         last_success_at = coalesce(excluded.last_success_at, last_success_at),
          last_data_at = excluded.last_data_at,
          zero_rows = excluded.zero_rows`,
     );
     for (const [slug, run] of this.chains) {
       const known = (read.get(slug) as { last_data_at: string | null } | null)?.last_data_at ?? null;
       const dataAt = run.dataAt && (!known || Date.parse(run.dataAt) > Date.parse(known)) ? run.dataAt : known;
-      upsert.run(slug, run.success ? at : null, dataAt, run.zeroRows ? 1 : 0);
+      upsert.run(slug, dataAt, run.zeroRows ? 1 : 0);
     }
   }
 }

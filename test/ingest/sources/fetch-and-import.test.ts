@@ -305,12 +305,7 @@ describe("fetchAndImport when a chain fails", () => {
 });
 
 describe("health fields are the fetch's", () => {
-  // KNOWN DEFECT outside this area: src/ingest/load/session.ts (writeChainHealth) writes
-  // chain_health.last_success_at — served as `last_fetch_success_at` — at every import commit,
-  // so a plain `mehir import` shows a fetch success that never happened and a fetch's success
-  // time is overwritten by the import's wall-clock time. Marked failing until that upsert stops
-  // writing last_success_at; then this test fails and `.failing` must be removed.
-  test.failing("a plain import sets no fetch success; a fetch's success time stays the fetch's", async () => {
+  test("a plain import sets no fetch success; a fetch's success time stays the fetch's", async () => {
     const dataDir = tempDir();
     const db = openDataDir(dataDir);
     const portal = binaPortal();
