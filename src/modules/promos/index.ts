@@ -21,7 +21,7 @@ export function promosModule(deps: AppDeps) {
         tags: ["promotions"],
         description:
           "Plan: Pro. Promotions active now (start ≤ now < end, open ends allowed), newest start first, cursor-paginated. Club-only and coupon promotions are included and flagged (`is_club_only`, `is_coupon`); `include_club=false` leaves club-only ones out. " +
-          "Filters: `chain_id`, `barcode` (promotions including the product), `store_id` (the chain's store code). `discounted_price_ils` is the price of `min_qty` units together; `discount_rate` a fraction.\n\n" +
+          "Filters: `chain_id`, `barcode` (promotions including the product), `store_id` (the chain's store code). `discounted_price_ils` is the price of `min_qty` units together; `discount_rate` a fraction. Cursor pagination (`limit` 1–100, default 20): pass `meta.next_cursor` as `cursor`, null on the last page; a cursor is bound to the data version, the filters and `limit`.\n\n" +
           "Errors: 400 `invalid_parameter` (with `param`) / `invalid_cursor` (a cursor from another query or an older data version), 404 `chain_not_found` (unknown `chain_id`), 401/403/429 as everywhere.",
       },
     },
