@@ -82,3 +82,23 @@ test("a fetch attempt recorded without a new data version shows at once", async 
   const { body } = await get(ctx.app, "/api/v1/chains/", key);
   expect(body.data.find((c: any) => c.chain_id === "shufersal")).toMatchObject({ last_fetch_attempt_at: "2026-11-22T11:00:00+02:00", last_fetch_error: "timeout", status: "ok" });
 });
+
+test("before the first import the data endpoints answer 503 data_not_ready with Retry-After", async () => {
+  const empty = testApp();
+  const proKey = await withKey(empty.deps, "pro");
+  const gets = ["/api/v1/prices/?barcode=7290000066318", "/api/v1/prices/7290000066318/history/", "/api/v1/chains/shufersal/catalog/", "/api/v1/promos/feed/"];
+  for (const path of gets) {
+    const res = await get(empty.app, path, proKey);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe("data_not_ready");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }
+  const basket = await empty.app.handle(
+    new Request("http://localhost/api/v1/basket/compare/", {
+      method: "POST",
+      headers: { ...proKey, "content-type": "application/json" },
+      body: JSON.stringify({ items: [{ barcode: "7290000066318", quantity: 1 }] }),
+    }),
+  );
+  expect(basket.status).toBe(503);
+});
