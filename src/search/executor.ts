@@ -197,8 +197,15 @@ export class QueryExecutor {
    * @example executor.run([[{ term: "חלב", weight: 1, prefix: false, fuzzy: 0 }], [{ term: "תנובה", weight: 1, prefix: true, fuzzy: 0 }]], "AND", boost, null)
    */
   run(groups: WordForm[][], mode: "AND" | "OR", boost: Float32Array, filter: ((doc: number) => boolean) | null): Matches {
-    const expanded = groups.map((forms) => forms.flatMap((f) => this.expand(f))).map((list) => ({ list, cost: list.reduce((s, e) => s + e.postings.size, 0) }));
-    if (mode === "AND" && expanded.some((g) => g.cost === 0)) return { docs: new Int32Array(0), scores: new Float64Array(0) };
+    // Expanding a word costs radix-tree walks (fuzzy ones are dear): with AND, the first word
+    // nothing matches ends the query before the next words are expanded.
+    const expanded: { list: Expansion[]; cost: number }[] = [];
+    for (const forms of groups) {
+      const list = forms.flatMap((f) => this.expand(f));
+      const cost = list.reduce((s, e) => s + e.postings.size, 0);
+      if (mode === "AND" && cost === 0) return { docs: new Int32Array(0), scores: new Float64Array(0) };
+      expanded.push({ list, cost });
+    }
     if (mode === "AND") expanded.sort((a, b) => a.cost - b.cost);
     const { score, mark, hits } = this;
     if (this.generation > 0xfffffff0 - groups.length) {

@@ -65,8 +65,9 @@ export function transpositions(term: string): string[] {
  * significant) or term groups, package sizes (kept out of the full-text match; they rank
  * products of that size first) and the hash of the exact-name key.
  *
- * Rules: a trailing one-letter word is dropped (still being typed); the last word is a prefix
- * unless the query ends with a space; a short unit-like last word without quotes (`גר`, `מל`)
+ * Rules: a trailing one-letter word is dropped (still being typed); a word repeated is searched
+ * once; the last word is a prefix while it is being typed (nothing after it: no space, no size,
+ * no one-letter word); a short unit-like last word without quotes (`גר`, `מל`)
  * is taken as a word being typed (גרנולה), not as a unit.
  *
  * @example planQuery("והחלב 1 ליטר", vocab) // → { kind: "text", groups: [{ term: "והחלב", stems: ["חלב"], … }], quantities: [{ amount: 1000, unit: "ml", … }], … }
@@ -77,8 +78,10 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   if (/^[\d\s-]+$/.test(trimmed) && /\d/.test(trimmed)) {
     return { kind: "barcode", barcodeKey: trimmed.replace(/[\s-]/g, "").replace(/^0+(?=\d)/, "") };
   }
-  const typing = !/\s$/.test(q);
   const { quantities, rest } = parseQuantities(q);
+  // Being typed: the query's last piece, no space after it (not a word followed by a size).
+  const lastPiece = /\s$/.test(q) ? undefined : tokenize(q).at(-1);
+  const typing = lastPiece !== undefined;
   const tokens = tokenize(rest);
   const words: { term: string; raw: string }[] = [];
   tokens.forEach((raw, i) => {
@@ -91,7 +94,7 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   if (words.length === 0) return { kind: "empty" };
   const groups = words.map(({ term }, i): TermGroup => {
     const last = i === words.length - 1;
-    const prefix = last && typing && term.length >= 2 && !/^\d/.test(term);
+    const prefix = last && words[i]!.raw === lastPiece && term.length >= 2 && !/^\d/.test(term);
     const candidates = prefixStems(term, 4);
     const stems = candidates.filter((s) => vocab.has(s) || (prefix && vocab.hasPrefix(s)));
     const typoStems = candidates.filter((s) => !stems.includes(s) && s.length >= 5);
@@ -99,5 +102,7 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
     const known = vocab.has(term) || stems.length > 0 || (prefix && vocab.hasPrefix(term));
     return { term, stems, typoStems, prefix, known };
   });
-  return { kind: "text", groups, quantities, nameHash: hashString(nameKey(q)) };
+  // A word typed twice asks nothing more (and would be expanded twice).
+  const distinct = groups.filter((g, i) => groups.findIndex((o) => o.term === g.term && o.prefix === g.prefix) === i);
+  return { kind: "text", groups: distinct, quantities, nameHash: hashString(nameKey(q)) };
 }
