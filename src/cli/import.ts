@@ -6,7 +6,18 @@ import { openDataDir } from "../db/open.ts";
 import { setLogLevel } from "../log.ts";
 import { loadRegistry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
+import type { ImportReport } from "../ingest/report.ts";
 import { formatImportReport, progressLine } from "./import-report.ts";
+
+/**
+ * 0 when something was imported, or when every file was skipped as already loaded (re-running an
+ * import of the same folder is not a failure); 1 when files could not be imported.
+ */
+export function importExitStatus(report: ImportReport): number {
+  const { imported, skipped, files } = report.totals;
+  if (imported > 0 && report.dataVersion !== null) return 0;
+  return files > 0 && skipped === files ? 0 : 1;
+}
 
 export const importCommand: Command = {
   name: "import",
@@ -29,7 +40,8 @@ Options:
 A path that does not exist is reported like a bad file (usage error when none exists).
 On a terminal a progress bar is drawn on stderr while the files load.
 
-Exit status: 0 when at least one file was imported, 1 when none could be.`,
+Exit status: 0 when at least one file was imported, or when every file was already loaded
+(skipped: nothing new); 1 when none could be imported.`,
   async run(args) {
     if (wantsHelp(args)) {
       console.log(this.help);
@@ -64,7 +76,7 @@ Exit status: 0 when at least one file was imported, 1 when none could be.`,
       if (values.json) console.log(JSON.stringify(report, null, 2));
       else console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
       if (!values.json && report.dataVersion !== null) console.log(`data dir: ${join(settings.dataDir)}`);
-      return report.totals.imported > 0 && report.dataVersion !== null ? 0 : 1;
+      return importExitStatus(report);
     } finally {
       db.prices.close();
       db.accounts.close();

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDay } from "../../bench/lib/price-files.ts";
@@ -46,6 +46,21 @@ test("exit status 1 when nothing could be imported; usage errors exit 2", () => 
   expect(mehir(["import", "--data-dir", join(root, "x")]).code).toBe(2);
   expect(mehir(["import", join(root, "no-such-path")]).code).toBe(2);
   expect(mehir(["import", bad, "--source", "staging"]).code).toBe(2);
+});
+
+test("files all older than the data already loaded change nothing and are not a failure (exit 0)", () => {
+  const plan = { stores: 1, itemsPerStore: 5, products: 20, chains: 1, promos: false };
+  writeDay(join(root, "day1"), plan, 1);
+  writeDay(join(root, "day2"), plan, 2);
+  const data = join(root, "data-older");
+  expect(mehir(["import", join(root, "day2"), "--data-dir", data]).code).toBe(0);
+  const olderPrices = readdirSync(join(root, "day1")).filter((f) => f.startsWith("PriceFull")).map((f) => join(root, "day1", f));
+  const second = mehir(["import", ...olderPrices, "--data-dir", data, "--json"]);
+  const report = JSON.parse(second.stdout) as ImportReport;
+  expect(report.totals).toMatchObject({ files: 1, skipped: 1, imported: 0 });
+  expect(report.files[0]!.reason).toStartWith("older than the prices already loaded");
+  expect(report.dataVersion).toBeNull();
+  expect(second.code).toBe(0);
 });
 
 test("a missing path among others is reported as rejected; the rest imports (exit 0)", () => {

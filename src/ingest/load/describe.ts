@@ -4,6 +4,7 @@ import { toIsraelIso } from "../../time.ts";
 import { resolveFileChain } from "./chain.ts";
 import { detach } from "./detach.ts";
 import { contentKind, type LoadInput } from "./types.ts";
+import type { PriceList } from "./price-rows.ts";
 
 /** Everything the loader needs to know about a file before touching the database. */
 export interface FileDescription {
@@ -36,6 +37,32 @@ const TYPE_OF_KIND: Record<ParsedFile["kind"], FileType> = { stores: "stores", p
 // Copied (detach): header values are substrings of the whole decoded file, and the run's
 // report keeps these codes until the end of the run.
 const code = (value: string | null | undefined) => (value && /^\d+$/.test(value.trim()) ? detach(normaliseCode(value.trim())) : null);
+
+/**
+ * The newest row update time of a file (PriceUpdateDate / PromotionUpdateDate), not later than
+ * `now`: the best stand-in for a file time missing from the name. Stamping such a file with the
+ * import time instead would make every real file published before the import look older than it
+ * and be skipped.
+ *
+ * @example newestRowTime(parsedPriceFull, new Date()) // "2025-02-10T00:10:00+02:00"
+ */
+export function newestRowTime(parsed: ParsedFile | PriceList, now: Date): string | null {
+  const limit = now.getTime();
+  let best: string | null = null;
+  let bestMs = -Infinity;
+  const consider = (value: string | null) => {
+    if (!value) return;
+    const ms = Date.parse(value);
+    if (ms > bestMs && ms <= limit) {
+      best = value;
+      bestMs = ms;
+    }
+  };
+  if (parsed.kind === "price-rows") for (let i = 0; i < parsed.rows.count; i++) consider(parsed.rows.updatedAt(i));
+  else if (parsed.kind === "prices") for (const item of parsed.items) consider(item.updatedAt);
+  else if (parsed.kind === "promos") for (const promotion of parsed.promotions) consider(promotion.updatedAt);
+  return best === null ? null : detach(best);
+}
 
 /**
  * Works out a parsed file's type, chain, store and time from its name and header, or why it
@@ -75,8 +102,12 @@ export function describeFile(registry: Registry, input: LoadInput, now: Date): D
   if (nameStore && headerStore && nameStore !== headerStore) {
     warnings.push(`header store ${headerStore} differs from the file name's store ${nameStore}; used the name's`);
   }
-  const at = time ?? toIsraelIso(now);
-  if (!time) warnings.push("no time in the file name; used the import time");
+  let at = time;
+  if (!at) {
+    const newest = newestRowTime(parsed, now);
+    at = newest ?? toIsraelIso(now);
+    warnings.push(newest ? "no time in the file name; used the newest update time in the file" : "no time in the file name; used the import time");
+  }
   return {
     ok: true,
     file: {

@@ -7,7 +7,7 @@ import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { LoadSession } from "../../../src/ingest/load/session.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, promoItem, promosInput, promotion, storesInput, store } from "../../helpers/price-records.ts";
-import { NOW, count, freshDb, runInputs, storePrices } from "./session-helpers.ts";
+import { NOW, count, freshDb, history, runInputs, storePrices } from "./session-helpers.ts";
 
 const A = gtin(1), B = gtin(2);
 
@@ -143,5 +143,36 @@ describe("atomicity", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a file without a time in its name", () => {
+  test("takes the newest update time inside it, so real files published after it still load", () => {
+    const db = freshDb();
+    // No time in the name; its rows were last updated on the 20th at 03:00 and 04:00.
+    const undated = pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100, { updatedAt: at(20, 3) }), item(B, 200, { updatedAt: at(20, 4) })], {
+      name: { type: "pricefull", chainCode: RAMI_LEVY, subChainCode: null, storeCode: "1", time: null, isNullPlaceholder: false },
+    });
+    // A file named with the 21st: newer than the undated file's content, older than the import (the 25th).
+    const next = pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 150), item(B, 200)]);
+    const { outcomes } = runInputs(db, [undated, next]);
+    expect(outcomes[0]!.status).toBe("ok");
+    expect(outcomes[0]!.warnings).toContain("no time in the file name; used the newest update time in the file");
+    expect(outcomes[1]!.status).toBe("ok");
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 150, [B]: 200 });
+    expect(history(db, RAMI_LEVY, "1", A)).toEqual([
+      [at(20, 4), 100],
+      [at(21), 150],
+    ]);
+  });
+
+  test("with no update times either, the import time stands in", () => {
+    const db = freshDb();
+    const undated = pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100, { updatedAt: null })], {
+      name: { type: "pricefull", chainCode: RAMI_LEVY, subChainCode: null, storeCode: "1", time: null, isNullPlaceholder: false },
+    });
+    const { outcomes } = runInputs(db, [undated]);
+    expect(outcomes[0]!.warnings).toContain("no time in the file name; used the import time");
+    expect(history(db, RAMI_LEVY, "1", A)[0]![0]).toBe("2026-11-25T12:00:00+02:00");
   });
 });
