@@ -6,7 +6,7 @@ import { CATALOGUE, catalogueDatabase } from "./catalogue-db.ts";
 
 /**
  * The relevance set: queries as shoppers type them (prefix letters, final letters, quotes,
- * niqqud, typos, half-typed words, brands, Latin names, barcodes, sizes) with the products
+ * niqqud, typos, half-typed words, brands, Latin names, barcodes, sizes, number forms) with the products
  * they must find, on a fixture catalogue of real-looking names. Prints recall@10 per kind.
  */
 interface RelevanceQuery {
