@@ -1,16 +1,16 @@
 import type { Database, Statement } from "bun:sqlite";
 import { BatchInsert } from "./batch.ts";
+import { isEilatCity } from "../../modules/prices/eilat.ts";
 
 /**
  * The `chain_products` summary, computed in one ordered pass instead of SQL's three sorts.
- * Same rules as src/db/chain-products.ts (`refreshChainProducts`): per chain and product the
- * store count, min and max over all the chain's stores, and the chain price = the most common
- * shelf price (tie → lower) over stores outside Eilat (city 'אילת'), or over the Eilat stores
- * when the chain sells the product only there. 3–5× faster on national data; tested to give
- * the same rows.
+ * Same rules as src/db/chain-products.ts (`refreshChainProducts`) and as the chain entries of
+ * /prices/: per chain and product, over the chain's stores outside Eilat (VAT-free, so its
+ * shelf prices are not comparable) — or over its Eilat stores when it sells the product only
+ * there — the store count, min, max and the chain price = the most common shelf price (tie →
+ * lower). 3–5× faster on national data; tested to give the same rows.
  */
 
-const EILAT = "אילת";
 
 interface StoreMap {
   chainOf: Int32Array;
@@ -18,7 +18,9 @@ interface StoreMap {
 }
 
 function storeMap(db: Database): StoreMap {
-  const rows = db.query("SELECT id, chain_id, coalesce(city, '') = ? AS eilat FROM stores").values(EILAT) as [number, number, number][];
+  const rows = (db.query("SELECT id, chain_id, city FROM stores").values() as [number, number, string | null][]).map(
+    ([id, chain, city]) => [id, chain, isEilatCity(city) ? 1 : 0] as const,
+  );
   const size = rows.reduce((m, r) => Math.max(m, r[0]), 0) + 1;
   const map: StoreMap = { chainOf: new Int32Array(size), eilat: new Uint8Array(size) };
   for (const [id, chain, eilat] of rows) {
@@ -68,9 +70,8 @@ class ProductFold {
     for (const chain of this.chains) {
       const main = this.main[chain]!;
       const eilat = this.eilatOnly[chain]!;
-      const min = Math.min(main.length ? main[0]! : Infinity, eilat.length ? eilat[0]! : Infinity);
-      const max = Math.max(main.length ? main[main.length - 1]! : -Infinity, eilat.length ? eilat[eilat.length - 1]! : -Infinity);
-      out([chain, productId, main.length + eilat.length, min, max, modeOf(main.length ? main : eilat)]);
+      const counted = main.length ? main : eilat;
+      out([chain, productId, counted.length, counted[0]!, counted[counted.length - 1]!, modeOf(counted)]);
       main.length = 0;
       eilat.length = 0;
     }

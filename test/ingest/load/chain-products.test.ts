@@ -49,7 +49,7 @@ describe("chain_products", () => {
     expect(all(db)).toEqual(expected);
   });
 
-  test("Eilat is left out of the chain price unless the chain sells the product only there", () => {
+  test("Eilat is left out of every chain figure unless the chain sells the product only there (as in /prices/)", () => {
     const db = freshDb();
     runInputs(db, [
       storesInput(RAMI_LEVY, at(20, 1), [store(RAMI_LEVY, "1", { city: "אילת" }), store(RAMI_LEVY, "2", { city: "אילת" }), store(RAMI_LEVY, "3")]),
@@ -58,7 +58,14 @@ describe("chain_products", () => {
       pricesInput("pricefull", RAMI_LEVY, "3", at(20, 3), [item(gtin(1), 100)]),
     ]);
     expect(db.query("SELECT barcode, store_count, price_min, price_max, price_mode FROM chain_products ORDER BY barcode").all()).toEqual([
-      { barcode: gtin(1), store_count: 3, price_min: 90, price_max: 100, price_mode: 100 },
+      // Two Eilat stores at 90 and one store elsewhere at 100: the figures are the one store's.
+      { barcode: gtin(1), store_count: 1, price_min: 100, price_max: 100, price_mode: 100 },
+      // Sold only in Eilat: the Eilat stores count.
+      { barcode: gtin(2), store_count: 2, price_min: 70, price_max: 80, price_mode: 70 },
+    ]);
+    refreshChainProducts(db);
+    expect(db.query("SELECT barcode, store_count, price_min, price_max, price_mode FROM chain_products ORDER BY barcode").all()).toEqual([
+      { barcode: gtin(1), store_count: 1, price_min: 100, price_max: 100, price_mode: 100 },
       { barcode: gtin(2), store_count: 2, price_min: 70, price_max: 80, price_mode: 70 },
     ]);
   });
