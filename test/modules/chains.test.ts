@@ -3,6 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
 import { ChainItem } from "../../src/modules/chains/model.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
 
 // now = 2026-11-22T12:00:00+02:00. Hand-made figures:
 //   shufersal: 3 stores (one sells nothing), 2 distinct products, newest data 2026-11-22 05:00 → ok
@@ -25,10 +26,13 @@ beforeAll(async () => {
   f.price(s2, milk, 700);
   f.price(s2, bamba, 500);
   f.price(r1, milk, 650);
-  const health = ctx.db.prices.prepare("INSERT INTO chain_health (chain_slug, last_data_at, last_attempt_at, last_success_at, last_error) VALUES (?, ?, ?, ?, ?)");
-  health.run("shufersal", "2026-11-22T05:00:00+02:00", "2026-11-22T04:00:00+02:00", "2026-11-22T04:10:00+02:00", null);
-  health.run("rami-levy", "2026-11-20T06:00:00+02:00", "2026-11-22T04:00:00+02:00", null, "portal answered 503");
-  health.run("victory", "2026-11-22T05:00:00+02:00", null, null, null);
+  refreshChainProducts(ctx.db.prices); // as every import does in its transaction
+  const health = ctx.db.prices.prepare(
+    "INSERT INTO chain_health (chain_slug, last_data_at, last_attempt_at, last_success_at, last_error, files_fetched, zero_rows) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  health.run("shufersal", "2026-11-22T05:00:00+02:00", "2026-11-22T04:00:00+02:00", "2026-11-22T04:10:00+02:00", null, 7, 0);
+  health.run("rami-levy", "2026-11-20T06:00:00+02:00", "2026-11-22T04:00:00+02:00", null, "portal answered 503", 0, 1);
+  health.run("victory", "2026-11-22T05:00:00+02:00", null, null, null, 0, 0);
   commitData(ctx.deps);
   key = await withKey(ctx.deps, "free");
 });
@@ -52,11 +56,20 @@ describe("GET /api/v1/chains/", () => {
       status: "ok",
       source: "demo",
       last_fetch_success_at: "2026-11-22T04:10:00+02:00",
+      last_fetch_files: 7,
       last_fetch_error: null,
+      empty_file_flagged: false,
     });
-    expect(by["rami-levy"]).toMatchObject({ store_count: 1, product_count: 1, last_updated_at: "2026-11-20T06:00:00+02:00", status: "stale", last_fetch_error: "portal answered 503" });
+    expect(by["rami-levy"]).toMatchObject({
+      store_count: 1,
+      product_count: 1,
+      last_updated_at: "2026-11-20T06:00:00+02:00",
+      status: "stale",
+      last_fetch_error: "portal answered 503",
+      empty_file_flagged: true,
+    });
     expect(by.victory).toMatchObject({ store_count: 1, product_count: 0, status: "no_data", source: "none" });
-    expect(by.quik).toMatchObject({ store_count: 0, product_count: 0, last_updated_at: null, status: "no_data" });
+    expect(by.quik).toMatchObject({ store_count: 0, product_count: 0, last_updated_at: null, status: "no_data", last_fetch_files: 0, empty_file_flagged: false });
     const statuses = body.data.map((c: any) => c.status);
     expect(statuses.filter((s: string) => s === "ok")).toHaveLength(1);
     expect(statuses.filter((s: string) => s === "stale")).toHaveLength(1);

@@ -25,7 +25,7 @@ export function chainsModule(deps: AppDeps) {
         summary: "List chains",
         tags: ["chains"],
         description:
-          "Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. Plan: Free.",
+          "Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. The `last_fetch_*` fields and `empty_file_flagged` are the chain's health in live mode: when its portal was last tried and last fetched, how many files the last attempt downloaded, the last error (portal or import), and whether a file of it parsed to zero rows. `product_count` counts products sold in at least one store. Plan: Free.",
       },
     },
   );

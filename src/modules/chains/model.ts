@@ -14,9 +14,13 @@ export const ChainItem = z.object({
   last_updated_at: z.string().nullable().describe("Newest price file imported for the chain, ISO 8601 with offset"),
   status: z.enum(["ok", "stale", "no_data"]).describe("ok: updated within 36 h; stale: older; no_data: nothing imported"),
   source: z.enum(["demo", "live", "none"]).describe("Where the chain's data came from"),
-  last_fetch_attempt_at: z.string().nullable(),
-  last_fetch_success_at: z.string().nullable(),
-  last_fetch_error: z.string().nullable(),
+  last_fetch_attempt_at: z.string().nullable().describe("When the service last tried to fetch the chain's portal (live mode), ISO 8601"),
+  last_fetch_success_at: z.string().nullable().describe("When a fetch of the chain's portal last succeeded"),
+  last_fetch_files: z.number().int().describe("Files the last fetch attempt downloaded (0 before any fetch)"),
+  last_fetch_error: z.string().nullable().describe("Why the last fetch or the import of its files failed; null when it did not"),
+  empty_file_flagged: z
+    .boolean()
+    .describe("A file of the chain parsed to zero rows in the last import that read its files: a broken or cut publication worth a look"),
 });
 
 export type ChainItem = z.infer<typeof ChainItem>;

@@ -18,11 +18,13 @@ interface Health {
   last_attempt_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  files_fetched: number;
+  zero_rows: number;
 }
 
-// Per-chain counts change only with the data version: computed once per version (they scan
-// price_current). Health is read on every request: fetch attempts and errors are recorded
-// without a new data version (a failed fetch imports nothing).
+// Per-chain counts change only with the data version: computed once per version. Health is
+// read on every request: fetch attempts and errors are recorded without a new data version (a
+// failed fetch imports nothing).
 let cache: { db: unknown; version: number; counts: Map<string, Counts> } | undefined;
 
 function counts(deps: AppDeps): Map<string, Counts> {
@@ -30,10 +32,10 @@ function counts(deps: AppDeps): Map<string, Counts> {
   if (cache && cache.db === deps.db.prices && cache.version === version) return cache.counts;
   const rows = deps.db.prices
     .query(
+      // chain_products holds one row per chain and product sold: no scan of price_current.
       `SELECT c.slug,
               (SELECT count(*) FROM stores s WHERE s.chain_id = c.id) AS store_count,
-              (SELECT count(DISTINCT pc.product_id) FROM stores s JOIN price_current pc ON pc.store_id = s.id
-                WHERE s.chain_id = c.id) AS product_count
+              (SELECT count(*) FROM chain_products cp WHERE cp.chain_id = c.id) AS product_count
          FROM chains c`,
     )
     .all() as Counts[];
@@ -45,7 +47,7 @@ function counts(deps: AppDeps): Map<string, Counts> {
 function health(deps: AppDeps): Map<string, Health> {
   const rows = stmt(
     deps.db.prices,
-    "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error FROM chain_health",
+    "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error, files_fetched, zero_rows FROM chain_health",
   ).all() as Health[];
   return new Map(rows.map((r) => [r.slug, r]));
 }
@@ -75,7 +77,9 @@ export function listChains(deps: AppDeps): ChainItem[] {
       source: status === "no_data" ? "none" : source,
       last_fetch_attempt_at: h?.last_attempt_at ?? null,
       last_fetch_success_at: h?.last_success_at ?? null,
+      last_fetch_files: h?.files_fetched ?? 0,
       last_fetch_error: h?.last_error ?? null,
+      empty_file_flagged: h?.zero_rows === 1,
     };
   });
 }
