@@ -118,7 +118,8 @@ describe("GET /api/v1/chains/{id}/catalog/ edges", () => {
   test("limit bounds: 1 and 100 allowed, 0, 101 and -1 refused", async () => {
     expect((await call("/api/v1/chains/shufersal/catalog?limit=1")).body.data).toHaveLength(1);
     expect((await call("/api/v1/chains/shufersal/catalog?limit=100")).body.data).toHaveLength(5);
-    for (const limit of ["101", "-1", "2.5"]) {
+    // Only plain digits: Number() would read 0x10 as 16 and 1e1 as 10.
+    for (const limit of ["101", "-1", "2.5", "0x10", "1e1", "+5", ""]) {
       const bad = await call(`/api/v1/chains/shufersal/catalog?limit=${limit}`);
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ code: "invalid_parameter", param: "limit" });

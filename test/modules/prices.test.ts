@@ -156,7 +156,7 @@ describe("GET /api/v1/prices/{barcode}/history/", () => {
     expect(one.body.meta.months).toBe(24);
   });
 
-  test.each([["0"], ["25"], ["x"], ["1.5"]])("months=%s → 400", async (months) => {
+  test.each([["0"], ["25"], ["x"], ["1.5"], ["0x10"], ["1e1"], ["%2B6"]])("months=%s → 400", async (months) => {
     const { status, body } = await call(`/api/v1/prices/7290000066318/history?months=${months}`);
     expect(status).toBe(400);
     expect(body).toMatchObject({ code: "invalid_parameter", param: "months" });

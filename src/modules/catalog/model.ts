@@ -1,9 +1,10 @@
 import * as z from "zod";
+import { WholeNumber } from "../../http/whole-number.ts";
 import { ChainSlug } from "../prices/model.ts";
 
 export const CatalogParams = z.object({ id: ChainSlug });
 
-export const Limit = z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1–100 (default 20)");
+export const Limit = WholeNumber(1, 100, 20).describe("Items per page, 1–100 (default 20)");
 export const Cursor = z.string().min(1).max(2048).optional().describe("`meta.next_cursor` of the previous page");
 
 export const CatalogQuery = z.object({

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { WholeNumber } from "../../http/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
 
 /** Digits only; leading zeros are not significant. Internal chain codes are shorter than GTINs. */
@@ -74,7 +75,7 @@ export const PricesResponse = z.object({
 export const HistoryParams = z.object({ barcode: Barcode });
 
 export const HistoryQuery = z.object({
-  months: z.coerce.number().int().min(1).max(24).default(12).describe("Months of history, 1–24 (default 12)"),
+  months: WholeNumber(1, 24, 12).describe("Months of history, 1–24 (default 12)"),
   chain_id: ChainSlug.optional(),
 });
 

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { WholeNumber } from "../../http/whole-number.ts";
 import { CATEGORIES } from "../../search/categories.ts";
 import { ChainSlug } from "../prices/model.ts";
 
@@ -16,7 +17,7 @@ export const SearchQuery = z.object({
         "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) ranks products of that size first.",
     )
     .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "coca cola", "7290000066318"] }),
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1–100 (default 20)"),
+  limit: WholeNumber(1, 100, 20).describe("Items per page, 1–100 (default 20)"),
   cursor: z.string().min(1).max(2048).optional().describe("`meta.next_cursor` of the previous page (same `q` and filters)"),
   chain_id: ChainSlug.optional().describe("Only products sold in a store of this chain, e.g. `shufersal`"),
   category: z
