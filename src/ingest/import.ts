@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { normaliseCode, type Registry } from "../registry.ts";
 import { resolveCity } from "../geo.ts";
-import { classify } from "../search/categories.ts";
+import { CATEGORIES_VERSION, classify } from "../search/categories.ts";
 import { toIsraelIso } from "../time.ts";
 import { rm } from "node:fs/promises";
 import { collectFiles, type FoundFile } from "./collect.ts";
@@ -120,7 +120,16 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
   // Files are parsed ahead (on worker threads when there are enough) and loaded in order.
   const ahead = new Prefetcher(ordered, { workers: options.parseWorkers, maxBytes });
   try {
-    session = LoadSession.begin({ db: options.db, registry: options.registry, now, classify: options.classify === undefined ? classify : options.classify, resolveCity, replace: replaced });
+    const classifier = options.classify === undefined ? classify : options.classify;
+    session = LoadSession.begin({
+      db: options.db,
+      registry: options.registry,
+      now,
+      classify: classifier,
+      classifierVersion: classifier === classify ? CATEGORIES_VERSION : undefined,
+      resolveCity,
+      replace: replaced,
+    });
     const open = session;
     for (let i = 0; i < ordered.length; i++) {
       // While the next file is still being parsed, write held rows or parse further files here.

@@ -19,6 +19,12 @@ interface CategorySpec extends Category {
 /** Every category, in the order of data/categories.json (earlier wins a tie); `other` is last. */
 export const CATEGORIES: readonly Category[] = (table.categories as CategorySpec[]).map(({ slug, name, color }) => ({ slug, name, color }));
 
+/**
+ * Changes whenever data/categories.json does: imports compare it with the one stored in `meta`
+ * and classify every stored product again after an upgrade changed the table.
+ */
+export const CATEGORIES_VERSION = Bun.hash(JSON.stringify(table)).toString(36);
+
 /** The fallback slug when no keyword matches. */
 export const OTHER = "other";
 

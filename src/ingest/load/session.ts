@@ -5,6 +5,7 @@ import { bumpDataVersion } from "../../data-state.ts";
 import { toIsraelIso } from "../../time.ts";
 import { describeFile, type FileDescription } from "./describe.ts";
 import { ProductCache, type Classifier } from "./products.ts";
+import { reclassifyIfTableChanged } from "./reclassify.ts";
 import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
 import { PromotionStatements, collectOrphanPromotions, loadPromos } from "./promos.ts";
@@ -21,6 +22,8 @@ export interface SessionOptions {
   now?: () => Date;
   /** Fills products.category; null leaves it empty. */
   classify?: Classifier | null;
+  /** The classifier's table version (CATEGORIES_VERSION): a change reclassifies every stored product. */
+  classifierVersion?: string;
   /** Resolves stores' City values; default keeps the value and leaves the region empty. */
   resolveCity?: CityResolver;
   /** Delete all price data first (switching between demo and live). */
@@ -74,6 +77,9 @@ export class LoadSession {
   private readonly prices: PriceStatements;
   private readonly promos: PromotionStatements;
   private readonly history: HistoryBuffer;
+  private readonly classify: Classifier | null;
+  private readonly classifierVersion: string | null;
+  private readonly productsWereEmpty: boolean;
   /** Secondary indexes dropped for a bulk load into an empty table, re-created at finish. */
   private readonly droppedIndexes: string[] = [];
   private fullRebuild: boolean;
@@ -119,6 +125,9 @@ export class LoadSession {
         this.fullRebuild = true;
       }
       this.products = new ProductCache(db, options.classify ?? null);
+      this.classify = options.classify ?? null;
+      this.productsWereEmpty = !db.query("SELECT 1 FROM products LIMIT 1").get();
+      this.classifierVersion = options.classifierVersion ?? null;
       this.stores = new StoreCache(db);
       this.prices = new PriceStatements(db);
       this.promos = new PromotionStatements(db);
@@ -279,6 +288,9 @@ export class LoadSession {
       };
       collectOrphanPromotions(this.db);
       this.products.flush();
+      if (this.classify && this.classifierVersion) {
+        reclassifyIfTableChanged(this.db, this.classify, this.classifierVersion, { allNew: this.productsWereEmpty });
+      }
       this.history.flush();
       lap("history");
       for (const sql of this.droppedIndexes) this.db.run(sql);
