@@ -19,17 +19,32 @@ export function etagFor(dataVersion: number, request: Request, epoch = ""): stri
 
 const computed = new WeakMap<Request, { version: number; epoch: string; etag: string }>();
 
+// Request hashes by method, URL and epoch: clients repeat the same URLs, and hashing one (URL
+// parsing, sorting the query) cost more than the rest of a cached answer's tag handling.
+const HASHES_KEPT = 20_000;
+const hashes = new Map<string, string>();
+
 function computeEtag(dataVersion: number, request: Request, epoch: string): string {
-  const url = new URL(request.url);
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const key = `${method} ${epoch} ${request.url}`;
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hash = requestHash(method, request.url, epoch);
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hashes.set(key, hash);
+  }
+  return `W/"${dataVersion}-${hash}"`;
+}
+
+function requestHash(method: string, href: string, epoch: string): string {
+  const url = new URL(href);
   const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
   const params = [...url.searchParams].filter(([name]) => name !== "key");
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  const method = request.method === "HEAD" ? "GET" : request.method;
   const canonical = `${method} ${path}?${new URLSearchParams(params).toString()}${epoch ? `#${epoch}` : ""}`;
   // A fast 64-bit hash (wyhash) is enough: the tag only has to change with the request, and a
   // crafted collision could at most earn its sender a 304 for its own request.
-  const hash = BigInt.asUintN(64, BigInt(Bun.hash.wyhash(canonical))).toString(16).padStart(16, "0");
-  return `W/"${dataVersion}-${hash}"`;
+  return BigInt.asUintN(64, BigInt(Bun.hash.wyhash(canonical))).toString(16).padStart(16, "0");
 }
 
 /** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 asks for GET). */
@@ -40,9 +55,14 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(",").some((tag) => opaque(tag) === wanted);
 }
 
+let lastDate: { iso: string; http: string | null } = { iso: "", http: null };
+
 /** An ISO time as an HTTP date (Last-Modified), or null. */
 export function httpDate(iso: string | null): string | null {
   if (!iso) return null;
+  // Every answer of a data version carries the same date: formatted once.
+  if (iso === lastDate.iso) return lastDate.http;
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? null : new Date(time).toUTCString();
+  lastDate = { iso, http: Number.isNaN(time) ? null : new Date(time).toUTCString() };
+  return lastDate.http;
 }

@@ -16,6 +16,7 @@ import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL }
 import { matchRoute } from "./route-match.ts";
 import { accessOf } from "./service.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
+import type { AfterResponse } from "../observability/plugin.ts";
 
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
@@ -185,11 +186,12 @@ export function accessPlugin(deps: AppDeps) {
         set.headers["cache-control"] = SECRET_CACHE_CONTROL;
       }
     })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      const reservation = reservations.get(ctx.request);
+    // Named fields only: a hook given the whole context makes Elysia parse every request's cookies.
+    .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) => {
+      const reservation = reservations.get(request);
       if (!reservation) return;
-      reservations.delete(ctx.request);
-      if (refunds(finalStatus(ctx as never))) access.quota.refund(reservation);
+      reservations.delete(request);
+      if (refunds(finalStatus({ set, error, code, responseValue }))) access.quota.refund(reservation);
     })
     .onStop(() => access.flush());
 }

@@ -1,13 +1,25 @@
 /** Calendar months and days in UTC, the quota's periods. */
 
+// The day being served, kept so the hot path (several calls per request) formats no date.
+let day = { start: 0, end: -1, text: "", month: "" };
+
+function dayAt(date: Date): typeof day {
+  const t = date.getTime();
+  if (t >= day.start && t < day.end) return day;
+  const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+  const text = new Date(start).toISOString().slice(0, 10);
+  day = { start, end: start + 86_400_000, text, month: text.slice(0, 7) };
+  return day;
+}
+
 /** `2026-11` */
 export function monthOf(date: Date): string {
-  return date.toISOString().slice(0, 7);
+  return dayAt(date).month;
 }
 
 /** `2026-11-22` */
 export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  return dayAt(date).text;
 }
 
 /** 00:00 UTC on the 1st of the next month. */

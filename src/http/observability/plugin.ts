@@ -10,6 +10,17 @@ import { RoutePatterns } from "./route-patterns.ts";
 import { logRequest } from "./request-log.ts";
 
 export const METRICS_PATH = "/metrics";
+
+/** What an onAfterResponse hook reads (Elysia sets `error` and `code` when the request failed). */
+export interface AfterResponse {
+  request: Request;
+  route?: string;
+  server?: unknown;
+  set: { status?: unknown };
+  error?: unknown;
+  code?: unknown;
+  responseValue?: unknown;
+}
 const UNMATCHED = "unmatched";
 /** Methods kept as metric labels; anything else a client invents is counted as OTHER (bounded label values). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -26,11 +37,12 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 export function observability(deps: AppDeps, routes: () => { method: string; path: string }[]) {
   const metrics = new HttpMetrics();
   const patterns = new RoutePatterns(routes);
-  const plugin = new Elysia({ name: "observability" }).onAfterResponse({ as: "global" }, (ctx) => {
-    const { request } = ctx;
+  // The hook names the context fields it reads: given the whole context, Elysia would parse
+  // every request's cookies (and more) just in case.
+  const plugin = new Elysia({ name: "observability" }).onAfterResponse({ as: "global" }, ({ request, route: routed, server, set, error, code: elysiaCode, responseValue }: AfterResponse) => {
+    const ctx = { set, error, code: elysiaCode, responseValue };
     const state = requestState(request);
     const seconds = (performance.now() - state.startedAt) / 1000;
-    const routed = (ctx as { route?: string }).route;
     let route: string;
     let pathname: string | null = null;
     if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
@@ -45,7 +57,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
       status,
       duration_ms: seconds * 1000,
       key_prefix: state.access?.keyPrefix ?? null,
-      client: clientAddress(request, (ctx as { server?: PeerSource | null }).server ?? null, deps.settings.trustProxy),
+      client: clientAddress(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
     };
     if (code) line.error_code = code;
     logRequest(line);

@@ -132,3 +132,19 @@ describe("key resolution for revoke", () => {
     expect(resolveKey(db, key).id).toBe(record.id);
   });
 });
+
+describe("UTC days and months of the quota", () => {
+  test("day and month strings at the edges, in any order of calls", async () => {
+    const { dayOf, monthOf } = await import("../../../src/http/access/utc-month.ts");
+    const at = (iso: string) => new Date(iso);
+    expect(dayOf(at("2026-11-30T23:59:59.999Z"))).toBe("2026-11-30");
+    expect(monthOf(at("2026-11-30T23:59:59.999Z"))).toBe("2026-11");
+    expect(dayOf(at("2026-12-01T00:00:00.000Z"))).toBe("2026-12-01");
+    expect(monthOf(at("2026-12-01T00:00:00.000Z"))).toBe("2026-12");
+    // Back in time (tests pin clocks): the remembered day is not reused outside its range.
+    expect(monthOf(at("2026-11-30T23:59:59.999Z"))).toBe("2026-11");
+    expect(dayOf(at("2024-02-29T12:00:00Z"))).toBe("2024-02-29");
+    // Israel's evening of the 30th is already the 1st in UTC only after 00:00 UTC.
+    expect(monthOf(at("2026-11-30T23:30:00+02:00"))).toBe("2026-11");
+  });
+});
