@@ -18,6 +18,20 @@ import { accessOf } from "./service.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
 
+/**
+ * The path of a request URL as Elysia routes it (the text between the authority and `?`, not
+ * decoded): no URL object per request.
+ * @example pathOf("http://x:8080/api/v1/prices/?barcode=1") // "/api/v1/prices/"
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = query >= 0 ? query : hash >= 0 ? hash : url.length;
+  return url.slice(start, end);
+}
+
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
   return status === 304 || status === 429 || status >= 500;
@@ -61,8 +75,7 @@ export function accessPlugin(deps: AppDeps) {
   }
 
   function guard(request: Request, server: PeerSource | null): Response | undefined {
-    const url = new URL(request.url);
-    const { audience } = matchRoute(request.method, url.pathname);
+    const { audience } = matchRoute(request.method, pathOf(request.url));
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
@@ -77,7 +90,9 @@ export function accessPlugin(deps: AppDeps) {
     if (widget) Object.assign(state.headers, dataCors(origin, null, true));
 
     const header = request.headers.get("x-api-key")?.trim() || null;
-    const fromQuery = url.searchParams.get("key")?.trim() || null;
+    // The URL is parsed only when it has a query string (the widget's `key`, or a secret key sent
+    // where it must not be).
+    const fromQuery = request.url.includes("?") ? new URL(request.url).searchParams.get("key")?.trim() || null : null;
     if (fromQuery !== null && looksSecret(fromQuery)) {
       refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }

@@ -148,3 +148,17 @@ describe("UTC days and months of the quota", () => {
     expect(monthOf(at("2026-11-30T23:30:00+02:00"))).toBe("2026-11");
   });
 });
+
+describe("pathOf", () => {
+  test("the path Elysia routes on, without a URL object", async () => {
+    const { pathOf } = await import("../../../src/http/access/plugin.ts");
+    expect(pathOf("http://localhost:8080/api/v1/prices/?barcode=1")).toBe("/api/v1/prices/");
+    expect(pathOf("http://localhost/api/v1/chains")).toBe("/api/v1/chains");
+    expect(pathOf("http://localhost")).toBe("/");
+    expect(pathOf("http://[::1]:8080/x?y=1#z")).toBe("/x");
+    expect(pathOf("https://h/a%20b/?q")).toBe("/a%20b/");
+    for (const url of ["http://a.b:1/api/v1/prices/7290000066318/history/?months=6", "http://127.0.0.1/widget/v1/loader.js"]) {
+      expect(pathOf(url)).toBe(new URL(url).pathname);
+    }
+  });
+});
