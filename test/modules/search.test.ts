@@ -5,6 +5,7 @@ import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
 import { ProductSearch } from "../../src/search/index.ts";
+import { SearchResponse } from "../../src/modules/search/model.ts";
 
 const ctx = testApp();
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
@@ -69,6 +70,24 @@ describe("GET /api/v1/product-search/", () => {
     expect(body.data[2].category).toBe("sweets"); // the stored category wins over the classifier
     expect(body.meta).toMatchObject({ next_cursor: null, total: 3, data_updated_at: "2026-11-22T05:00:00+02:00" });
     expect(typeof body.meta.request_id).toBe("string");
+    // Answers are served from a cache without per-request validation: the schema holds.
+    expect(SearchResponse.safeParse(body).success).toBe(true);
+  });
+
+  test("a repeated query is answered from the cache with the same body; a new data version is not", async () => {
+    const first = await q("במבה");
+    const again = await q("במבה");
+    expect(again.body.data).toEqual(first.body.data);
+    expect(again.body.meta.request_id).not.toBe(first.body.meta.request_id);
+    expect(SearchResponse.safeParse(again.body).success).toBe(true);
+    // The chains' figures change with the data: the cached answer must not survive it.
+    ctx.db.prices.run("UPDATE chain_products SET price_min = 400 WHERE product_id = ?", [ids.bamba80!]);
+    commitData(ctx.deps);
+    const after = await q("במבה");
+    expect(after.body.data.find((i: any) => i.barcode === "7290000066004").min_price_ils).toBe("4.00");
+    // Back as it was, for the tests that follow.
+    refreshChainProducts(ctx.db.prices);
+    commitData(ctx.deps);
   });
 
   test("answers with and without the trailing slash", async () => {

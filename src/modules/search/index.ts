@@ -4,7 +4,8 @@ import { ApiError } from "../../http/problem.ts";
 import { classify } from "../../search/categories.ts";
 import { labelSvg } from "./label-image.ts";
 import { SearchQuery, SearchResponse } from "./model.ts";
-import { searchProducts, type SearchDeps } from "./service.ts";
+import { cachedSearch, type SearchDeps } from "./service.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 
 const ERRORS =
   "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
@@ -33,10 +34,11 @@ interface LabelRow {
 /** GET /api/v1/product-search/ and the generated label images its items point to. */
 export function searchModule(deps: SearchDeps) {
   return new Elysia({ name: "module.search" })
+    .use(prebuiltJson())
     .get(
       "/api/v1/product-search",
       ({ query, request, set }) => {
-        const { items, total, nextCursor } = searchProducts(deps, query, publicOrigin(request, deps.settings.trustProxy));
+        const { items, total, nextCursor } = cachedSearch(deps, query, publicOrigin(request, deps.settings.trustProxy));
         // The ETag names the data version; while the index of an older version still serves, the
         // answer will change under the same tag once the rebuild is swapped in: not to be stored.
         if (deps.search.version !== deps.data.current.version) set.headers["cache-control"] = "no-store";
@@ -44,7 +46,8 @@ export function searchModule(deps: SearchDeps) {
       },
       {
         query: SearchQuery,
-        response: { 200: SearchResponse },
+        // Answers are cached and serialized once; tests check them against the schema.
+        response: { 200: documentedOnly(SearchResponse) },
         detail: {
           summary: "Search products by name, brand or barcode",
           tags: ["search"],
