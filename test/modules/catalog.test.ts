@@ -3,6 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { CatalogResponse } from "../../src/modules/catalog/model.ts";
 
 const ctx = testApp();
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
@@ -54,6 +55,8 @@ describe("GET /api/v1/chains/{id}/catalog/", () => {
     expect(byBarcode["7290000066318"]).toMatchObject({ price_min_ils: "6.90", price_max_ils: "6.90", store_count: 1, is_on_promotion: false });
     expect(body.meta.next_cursor).toBeNull();
     expect(body.meta.chain_id).toBe("shufersal");
+    // Pages are served from a cache without per-request validation: the schema holds.
+    expect(CatalogResponse.safeParse(body).success).toBe(true);
   });
 
   test("cursor pagination walks every item once", async () => {
@@ -144,5 +147,25 @@ describe("GET /api/v1/chains/{id}/catalog/ edges", () => {
     expect(empty.status).toBe(200);
     expect(empty.body.data).toEqual([]);
     expect(empty.body.meta.next_cursor).toBeNull();
+  });
+});
+
+describe("cached catalog pages", () => {
+  test("a cached page changes when one of its promotions ends, without a new data version", async () => {
+    let now = new Date("2026-11-22T10:00:00Z");
+    const own = testApp({ now: () => now });
+    const g = new Fixture(own.db.prices, own.chainIds);
+    const store = g.store("shufersal", "1");
+    const milk = g.product("7290000066318", "חלב 3% 1 ליטר", { category: "dairy" });
+    g.price(store, milk, 690);
+    g.promotion("shufersal", "END", { stores: [store], items: [milk], minQty: 1, discountedPrice: 590, endsAt: "2026-11-22T14:00:00+02:00" });
+    refreshChainProducts(own.db.prices);
+    commitData(own.deps);
+    const ownKey = await withKey(own.deps, "pro");
+    const page = () => get(own.app, "/api/v1/chains/shufersal/catalog/", ownKey);
+    expect((await page()).body.data[0].is_on_promotion).toBe(true);
+    expect((await page()).body.data[0].is_on_promotion).toBe(true); // from the cache
+    now = new Date("2026-11-22T12:00:01Z"); // 14:00:01 in Israel: the promotion is over
+    expect((await page()).body.data[0].is_on_promotion).toBe(false);
   });
 });

@@ -2,21 +2,23 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
-import { chainCatalog } from "./service.ts";
+import { cachedCatalog } from "./service.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 
 /** GET /api/v1/chains/{id}/catalog/. */
 export function catalogModule(deps: AppDeps) {
-  return new Elysia({ name: "module.catalog" }).get(
+  return new Elysia({ name: "module.catalog" }).use(prebuiltJson()).get(
     "/api/v1/chains/:id/catalog",
     ({ params, query }) => {
       requireData(deps);
-      const { items, nextCursor } = chainCatalog(deps, params.id, query);
+      const { items, nextCursor } = cachedCatalog(deps, params.id, query);
       return { data: items, meta: { chain_id: params.id, next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
     },
     {
       params: CatalogParams,
       query: CatalogQuery,
-      response: { 200: CatalogResponse },
+      // Pages are cached and serialized once; tests check them against the schema.
+      response: { 200: documentedOnly(CatalogResponse) },
       detail: {
         summary: "A chain's product catalog",
         tags: ["chains"],

@@ -5,6 +5,8 @@ import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { unitPromotionPrice } from "../prices/pricing.ts";
 import { isActive } from "../prices/queries.ts";
+import { ResultCache } from "../prices/result-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 
 interface CatalogRow {
   barcode: string;
@@ -32,9 +34,12 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => "\\" + c);
 }
 
-/** Products of the page that an active single-unit promotion open to all customers covers. */
-function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): Set<number> {
-  if (rows.length === 0) return new Set();
+/**
+ * Products of the page that an active single-unit promotion open to all customers covers, and
+ * until when that holds (the next start or end of one of the page's promotions).
+ */
+function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): { ids: Set<number>; validUntil: number } {
+  if (rows.length === 0) return { ids: new Set(), validUntil: Infinity };
   const byId = new Map(rows.map((r) => [r.product_id, r]));
   const placeholders = rows.map(() => "?").join(",");
   const promos = deps.db.prices
@@ -48,7 +53,12 @@ function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): Set<
     .all(chainDbId, ...rows.map((r) => r.product_id)) as any[];
   const now = deps.now().getTime();
   const out = new Set<number>();
+  let validUntil = Infinity;
   for (const p of promos) {
+    for (const edge of [p.starts_at, p.ends_at]) {
+      const at = edge ? Date.parse(edge) : NaN;
+      if (at > now && at < validUntil) validUntil = at;
+    }
     if (!isActive(p.starts_at, p.ends_at, now)) continue;
     const shelf = byId.get(p.product_id)!.price_max;
     const unit = unitPromotionPrice(shelf, {
@@ -63,7 +73,36 @@ function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): Set<
     });
     if (unit !== null) out.add(p.product_id);
   }
-  return out;
+  return { ids: out, validUntil };
+}
+
+export interface CatalogPage {
+  /** The page's items, serialized once (see prebuilt-json.ts). */
+  items: PrebuiltJson;
+  nextCursor: string | null;
+}
+
+// Whole pages per data version, each until the next start or end of one of its promotions:
+// apps walk the same catalogs page by page. Bounded by the bytes held.
+const pages = new WeakMap<AppDeps, ResultCache<CatalogPage>>();
+const PAGE_BYTES = 16 * 2 ** 20;
+
+/**
+ * chainCatalog with its pages cached.
+ * @example cachedCatalog(deps, "shufersal", { limit: 20 }).nextCursor // "eyJ2Ijo…"
+ */
+export function cachedCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions): CatalogPage {
+  let cache = pages.get(deps);
+  if (!cache) pages.set(deps, (cache = new ResultCache<CatalogPage>(PAGE_BYTES)));
+  const version = deps.data.current.version;
+  const now = deps.now().getTime();
+  const key = JSON.stringify([chainSlug, options.limit, options.cursor ?? "", options.q ?? "", options.category ?? ""]);
+  const hit = cache.get(version, key, now);
+  if (hit) return hit;
+  const { items, nextCursor, validUntil } = chainCatalog(deps, chainSlug, options);
+  const page: CatalogPage = { items: PrebuiltJson.of(items), nextCursor };
+  cache.set(version, key, page, validUntil, page.items.size + key.length * 2);
+  return page;
 }
 
 /** GET /api/v1/chains/{id}/catalog/: a chain's products in barcode order, keyset-paginated. */
@@ -74,7 +113,7 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   const version = deps.data.current.version;
   const queryKey = JSON.stringify(["catalog", chainSlug, options.q ?? "", options.category ?? "", options.limit]);
   const after: Position = options.cursor ? decodeCursor(options.cursor, version, queryKey, isPosition) : ["", 0];
-  if (!chainRow) return { items: [], nextCursor: null };
+  if (!chainRow) return { items: [], nextCursor: null, validUntil: Infinity };
 
   // Row-value comparison so SQLite seeks the primary key to the cursor instead of filtering from the start.
   const where = ["cp.chain_id = ?", "(cp.barcode, cp.product_id) > (?, ?)"];
@@ -103,7 +142,7 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
       LIMIT ?`,
   ).all(...args) as CatalogRow[];
   const page = rows.slice(0, options.limit);
-  const promoted = promotedIds(deps, chainRow.id, page);
+  const { ids: promoted, validUntil } = promotedIds(deps, chainRow.id, page);
   const last = page[page.length - 1];
   return {
     items: page.map((r) => ({
@@ -117,5 +156,6 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
       is_on_promotion: promoted.has(r.product_id),
     })),
     nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(version, queryKey, [last.barcode, last.product_id]) : null,
+    validUntil,
   };
 }
