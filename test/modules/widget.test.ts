@@ -8,6 +8,7 @@ import { loadSettings } from "../../src/config.ts";
 import { buildWidget } from "../../scripts/build-widget.ts";
 import { loadWidgetAssets } from "../../src/modules/widget/assets.ts";
 import { dataCors } from "../../src/modules/widget/cors.ts";
+import { WidgetDataResponse } from "../../src/modules/widget/model.ts";
 
 // Hand-computed fixture. Stores: Shufersal s1–s3, Rami Levy r1–r2, Victory v1–v2.
 // milk:  s1 6.90, s2 6.90, s3 7.20 → Shufersal 6.90 (3 stores); r1 6.50 (promotion: 5.00 open to all), r2 6.20
@@ -56,7 +57,8 @@ describe("GET /api/v1/widget/data/", () => {
     expect(body.data).toEqual({
       barcode: "7290000066318",
       name: "חלב 3% 1 ליטר",
-      image_url: null,
+      // The generated label, as in search (no image URL template is set).
+      image_url: "http://localhost/images/products/7290000066318.svg",
       prices: [
         { chain_id: "rami-levy", chain_name: "רמי לוי", price_ils: "6.20", effective_price_ils: "5.00", is_on_promotion: true, store_count: 2 },
         { chain_id: "shufersal", chain_name: "שופרסל", price_ils: "6.90", effective_price_ils: "6.90", is_on_promotion: false, store_count: 3 },
@@ -68,6 +70,8 @@ describe("GET /api/v1/widget/data/", () => {
     expect(body.meta.data_updated_at).toBe("2026-11-22T05:30:00+02:00");
     expect(body.meta.request_id).toBe(headers.get("x-request-id"));
     expect(body.meta.quota_remaining).toBeUndefined();
+    // Answers are cached and sent without per-request validation: the schema holds.
+    expect(WidgetDataResponse.safeParse(body).success).toBe(true);
   });
 
   test("with and without the trailing slash; leading zeros do not matter", async () => {

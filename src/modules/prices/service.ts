@@ -268,6 +268,16 @@ export function productPricesJson(deps: AppDeps, barcode: string, granularity: G
 }
 
 /**
+ * A product's chain-granularity answer (no filters) by barcode, from the cache when it holds:
+ * the product and its entries, cheapest first. The same object comes back while the answer holds,
+ * so callers may key their own derived answers on it (widget). 404 product_not_found.
+ */
+export function chainAnswer(deps: AppDeps, barcode: string): { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] } {
+  const answer = cachedAnswer(deps, pricesKey("o", barcode, "chain", {}), () => requireProduct(deps, barcode), "chain", {}, false);
+  return answer as { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] };
+}
+
+/**
  * A product's chain-granularity entries, cheapest first — the figures /prices/ shows, for
  * other modules (widget) to reuse. The entries are shared (frozen): map them, do not change them.
  */

@@ -6,20 +6,11 @@ import { labelSvg } from "./label-image.ts";
 import { SearchQuery, SearchResponse } from "./model.ts";
 import { cachedSearch, type SearchDeps } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { publicOrigin } from "../../http/public-origin.ts";
 
 const ERRORS =
   "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
   "401/403/429 as everywhere, 503 `data_not_ready` with `Retry-After` until data is imported and the search index is built.";
-
-/** The scheme and host clients reach us at (X-Forwarded-* honoured only with the trust-proxy setting). */
-function publicOrigin(request: Request, trustProxy: boolean): string {
-  const url = new URL(request.url);
-  if (!trustProxy) return url.origin;
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  const scheme = proto === "https" || proto === "http" ? proto : url.protocol.slice(0, -1);
-  return `${scheme}://${host && /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host) ? host : url.host}`;
-}
 
 interface LabelRow {
   id: number;

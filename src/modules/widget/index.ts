@@ -7,7 +7,9 @@ import { widgetAssets, type WidgetAsset } from "./assets.ts";
 import { ASSET_CORS, dataCors, preflightHeaders } from "./cors.ts";
 import { demoPage, PUBLISHABLE_KEY } from "./demo-page.ts";
 import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
-import { demoProducts, widgetData } from "./service.ts";
+import { demoProducts, widgetDataJson } from "./service.ts";
+import { publicOrigin } from "../../http/public-origin.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 
 const DATA_PATH = /^\/api\/v1\/widget\/data\/?$/;
 
@@ -37,6 +39,7 @@ function assetResponse(request: Request, file: WidgetAsset): Response {
  */
 export function widgetModule(deps: AppDeps) {
   return new Elysia({ name: "module.widget" })
+    .use(prebuiltJson())
     .onRequest(({ request }) => {
       // Every error of the data endpoint (bad key, origin not allowed, rate limit, unknown product)
       // stays readable by the widget; the handler narrows CORS on success.
@@ -48,7 +51,7 @@ export function widgetModule(deps: AppDeps) {
       "/api/v1/widget/data",
       ({ query, request }) => {
         requireData(deps);
-        const data = widgetData(deps, query.barcode);
+        const data = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy));
         // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
         const state = requestState(request);
         delete state.headers["access-control-allow-origin"];
@@ -59,7 +62,8 @@ export function widgetModule(deps: AppDeps) {
       },
       {
         query: WidgetDataQuery,
-        response: { 200: WidgetDataResponse },
+        // Answers are cached and serialized once; tests check them against the schema.
+        response: { 200: documentedOnly(WidgetDataResponse) },
         detail: {
           summary: "Data for the embeddable widget",
           tags: ["widget"],

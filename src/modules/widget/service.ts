@@ -1,25 +1,41 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { chainPriceEntries, requireProduct } from "../prices/service.ts";
+import { chainAnswer } from "../prices/service.ts";
+import { imageUrl } from "../search/service.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 
-/** The product's image: the operator's URL template when set, else none (no generated image route yet). */
-export function productImageUrl(deps: AppDeps, barcode: string): string | null {
-  const template = deps.settings.imageUrlTemplate;
-  return template ? template.replaceAll("{barcode}", encodeURIComponent(barcode)) : null;
+// Serialized answers per priced answer (a new one comes with new data or a promotion's start or
+// end) and origin (the image URL names it): widgets on busy pages ask for the same products.
+const serialized = new WeakMap<object, Map<string, PrebuiltJson>>();
+
+/**
+ * widgetData serialized once per answer and origin (what the route sends).
+ * @example widgetDataJson(deps, "7290000066318", "https://shop.example").size // 1843
+ */
+export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): PrebuiltJson {
+  const answer = chainAnswer(deps, barcode);
+  let byOrigin = serialized.get(answer);
+  if (!byOrigin) serialized.set(answer, (byOrigin = new Map()));
+  let json = byOrigin.get(origin);
+  if (!json) {
+    json = PrebuiltJson.of(widgetData(deps, barcode, origin));
+    if (byOrigin.size >= 8) byOrigin.clear(); // a few origins per product at most; never unbounded
+    byOrigin.set(origin, json);
+  }
+  return json;
 }
 
 /**
  * GET /api/v1/widget/data/: the chain entries of /prices/ (same rules, same order: effective
- * price, then chain name) cut down to what the widget shows. 404 product_not_found for an
- * unknown barcode.
+ * price, then chain name) cut down to what the widget shows; `image_url` as in search (the
+ * operator's template, else the generated label). 404 product_not_found for an unknown barcode.
  */
-export function widgetData(deps: AppDeps, barcode: string) {
-  const product = requireProduct(deps, barcode);
-  const entries = chainPriceEntries(deps, product);
+export function widgetData(deps: AppDeps, barcode: string, origin: string) {
+  const { product, prices: entries } = chainAnswer(deps, barcode);
   return {
     barcode: product.barcode,
     name: product.name,
-    image_url: productImageUrl(deps, product.barcode),
+    image_url: imageUrl(deps, origin, product.barcode),
     prices: entries.map((e) => ({
       chain_id: e.chain_id,
       chain_name: e.chain_name,
