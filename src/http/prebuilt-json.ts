@@ -18,6 +18,11 @@ export class PrebuiltJson {
     return new PrebuiltJson(encoder.encode(JSON.stringify(value)));
   }
 
+  /** JSON built by hand as UTF-8 bytes (trusted to be valid JSON). */
+  static fromBytes(json: Uint8Array): PrebuiltJson {
+    return new PrebuiltJson(json);
+  }
+
   /** Bytes held (for cache accounting). */
   get size(): number {
     return this.bytes.length;

@@ -174,3 +174,32 @@ describe("basket in a city", () => {
     ]);
   });
 });
+
+describe("cached item pricing", () => {
+  test("a basket priced before a promotion ends is priced again after it, without a new data version", async () => {
+    let now = new Date("2026-11-22T10:00:00Z");
+    const own = testApp({ now: () => now });
+    const g = new Fixture(own.db.prices, own.chainIds);
+    const store = g.store("shufersal", "1", { city: "חיפה", region: "haifa" });
+    const tea = g.product("7290000000080", "תה");
+    g.price(store, tea, 1000);
+    g.promotion("shufersal", "TEA", { stores: [store], items: [tea], minQty: 1, discountedPrice: 800, endsAt: "2026-11-22T14:00:00+02:00" });
+    refreshChainProducts(own.db.prices);
+    commitData(own.deps);
+    const ownKey = await withKey(own.deps, "pro");
+    const total = async () => {
+      const res = await own.app.handle(
+        new Request("http://localhost/api/v1/basket/compare", {
+          method: "POST",
+          headers: { ...ownKey, "content-type": "application/json" },
+          body: JSON.stringify({ items: [{ barcode: "7290000000080", quantity: 2 }] }),
+        }),
+      );
+      return ((await res.json()) as any).data.stores[0].total_ils;
+    };
+    expect(await total()).toBe("16.00");
+    expect(await total()).toBe("16.00"); // from the cache
+    now = new Date("2026-11-22T12:00:01Z"); // 14:00:01 in Israel: over
+    expect(await total()).toBe("20.00");
+  });
+});

@@ -2,10 +2,10 @@ import { Elysia } from "elysia";
 import * as z from "zod";
 import type { AppDeps } from "../../app.ts";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
-import { documentedOnly } from "../../http/prebuilt-json.ts";
+import { documentedOnly, PrebuiltJson, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { requireData } from "../../http/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
-import { compareBasket } from "./service.ts";
+import { compareBasketJson } from "./service.ts";
 
 const EXAMPLE = {
   items: [
@@ -17,12 +17,12 @@ const EXAMPLE = {
 
 /** POST /api/v1/basket/compare/. The body is read by us (size limit, media type) and validated with zod. */
 export function basketModule(deps: AppDeps) {
-  return new Elysia({ name: "module.basket" }).post(
+  return new Elysia({ name: "module.basket" }).use(prebuiltJson()).post(
     "/api/v1/basket/compare",
     async ({ request }) => {
       requireData(deps);
       const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
-      return { data: compareBasket(deps, body), meta: { data_updated_at: deps.data.current.updatedAt } };
+      return { data: PrebuiltJson.fromBytes(compareBasketJson(deps, body)), meta: { data_updated_at: deps.data.current.updatedAt } };
     },
     {
       parse: "none",

@@ -1,0 +1,113 @@
+import type { AppDeps } from "../../app.ts";
+import { formatIls } from "../../time.ts";
+import { lineTotal, type UnitPromotion } from "../prices/pricing.ts";
+import { publicPromotionId, type ProductRow } from "../prices/queries.ts";
+import { ResultCache } from "../prices/result-cache.ts";
+import { basketData, type PromotionRow } from "./basket-data.ts";
+import { utf8 } from "../../http/json-bytes.ts";
+
+/** One basket line at one chain: its breakdown entry already serialized (UTF-8), and its sums in agorot. */
+export interface ChainLine {
+  json: Uint8Array;
+  total: number;
+  shelf: number;
+}
+
+/** A basket item (barcode as sent, quantity) priced at every chain that sells it. */
+export interface ItemPricing {
+  /** chains.id → the line at that chain. */
+  byChain: Map<number, ChainLine>;
+  /** When a promotion of the product starts or ends: the pricing holds until then. */
+  validUntil: number;
+}
+
+/** The promotion as the pricing rules take it; made once per cached row. */
+const units = new WeakMap<PromotionRow, UnitPromotion>();
+export function toUnitPromotion(r: PromotionRow): UnitPromotion {
+  let unit = units.get(r);
+  if (!unit) {
+    unit = {
+      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
+      minQty: r.min_qty,
+      maxQty: r.max_qty,
+      discountedPrice: r.discounted_price,
+      discountRate: r.discount_rate,
+      isClubOnly: r.is_club_only === 1,
+      isCoupon: r.is_coupon === 1,
+      minPurchaseAmount: r.min_purchase_amount,
+    };
+    units.set(r, unit);
+  }
+  return unit;
+}
+
+/** `{"barcode":…,"name":…,"quantity":…,"unit_price_ils":…,"line_total_ils":…,"promotion_id":…}` */
+function lineJson(barcode: string, name: string, quantity: number, unit: number, total: number, promotionId: string | null): Uint8Array {
+  return utf8(`{"barcode":${JSON.stringify(barcode)},"name":${JSON.stringify(name)},"quantity":${quantity},"unit_price_ils":"${formatIls(unit)}","line_total_ils":"${formatIls(total)}","promotion_id":${promotionId === null ? "null" : JSON.stringify(promotionId)}}`);
+}
+
+/**
+ * Chain-wide pricing of one item: at each chain the chain price (chain_products.price_mode)
+ * with the chain's promotions active now that run in at least half of its stores carrying the
+ * product, for this quantity (multi-buy groups, maximum quantity). Baskets repeat the same popular
+ * items, so each (barcode, quantity) is priced once per data version and kept until one of the
+ * product's promotions starts or ends.
+ *
+ * @example itemPricing(deps, "7290000066318", 2, product).byChain.get(shufersalId)?.total // 1380
+ */
+export function itemPricing(deps: AppDeps, barcode: string, quantity: number, product: ProductRow): ItemPricing {
+  const cache = cacheOf(deps);
+  const version = deps.data.current.version;
+  const now = deps.now().getTime();
+  const key = `${barcode}|${quantity}`;
+  const hit = cache.get(version, key, now);
+  if (hit) return hit;
+
+  const data = basketData(deps);
+  const figures = data.chainFigures([product.id]).get(product.id) ?? [];
+  const all = data.promotions([product.id]).get(product.id) ?? [];
+  let validUntil = Infinity;
+  const active: PromotionRow[] = [];
+  for (const p of all) {
+    if (p.startsMs > now && p.startsMs < validUntil) validUntil = p.startsMs;
+    if (p.endsMs > now && p.endsMs < validUntil) validUntil = p.endsMs;
+    // Same rule as isActive: started (or no start), not yet ended (or no end).
+    if (!(p.startsMs > now) && !(p.endsMs <= now)) active.push(p);
+  }
+  const storesOf = data.promotionStores(active.map((p) => p.promotion_db_id));
+  const byChain = new Map<number, ChainLine>();
+  for (const figure of figures) {
+    const applicable: UnitPromotion[] = [];
+    for (const p of active) {
+      if (p.chain_id === figure.chain_id && storesOf.get(p.promotion_db_id)!.length * 2 >= figure.store_count) applicable.push(toUnitPromotion(p));
+    }
+    const { total, promotionId } = lineTotal(figure.price_mode, quantity, applicable);
+    byChain.set(figure.chain_id, {
+      json: lineJson(barcode, product.name, quantity, figure.price_mode, total, promotionId),
+      total,
+      shelf: figure.price_mode * quantity,
+    });
+  }
+  const pricing: ItemPricing = { byChain, validUntil };
+  cache.set(version, key, pricing, validUntil, byChain.size + 1);
+  return pricing;
+}
+
+/**
+ * A line priced at one store (city baskets), serialized.
+ * @example storeLine("7290000066318", "חלב", 2, 690, []).total // 1380
+ */
+export function storeLine(barcode: string, name: string, quantity: number, shelf: number, promotions: UnitPromotion[]): ChainLine {
+  const { total, promotionId } = lineTotal(shelf, quantity, promotions);
+  return { json: lineJson(barcode, name, quantity, shelf, total, promotionId), total, shelf: shelf * quantity };
+}
+
+const caches = new WeakMap<AppDeps, ResultCache<ItemPricing>>();
+// Weight = chain lines held (~200 bytes each).
+const MAX_LINES = 300_000;
+
+function cacheOf(deps: AppDeps): ResultCache<ItemPricing> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new ResultCache<ItemPricing>(MAX_LINES)));
+  return cache;
+}
