@@ -17,6 +17,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PRICES_FILE } from "../src/db/open.ts";
+import { IMPORT_NICENESS } from "../src/ingest/import-priority.ts";
 import { BENCH_DATA, ensureNational } from "./national.ts";
 import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createBenchKeys } from "./lib/bench-key.ts";
@@ -36,8 +37,6 @@ export interface LoadBenchOptions {
   importStores: number;
   /** Also probe the capacity and run at 70 % of it. */
   sustainable: boolean;
-  /** Run the import at the lowest CPU priority (`nice -n 19`), as an operator can run `mehir import`. */
-  niceImport?: boolean;
   record: boolean;
 }
 
@@ -137,7 +136,7 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
       await Bun.sleep((options.seconds * 1000) / 3);
       const startedAt = performance.now() - t0;
       const command = [BUN, resolve(import.meta.dir, "lib", "load-import.ts"), "--data-dir", dataDir, ...files];
-      const proc = Bun.spawn(options.niceImport ? ["nice", "-n", "19", ...command] : command, { stdout: "pipe", stderr: "inherit" });
+      const proc = Bun.spawn(command, { stdout: "pipe", stderr: "inherit" });
       const out = await new Response(proc.stdout).text();
       await proc.exited;
       const result = JSON.parse(out.trim().split("\n").pop() || "{}") as { seconds: number; status: string; rows: number };
@@ -303,7 +302,7 @@ export async function loadBench(options: LoadBenchOptions) {
       target.report.kinds.map((k) => [k.name, int(k.count), ms(k.p50), ms(k.p99), String(k.errors)]),
     ),
     "",
-    `Import: importPaths in a separate process (as \`mehir import\`${options.niceImport ? ", under `nice -n 19`" : ""}), ${describe(target)}` + (sustained ? `; in the 70 % run ${describe(sustained)}` : "") +
+    `Import: importPaths in a separate process (as \`mehir import\` runs it: nice ${IMPORT_NICENESS}), ${describe(target)}` + (sustained ? `; in the 70 % run ${describe(sustained)}` : "") +
       `; it ends with the chain_products refresh over every price row, and the server then switches to the new data version (caches start cold).`,
     `Status counts at ${int(options.rate)} req/s: ${Object.entries(target.report.statuses).map(([s, n]) => `${s}: ${int(n)}`).join(", ")}.` +
       (target.report.firstErrors.length ? ` First errors: ${target.report.firstErrors.slice(0, 2).join(" | ").slice(0, 400)}` : ""),
@@ -323,7 +322,6 @@ if (import.meta.main) {
     seconds: numberOption(args, "seconds", quick ? 12 : 60),
     importStores: args.includes("--no-import") ? 0 : numberOption(args, "import-stores", quick ? 10 : 100),
     sustainable: !quick && !flag(args, "no-sustainable"),
-    niceImport: flag(args, "nice-import"),
     record: flag(args, "record") || !quick,
   });
   console.log(markdown);

@@ -139,18 +139,21 @@ export async function runLoad(plan: LoadPlan, options: { samples?: boolean } = {
     }
   };
 
-  // Warm-up, not measured: every path once (caches and JIT warm), then random requests.
+  // Warm-up, not measured: every path (and every body of a POST) once, so caches and JIT are
+  // as in a server that has been up for a while, then random requests.
   const warm = plan.warmupRequests ?? 0;
   if (warm > 0) {
     const width = Math.min(plan.concurrency ?? 16, 64);
-    const everyPath = prepared.flatMap((p) => p.urls.map((url) => ({ p, url })));
+    const everyPath = prepared.flatMap((p) =>
+      p.urls.flatMap((url) => (p.method === "POST" && p.bodies.length > 0 ? p.bodies.map((body) => ({ p, url, body })) : [{ p, url, body: undefined }])),
+    );
     let next = 0;
     await Promise.all(
       Array.from({ length: width }, async () => {
         while (next < everyPath.length) {
-          const { p, url } = everyPath[next++]!;
+          const { p, url, body } = everyPath[next++]!;
           const init: RequestInit = { method: p.method, headers: p.headers, keepalive: true };
-          if (p.method === "POST" && p.bodies.length > 0) init.body = p.bodies[0]!;
+          if (body !== undefined) init.body = body;
           await fetch(url, init).then((r) => r.arrayBuffer()).catch(() => undefined);
         }
       }),

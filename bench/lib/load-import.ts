@@ -1,6 +1,7 @@
 /**
  * Child process of bench/load.ts: the import that runs while the server is under load, as
- * `mehir import` would run it from another process — importPaths on its own connection to the
+ * `mehir import` would run it from another process (at the import priority `mehir import` sets,
+ * see src/ingest/import-priority.ts) — importPaths on its own connection to the
  * data dir, with the database's current source so nothing is replaced wholesale. Prints one JSON
  * line: { seconds, status, rows }.
  *
@@ -11,7 +12,9 @@ import { openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { importPaths } from "../../src/ingest/import.ts";
+import { runAtImportPriority } from "../../src/ingest/import-priority.ts";
 
+runAtImportPriority();
 const args = process.argv.slice(2);
 const at = args.indexOf("--data-dir");
 const dataDir = args[at + 1]!;

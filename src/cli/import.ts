@@ -7,6 +7,7 @@ import { setLogLevel } from "../log.ts";
 import { loadRegistry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import type { ImportReport } from "../ingest/report.ts";
+import { runAtImportPriority } from "../ingest/import-priority.ts";
 import { formatImportReport, progressLine } from "./import-report.ts";
 
 /**
@@ -38,6 +39,7 @@ Options:
   --json              Print the report as JSON instead of a table
 
 A path that does not exist is reported like a bad file (usage error when none exists).
+The import runs at a lower CPU priority (nice 10) so a server on the same machine stays responsive.
 On a terminal a progress bar is drawn on stderr while the files load.
 
 Exit status: 0 when at least one file was imported, or when every file was already loaded
@@ -60,6 +62,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
     setLogLevel(settings.logLevel);
 
+    runAtImportPriority();
     const db = openDataDir(settings.dataDir);
     const tty = process.stderr.isTTY && !values.json;
     try {

@@ -8,6 +8,7 @@ import { PRICE_MIGRATIONS } from "../db/price-schema.ts";
 import { buildRegistry, loadRegistry } from "../registry.ts";
 import { importPaths } from "./import.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-messages.ts";
+import { runAtImportPriority } from "./import-priority.ts";
 
 declare const self: Worker;
 
@@ -15,6 +16,8 @@ const reply = (message: WorkerReply) => self.postMessage(message);
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
+  // This thread only (and the parse workers it starts): the server's thread keeps its priority.
+  runAtImportPriority();
   let db;
   try {
     db = openDatabase(request.dbPath, PRICE_MIGRATIONS);
