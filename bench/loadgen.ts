@@ -145,7 +145,9 @@ export async function runLoad(plan: LoadPlan, options: { samples?: boolean } = {
   if (warm > 0) {
     const width = Math.min(plan.concurrency ?? 16, 64);
     const everyPath = prepared.flatMap((p) =>
-      p.urls.flatMap((url) => (p.method === "POST" && p.bodies.length > 0 ? p.bodies.map((body) => ({ p, url, body })) : [{ p, url, body: undefined }])),
+      p.urls.flatMap((url): { p: typeof p; url: string; body: string | undefined }[] =>
+        p.method === "POST" && p.bodies.length > 0 ? p.bodies.map((body) => ({ p, url, body })) : [{ p, url, body: undefined }],
+      ),
     );
     let next = 0;
     await Promise.all(
