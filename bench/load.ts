@@ -17,7 +17,6 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PRICES_FILE } from "../src/db/open.ts";
-import { IMPORT_NICENESS } from "../src/ingest/import-priority.ts";
 import { BENCH_DATA, ensureNational } from "./national.ts";
 import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createBenchKeys } from "./lib/bench-key.ts";
@@ -302,7 +301,7 @@ export async function loadBench(options: LoadBenchOptions) {
       target.report.kinds.map((k) => [k.name, int(k.count), ms(k.p50), ms(k.p99), String(k.errors)]),
     ),
     "",
-    `Import: importPaths in a separate process (as \`mehir import\` runs it: nice ${IMPORT_NICENESS}), ${describe(target)}` + (sustained ? `; in the 70 % run ${describe(sustained)}` : "") +
+    `Import: importPaths in a separate process (as \`mehir import\` runs it: at idle CPU priority), ${describe(target)}` + (sustained ? `; in the 70 % run ${describe(sustained)}` : "") +
       `; it ends with the chain_products refresh over every price row, and the server then switches to the new data version (caches start cold).`,
     `Status counts at ${int(options.rate)} req/s: ${Object.entries(target.report.statuses).map(([s, n]) => `${s}: ${int(n)}`).join(", ")}.` +
       (target.report.firstErrors.length ? ` First errors: ${target.report.firstErrors.slice(0, 2).join(" | ").slice(0, 400)}` : ""),

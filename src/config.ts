@@ -43,6 +43,10 @@ export const SettingsSchema = z.object({
   metrics: onOff.default(true).describe("Serve GET /metrics (on/off)"),
   trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
   logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("Log level"),
+  importPriority: z
+    .enum(["idle", "low", "normal"])
+    .default("idle")
+    .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (nice 10) or normal"),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

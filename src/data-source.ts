@@ -8,7 +8,7 @@ import { needsCatchUp, startDailyFetch } from "./ingest/sources/schedule.ts";
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 export interface DataSourceDeps {
-  settings: Pick<Settings, "source" | "dataDir" | "fetchAt">;
+  settings: Pick<Settings, "source" | "dataDir" | "fetchAt"> & Partial<Pick<Settings, "importPriority">>;
   db: Databases;
   registry: Registry;
   data: DataState;
@@ -47,6 +47,7 @@ export function startDataSource(deps: DataSourceDeps): RunningDataSource {
       dataDir: deps.settings.dataDir,
       source: "demo",
       log: deps.info,
+      importPriority: deps.settings.importPriority,
       ...deps.demo,
     })
       .then(() => void deps.data.refresh())

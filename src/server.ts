@@ -46,7 +46,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     registry,
     data,
     // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
-    fetchLive: async () => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile })),
+    fetchLive: async () => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority })),
     info: log.info,
     error: log.error,
   });

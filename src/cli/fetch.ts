@@ -91,6 +91,7 @@ switches to TLS when the server asks). Exit status 1 when any chain failed.`,
             deltas: values.deltas ?? false,
             sourcesOverride,
             runImport,
+            importPriority: settings.importPriority,
           });
         } catch (error) {
           if (error instanceof FetchUsageError) throw new UsageError(error.message);

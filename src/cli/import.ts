@@ -39,7 +39,8 @@ Options:
   --json              Print the report as JSON instead of a table
 
 A path that does not exist is reported like a bad file (usage error when none exists).
-The import runs at a lower CPU priority (nice 10) so a server on the same machine stays responsive.
+The import runs at a lower CPU priority (MEHIR_IMPORT_PRIORITY, default idle: only CPU time
+nothing else wants) so a server on the same machine stays responsive.
 On a terminal a progress bar is drawn on stderr while the files load.
 
 Exit status: 0 when at least one file was imported, or when every file was already loaded
@@ -62,7 +63,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
     setLogLevel(settings.logLevel);
 
-    runAtImportPriority();
+    runAtImportPriority(settings.importPriority);
     const db = openDataDir(settings.dataDir);
     const tty = process.stderr.isTTY && !values.json;
     try {

@@ -1,20 +1,49 @@
 import { setPriority } from "node:os";
 
-/** The CPU niceness imports run at: serving stays responsive while an import takes the rest. */
-export const IMPORT_NICENESS = 10;
+/**
+ * How imports share the CPU with serving: `idle` (default) runs the import only on CPU time
+ * nothing else wants (Linux SCHED_IDLE), `low` at niceness 10, `normal` as any thread. On a
+ * 2-core machine an import at normal priority — or even at niceness 10 — made a busy server
+ * fall hundreds of milliseconds behind; under SCHED_IDLE it kept its latency.
+ */
+export type ImportPriority = "idle" | "low" | "normal";
+
+export const IMPORT_PRIORITIES: readonly ImportPriority[] = ["idle", "low", "normal"];
+
+const SCHED_IDLE = 5;
+const LOW_NICENESS = 10;
+
+/** sched_setscheduler(0, SCHED_IDLE) through libc; false when the platform has no such call. */
+function scheduleIdle(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    // Loaded only here: nothing else needs FFI.
+    const { dlopen, FFIType, ptr } = require("bun:ffi") as typeof import("bun:ffi");
+    const libc = dlopen("libc.so.6", { sched_setscheduler: { args: [FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+    try {
+      // pid 0 = the calling thread; threads it starts afterwards (the parse workers) inherit it.
+      return libc.symbols.sched_setscheduler(0, SCHED_IDLE, ptr(new Int32Array([0]))) === 0;
+    } finally {
+      libc.close();
+    }
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Lowers the calling thread's CPU priority for an import (on Linux, niceness is per thread and
- * threads started afterwards — the parse workers — inherit it). Requests are latency-bound and
- * imports are batch work: on a small machine an import at full priority made the server fall
- * seconds behind. Where the platform refuses, the import runs at the priority it has.
+ * Lowers the calling thread's CPU priority for an import (threads started afterwards — the
+ * parse workers — inherit it; the serving thread of the same process keeps its own). Where a
+ * policy is not available it falls back to the next lower step: idle → niceness 19.
  *
- * @example runAtImportPriority(); await importPaths({ … })
+ * @example runAtImportPriority("idle"); await importPaths({ … })
  */
-export function runAtImportPriority(): void {
+export function runAtImportPriority(priority: ImportPriority = "idle"): void {
+  if (priority === "normal") return;
+  if (priority === "idle" && scheduleIdle()) return;
   try {
-    setPriority(IMPORT_NICENESS);
+    setPriority(priority === "idle" ? 19 : LOW_NICENESS);
   } catch {
-    // Not permitted here (or not supported): keep the current priority.
+    // Not permitted here: keep the current priority.
   }
 }

@@ -17,7 +17,7 @@ const reply = (message: WorkerReply) => self.postMessage(message);
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   // This thread only (and the parse workers it starts): the server's thread keeps its priority.
-  runAtImportPriority();
+  runAtImportPriority(request.priority);
   let db;
   try {
     db = openDatabase(request.dbPath, PRICE_MIGRATIONS);

@@ -10,6 +10,8 @@ export interface WorkerRequest {
   replaceSource?: boolean;
   /** The registry's raw chain list (data/chains.json shape); default: the embedded one. */
   registry?: unknown;
+  /** CPU priority of the import thread (default idle). */
+  priority?: import("./import-priority.ts").ImportPriority;
 }
 
 export type WorkerReply =

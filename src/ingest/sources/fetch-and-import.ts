@@ -4,6 +4,7 @@ import { PRICES_FILE } from "../../db/open.ts";
 import { log as defaultLog } from "../../log.ts";
 import type { ImportReport } from "../report.ts";
 import { runImportInWorker } from "../run-in-worker.ts";
+import type { ImportPriority } from "../import-priority.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
 import { loadSourcesFile } from "./overrides.ts";
 import { pruneDownloads } from "./retention.ts";
@@ -23,6 +24,8 @@ export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sources
   runImport?: typeof runImportInWorker;
   /** Day folders of downloads kept (default KEEP_DOWNLOAD_DAYS); older ones are deleted after the run. */
   keepDownloadDays?: number;
+  /** CPU priority of the import thread (MEHIR_IMPORT_PRIORITY; default idle). */
+  importPriority?: ImportPriority;
 }
 
 export interface FetchAndImportResult {
@@ -98,6 +101,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
       origin: "fetch",
       source: "live",
       registry: options.registry.chains,
+      priority: options.importPriority,
     });
   } catch (error) {
     forget(db, fetch, fetch.files);
