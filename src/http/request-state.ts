@@ -1,3 +1,5 @@
+import type { DataSnapshot } from "../data-state.ts";
+
 /**
  * Per-request state shared by the app's hooks (request id, timing, the caller's access
  * context). Kept in a WeakMap keyed by the Request so no module depends on Elysia's context shape.
@@ -22,6 +24,11 @@ export interface RequestState {
   access: AccessContext | null;
   /** Response headers every answer (success or error) must carry, e.g. rate-limit figures. */
   headers: Record<string, string>;
+  /**
+   * The data an answer reflects, when a handler says so: just after an import a busy server may
+   * answer from the previous data version (AnswerCache); its ETag and Last-Modified follow it.
+   */
+  snapshot?: DataSnapshot;
 }
 
 const states = new WeakMap<Request, RequestState>();

@@ -194,8 +194,10 @@ export function accessPlugin(deps: AppDeps) {
       if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
       const status = typeof set.status === "number" ? set.status : 200;
       if (status < 200 || status >= 300) return;
-      set.headers.etag = etagFor(deps.data.current.version, request, answerEpoch(deps));
-      const lastModified = httpDate(deps.data.current.updatedAt);
+      // The answer's own data version (the current one, unless a handler served the previous).
+      const snapshot = state.snapshot ?? deps.data.current;
+      set.headers.etag = etagFor(snapshot.version, request, answerEpoch(deps));
+      const lastModified = httpDate(snapshot.updatedAt);
       if (lastModified) set.headers["last-modified"] = lastModified;
       if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {
         set.headers["cache-control"] = SECRET_CACHE_CONTROL;

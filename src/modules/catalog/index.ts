@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
+import { requestState } from "../../http/request-state.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
 import { cachedCatalog } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
@@ -9,10 +10,11 @@ import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 export function catalogModule(deps: AppDeps) {
   return new Elysia({ name: "module.catalog" }).use(prebuiltJson()).get(
     "/api/v1/chains/:id/catalog",
-    ({ params, query }) => {
+    ({ params, query, request }) => {
       requireData(deps);
-      const { items, nextCursor } = cachedCatalog(deps, params.id, query);
-      return { data: items, meta: { chain_id: params.id, next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
+      const { value, snapshot } = cachedCatalog(deps, params.id, query);
+      requestState(request).snapshot = snapshot;
+      return { data: value.items, meta: { chain_id: params.id, next_cursor: value.nextCursor, data_updated_at: snapshot.updatedAt } };
     },
     {
       params: CatalogParams,

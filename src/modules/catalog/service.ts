@@ -5,7 +5,7 @@ import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { unitPromotionPrice } from "../prices/pricing.ts";
 import { isActive } from "../prices/queries.ts";
-import { ResultCache } from "../prices/result-cache.ts";
+import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 
 interface CatalogRow {
@@ -84,25 +84,22 @@ export interface CatalogPage {
 
 // Whole pages per data version, each until the next start or end of one of its promotions:
 // apps walk the same catalogs page by page. Bounded by the bytes held.
-const pages = new WeakMap<AppDeps, ResultCache<CatalogPage>>();
+const pages = new WeakMap<AppDeps, AnswerCache<CatalogPage>>();
 const PAGE_BYTES = 16 * 2 ** 20;
 
 /**
- * chainCatalog with its pages cached.
- * @example cachedCatalog(deps, "shufersal", { limit: 20 }).nextCursor // "eyJ2Ijo…"
+ * chainCatalog with its pages cached, and the data each reflects (see AnswerCache).
+ * @example cachedCatalog(deps, "shufersal", { limit: 20 }).value.nextCursor // "eyJ2Ijo…"
  */
-export function cachedCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions): CatalogPage {
+export function cachedCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions): Answered<CatalogPage> {
   let cache = pages.get(deps);
-  if (!cache) pages.set(deps, (cache = new ResultCache<CatalogPage>(PAGE_BYTES)));
-  const version = deps.data.current.version;
-  const now = deps.now().getTime();
+  if (!cache) pages.set(deps, (cache = AnswerCache.of<CatalogPage>(deps, PAGE_BYTES, "catalog")));
   const key = JSON.stringify([chainSlug, options.limit, options.cursor ?? "", options.q ?? "", options.category ?? ""]);
-  const hit = cache.get(version, key, now);
-  if (hit) return hit;
-  const { items, nextCursor, validUntil } = chainCatalog(deps, chainSlug, options);
-  const page: CatalogPage = { items: PrebuiltJson.of(items), nextCursor };
-  cache.set(version, key, page, validUntil, page.items.size + key.length * 2);
-  return page;
+  return cache.get(deps, key, () => {
+    const { items, nextCursor, validUntil } = chainCatalog(deps, chainSlug, options);
+    const page: CatalogPage = { items: PrebuiltJson.of(items), nextCursor };
+    return { value: page, validUntil, weight: page.items.size + key.length * 2 };
+  });
 }
 
 /** GET /api/v1/chains/{id}/catalog/: a chain's products in barcode order, keyset-paginated. */

@@ -4,7 +4,7 @@ import { formatIls, israelDate } from "../../time.ts";
 import { nextIsraelMidnight } from "../../http/answer-epoch.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { barcodeKey, type ProductRow } from "./queries.ts";
-import { ResultCache } from "./result-cache.ts";
+import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import { isEilatCity } from "./eilat.ts";
 import { mode } from "./pricing.ts";
 import { requireProduct } from "./service.ts";
@@ -122,19 +122,20 @@ interface HistoryAnswer {
  * History answers per app: a popular product's history reads thousands of change rows, and the
  * answer only changes with the data version or when the Israel date (the window) moves on.
  */
-const answers = new WeakMap<AppDeps, ResultCache<HistoryAnswer>>();
+const answers = new WeakMap<AppDeps, AnswerCache<HistoryAnswer>>();
 
-/** priceHistory, cached until the data version changes or the day ends; with the route's data serialized. */
-export function cachedPriceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string): HistoryAnswer {
+/**
+ * priceHistory, cached until the data version changes or the day ends; with the route's data
+ * serialized, and the data it reflects (see AnswerCache).
+ */
+export function cachedPriceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string): Answered<HistoryAnswer> {
   let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = new ResultCache(20_000)));
-  const now = deps.now();
-  const version = deps.data.current.version;
+  if (!cache) answers.set(deps, (cache = AnswerCache.of<HistoryAnswer>(deps, 20_000, "history")));
   const key = JSON.stringify([barcodeKey(barcode), months, chainId ?? null]);
-  const hit = cache.get(version, key, now.getTime());
-  if (hit) return hit;
-  const { product, from, history } = priceHistory(deps, barcode, months, chainId);
-  const answer: HistoryAnswer = { product, from, history, json: PrebuiltJson.of({ barcode: product.barcode, name: product.name, history }) };
-  cache.set(version, key, answer, nextIsraelMidnight(now.getTime()), history.length + 1);
-  return answer;
+  return cache.get(deps, key, () => {
+    const now = deps.now();
+    const { product, from, history } = priceHistory(deps, barcode, months, chainId);
+    const answer: HistoryAnswer = { product, from, history, json: PrebuiltJson.of({ barcode: product.barcode, name: product.name, history }) };
+    return { value: answer, validUntil: nextIsraelMidnight(now.getTime()), weight: history.length + 1 };
+  });
 }

@@ -4,6 +4,7 @@ import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesRespon
 import { productPricesJson } from "./service.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../http/require-data.ts";
+import { requestState } from "../../http/request-state.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
@@ -16,12 +17,11 @@ export function pricesModule(deps: AppDeps) {
     .use(prebuiltJson())
     .get(
       "/api/v1/prices",
-      ({ query }) => {
+      ({ query, request }) => {
         requireData(deps);
-        return {
-          data: productPricesJson(deps, query.barcode, query.granularity, priceFilters(deps, query)),
-          meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source },
-        };
+        const { json, snapshot } = productPricesJson(deps, query.barcode, query.granularity, priceFilters(deps, query));
+        requestState(request).snapshot = snapshot;
+        return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
       },
       {
         query: PricesQuery,
@@ -46,13 +46,14 @@ export function pricesModule(deps: AppDeps) {
     )
     .get(
       "/api/v1/prices/:barcode/history",
-      ({ params, query }) => {
+      ({ params, query, request }) => {
         requireData(deps);
         if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
-        const { json, from, history } = cachedPriceHistory(deps, params.barcode, query.months, query.chain_id);
+        const { value, snapshot } = cachedPriceHistory(deps, params.barcode, query.months, query.chain_id);
+        requestState(request).snapshot = snapshot;
         return {
-          data: json,
-          meta: { months: query.months, records: history.length, from, data_updated_at: deps.data.current.updatedAt },
+          data: value.json,
+          meta: { months: query.months, records: value.history.length, from: value.from, data_updated_at: snapshot.updatedAt },
         };
       },
       {

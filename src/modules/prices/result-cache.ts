@@ -6,13 +6,13 @@
  */
 export class ResultCache<V> {
   private readonly entries = new Map<string, { value: V; validUntil: number; weight: number }>();
-  private version = -1;
+  private cacheVersion = -1;
   private weight = 0;
 
   constructor(private readonly maxWeight: number) {}
 
   get(version: number, key: string, now: number): V | undefined {
-    if (version !== this.version) {
+    if (version !== this.cacheVersion) {
       this.reset(version);
       return undefined;
     }
@@ -29,7 +29,7 @@ export class ResultCache<V> {
   }
 
   set(version: number, key: string, value: V, validUntil: number, weight: number): void {
-    if (version !== this.version) this.reset(version);
+    if (version !== this.cacheVersion) this.reset(version);
     if (weight > this.maxWeight) return;
     this.remove(key);
     this.entries.set(key, { value, validUntil, weight });
@@ -44,6 +44,22 @@ export class ResultCache<V> {
     return this.entries.size;
   }
 
+  /** The data version the entries belong to (-1 before the first). */
+  get version(): number {
+    return this.cacheVersion;
+  }
+
+  /** Starts holding entries of `version` (dropping others), as the first get or set would. */
+  begin(version: number): void {
+    if (version !== this.cacheVersion) this.reset(version);
+  }
+
+  /** An entry still valid at `now`, whatever its version, without marking it used. */
+  peek(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && now < entry.validUntil ? entry.value : undefined;
+  }
+
   private remove(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
@@ -54,6 +70,6 @@ export class ResultCache<V> {
   private reset(version: number): void {
     this.entries.clear();
     this.weight = 0;
-    this.version = version;
+    this.cacheVersion = version;
   }
 }

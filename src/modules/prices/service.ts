@@ -4,7 +4,8 @@ import { formatIls } from "../../time.ts";
 import { isEilatCity } from "./eilat.ts";
 import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } from "./pricing.ts";
 import { barcodeKey, findProduct, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
-import { ResultCache } from "./result-cache.ts";
+import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
+import type { DataSnapshot } from "../../data-state.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { chainSummary } from "./chain-summary.ts";
 
@@ -173,7 +174,7 @@ interface Answer {
  * (see ResultCache). Weight ≈ bytes held: serialized answers by their UTF-8 size, object
  * answers by entry count.
  */
-const answers = new WeakMap<AppDeps, ResultCache<Answer>>();
+const answers = new WeakMap<AppDeps, AnswerCache<Answer>>();
 const CACHE_BYTES = 128 * 2 ** 20;
 const ENTRY_BYTES = 900;
 /** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
@@ -181,7 +182,7 @@ const MAX_REUSE_MS = 15 * 60_000;
 
 function cacheOf(deps: AppDeps) {
   let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = new ResultCache(CACHE_BYTES)));
+  if (!cache) answers.set(deps, (cache = AnswerCache.of<Answer>(deps, CACHE_BYTES, "prices")));
   return cache;
 }
 
@@ -216,25 +217,21 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
 
 /**
  * A product's answer, from the cache when the same question was answered for this data and these
- * promotions: as entry objects, or (`serialized`) as the route's `data` serialized once.
+ * promotions: as entry objects, or (`serialized`) as the route's `data` serialized once. On a busy
+ * server just after an import it may be the previous data version's answer (see AnswerCache);
+ * `snapshot` says which.
  */
-function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery, serialized: boolean): Answer {
-  const now = deps.now();
-  const version = deps.data.current.version;
-  const cache = cacheOf(deps);
-  const hit = cache.get(version, key, now.getTime());
-  if (hit) return hit;
-  const product = resolve();
-  const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
-  if (serialized) {
-    const json = PrebuiltJson.of(pricesData(product, prices));
-    const answer: Answer = { product, json };
-    cache.set(version, key, answer, validUntil, json.size + 512);
-    return answer;
-  }
-  const answer: Answer = { product, prices: freezeEntries(prices) };
-  cache.set(version, key, answer, validUntil, (prices.length + 1) * ENTRY_BYTES);
-  return answer;
+function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery, serialized: boolean): Answered<Answer> {
+  return cacheOf(deps).get(deps, key, () => {
+    const now = deps.now();
+    const product = resolve();
+    const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
+    if (serialized) {
+      const json = PrebuiltJson.of(pricesData(product, prices));
+      return { value: { product, json }, validUntil, weight: json.size + 512 };
+    }
+    return { value: { product, prices: freezeEntries(prices) }, validUntil, weight: (prices.length + 1) * ENTRY_BYTES };
+  });
 }
 
 function pricesKey(kind: string, barcode: string, granularity: Granularity, query: PriceQuery): string {
@@ -257,14 +254,15 @@ function pricesData(product: ProductRow, prices: readonly PriceEntry[]) {
 /** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
 export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
-  const answer = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
-  return pricesData(answer.product, answer.prices!);
+  const { value } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
+  return pricesData(value.product, value.prices!);
 }
 
-/** productPrices serialized once per cached answer (what the route sends). */
-export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): PrebuiltJson {
+/** productPrices serialized once per cached answer (what the route sends), with the data it reflects. */
+export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
-  return cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true).json!;
+  const { value, snapshot } = cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true);
+  return { json: value.json!, snapshot };
 }
 
 /**
@@ -272,9 +270,9 @@ export function productPricesJson(deps: AppDeps, barcode: string, granularity: G
  * the product and its entries, cheapest first. The same object comes back while the answer holds,
  * so callers may key their own derived answers on it (widget). 404 product_not_found.
  */
-export function chainAnswer(deps: AppDeps, barcode: string): { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] } {
-  const answer = cachedAnswer(deps, pricesKey("o", barcode, "chain", {}), () => requireProduct(deps, barcode), "chain", {}, false);
-  return answer as { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] };
+export function chainAnswer(deps: AppDeps, barcode: string): { answer: { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }; snapshot: DataSnapshot } {
+  const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, "chain", {}), () => requireProduct(deps, barcode), "chain", {}, false);
+  return { answer: value as { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }, snapshot };
 }
 
 /**
@@ -283,5 +281,5 @@ export function chainAnswer(deps: AppDeps, barcode: string): { product: ProductR
  */
 export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
   const key = JSON.stringify(["p", product.id, query.chainId ?? null, query.city ?? null, query.region ?? null]);
-  return cachedAnswer(deps, key, () => product, "chain", query, false).prices as ReturnType<typeof chainEntry>[];
+  return cachedAnswer(deps, key, () => product, "chain", query, false).value.prices as ReturnType<typeof chainEntry>[];
 }

@@ -7,6 +7,7 @@ import { SearchQuery, SearchResponse } from "./model.ts";
 import { cachedSearch, type SearchDeps } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
+import { requestState } from "../../http/request-state.ts";
 
 const ERRORS =
   "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
@@ -29,11 +30,13 @@ export function searchModule(deps: SearchDeps) {
     .get(
       "/api/v1/product-search",
       ({ query, request, set }) => {
-        const { items, total, nextCursor } = cachedSearch(deps, query, publicOrigin(request, deps.settings.trustProxy));
+        const { value, snapshot } = cachedSearch(deps, query, publicOrigin(request, deps.settings.trustProxy));
+        const { items, total, nextCursor } = value;
+        requestState(request).snapshot = snapshot;
         // The ETag names the data version; while the index of an older version still serves, the
         // answer will change under the same tag once the rebuild is swapped in: not to be stored.
-        if (deps.search.version !== deps.data.current.version) set.headers["cache-control"] = "no-store";
-        return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: deps.data.current.updatedAt } };
+        if (deps.search.version !== snapshot.version) set.headers["cache-control"] = "no-store";
+        return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: snapshot.updatedAt } };
       },
       {
         query: SearchQuery,

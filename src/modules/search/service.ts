@@ -9,6 +9,7 @@ import { formatIls } from "../../time.ts";
 import type { SearchQuery } from "./model.ts";
 import { ResultCache } from "../prices/result-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 
 export type SearchDeps = AppDeps & { search: ProductSearch };
 
@@ -104,26 +105,25 @@ export interface SearchPage {
  * first pages), and evaluating one costs ~0.3 ms against ~0.01 ms to send it again. Bounded by
  * the bytes held; dropped when the index or the data changes.
  */
-const answers = new WeakMap<AppDeps, ResultCache<SearchPage>>();
+const answers = new WeakMap<AppDeps, AnswerCache<SearchPage>>();
 const ANSWER_BYTES = 32 * 2 ** 20;
 
 /**
- * GET /api/v1/product-search/ with its answers cached (see searchProducts).
- * @example cachedSearch(deps, { q: "במבה", limit: 20 }, "http://localhost:8080").total // 12
+ * GET /api/v1/product-search/ with its answers cached (see searchProducts), and the data each
+ * reflects (just after an import, possibly the previous version's: see AnswerCache).
+ * @example cachedSearch(deps, { q: "במבה", limit: 20 }, "http://localhost:8080").value.total // 12
  */
-export function cachedSearch(deps: SearchDeps, query: SearchQuery, origin: string): SearchPage {
+export function cachedSearch(deps: SearchDeps, query: SearchQuery, origin: string): Answered<SearchPage> {
   requireIndex(deps);
   let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = new ResultCache<SearchPage>(ANSWER_BYTES)));
-  // Answers read the index (its version) and the chains' figures (the data version).
-  const version = deps.search.version * 1_000_003 + deps.data.current.version;
-  const key = JSON.stringify([origin, query.q, query.limit, query.cursor ?? "", query.chain_id ?? "", query.category ?? ""]);
-  const hit = cache.get(version, key, 0);
-  if (hit) return hit;
-  const { items, total, nextCursor } = searchProducts(deps, query, origin);
-  const page: SearchPage = { items: PrebuiltJson.of(items), total, nextCursor };
-  cache.set(version, key, page, Infinity, page.items.size + key.length * 2);
-  return page;
+  if (!cache) answers.set(deps, (cache = AnswerCache.of<SearchPage>(deps, ANSWER_BYTES, "search")));
+  // Answers read the index and the chains' figures: both are in the key (the data version is the cache's).
+  const key = JSON.stringify([deps.search.version, origin, query.q, query.limit, query.cursor ?? "", query.chain_id ?? "", query.category ?? ""]);
+  return cache.get(deps, key, () => {
+    const { items, total, nextCursor } = searchProducts(deps, query, origin);
+    const page: SearchPage = { items: PrebuiltJson.of(items), total, nextCursor };
+    return { value: page, validUntil: Infinity, weight: page.items.size + key.length * 2 };
+  });
 }
 
 /**

@@ -51,14 +51,15 @@ export function widgetModule(deps: AppDeps) {
       "/api/v1/widget/data",
       ({ query, request }) => {
         requireData(deps);
-        const data = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy));
+        const { json: data, snapshot } = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy));
         // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
         const state = requestState(request);
         delete state.headers["access-control-allow-origin"];
         delete state.headers["access-control-expose-headers"];
         Object.assign(state.headers, dataCors(request.headers.get("origin"), state.access, false));
         state.headers["cache-control"] = DATA_CACHE;
-        return { data, meta: { data_updated_at: deps.data.current.updatedAt, source: deps.data.current.source } };
+        state.snapshot = snapshot;
+        return { data, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
       },
       {
         query: WidgetDataQuery,

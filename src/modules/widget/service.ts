@@ -3,26 +3,28 @@ import { stmt } from "../../db/statements.ts";
 import { chainAnswer } from "../prices/service.ts";
 import { imageUrl } from "../search/service.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import type { DataSnapshot } from "../../data-state.ts";
 
 // Serialized answers per priced answer (a new one comes with new data or a promotion's start or
 // end) and origin (the image URL names it): widgets on busy pages ask for the same products.
 const serialized = new WeakMap<object, Map<string, PrebuiltJson>>();
 
 /**
- * widgetData serialized once per answer and origin (what the route sends).
- * @example widgetDataJson(deps, "7290000066318", "https://shop.example").size // 1843
+ * widgetData serialized once per answer and origin (what the route sends), with the data it
+ * reflects (on a busy server just after an import, possibly the previous version's: see AnswerCache).
+ * @example widgetDataJson(deps, "7290000066318", "https://shop.example").json.size // 1843
  */
-export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): PrebuiltJson {
-  const answer = chainAnswer(deps, barcode);
+export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): { json: PrebuiltJson; snapshot: DataSnapshot } {
+  const { answer, snapshot } = chainAnswer(deps, barcode);
   let byOrigin = serialized.get(answer);
   if (!byOrigin) serialized.set(answer, (byOrigin = new Map()));
   let json = byOrigin.get(origin);
   if (!json) {
-    json = PrebuiltJson.of(widgetData(deps, barcode, origin));
+    json = PrebuiltJson.of(widgetDataOf(deps, answer, snapshot, origin));
     if (byOrigin.size >= 8) byOrigin.clear(); // a few origins per product at most; never unbounded
     byOrigin.set(origin, json);
   }
-  return json;
+  return { json, snapshot };
 }
 
 /**
@@ -31,7 +33,12 @@ export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): 
  * operator's template, else the generated label). 404 product_not_found for an unknown barcode.
  */
 export function widgetData(deps: AppDeps, barcode: string, origin: string) {
-  const { product, prices: entries } = chainAnswer(deps, barcode);
+  const { answer, snapshot } = chainAnswer(deps, barcode);
+  return widgetDataOf(deps, answer, snapshot, origin);
+}
+
+function widgetDataOf(deps: AppDeps, answer: ReturnType<typeof chainAnswer>["answer"], snapshot: DataSnapshot, origin: string) {
+  const { product, prices: entries } = answer;
   return {
     barcode: product.barcode,
     name: product.name,
@@ -45,7 +52,7 @@ export function widgetData(deps: AppDeps, barcode: string, origin: string) {
       store_count: e.store_count,
     })),
     cheapest_chain_id: entries[0]?.chain_id ?? null,
-    data_updated_at: deps.data.current.updatedAt,
+    data_updated_at: snapshot.updatedAt,
   };
 }
 

@@ -1,0 +1,99 @@
+import type { AppDeps } from "../app.ts";
+import type { DataSnapshot } from "../data-state.ts";
+import { ResultCache } from "../modules/prices/result-cache.ts";
+import { coldBudgetOf, type ColdBudget } from "./cold-budget.ts";
+import { revalidatorOf, type Revalidator } from "./revalidator.ts";
+
+/** An answer and the data it was computed on (its meta and ETag name that version). */
+export interface Answered<V> {
+  value: V;
+  snapshot: DataSnapshot;
+  /** Computed on an earlier data version than the one now current (being recomputed). */
+  stale: boolean;
+}
+
+/** What a computation returns: the value, until when it holds, what it weighs in the cache. */
+export interface Computed<V> {
+  value: V;
+  validUntil: number;
+  weight: number;
+}
+
+/** How long answers of the previous data version may still be served, at most. */
+const STALE_FOR_MS = 10 * 60_000;
+
+/**
+ * A cache of API answers per data version that degrades gracefully after an import. A new data
+ * version empties the cache; on a busy server recomputing every popular answer at once would
+ * stall it for seconds. So while cold computations already took their budget of the serving
+ * thread (cold-budget.ts), a request whose answer exists for the previous data version gets
+ * that answer — consistent, labelled with its own version — and the new one is computed in the
+ * background (revalidator.ts). With spare time every answer is computed fresh, as without this.
+ * Previous-version answers are never served past their own validity or 10 minutes.
+ *
+ * @example
+ * const cache = AnswerCache.of<string>(deps, 1000, "example");
+ * const { value, snapshot } = cache.get(deps, key, () => ({ value: compute(), validUntil: Infinity, weight: 1 }));
+ */
+export class AnswerCache<V> {
+  private current: ResultCache<{ value: V; snapshot: DataSnapshot }>;
+  private previous: ResultCache<{ value: V; snapshot: DataSnapshot }> | null = null;
+  private previousUntil = 0;
+
+  constructor(
+    private readonly maxWeight: number,
+    private readonly budget: ColdBudget,
+    private readonly background: Revalidator,
+    private readonly name = "answers",
+  ) {
+    this.current = new ResultCache(maxWeight);
+  }
+
+  /** An answer cache of an app, spending its cold budget (see coldBudgetOf, revalidatorOf). */
+  static of<V>(deps: AppDeps, maxWeight: number, name: string): AnswerCache<V> {
+    return new AnswerCache<V>(maxWeight, coldBudgetOf(deps), revalidatorOf(deps), name);
+  }
+
+  get(deps: AppDeps, key: string, compute: () => Computed<V>): Answered<V> {
+    const snapshot = deps.data.current;
+    const now = deps.now().getTime();
+    this.rotate(snapshot.version, now);
+    const hit = this.current.get(snapshot.version, key, now);
+    if (hit) return { ...hit, stale: false };
+    const old = this.previous && now < this.previousUntil ? this.previous.peek(key, now) : undefined;
+    if (old && !this.budget.available()) {
+      this.background.enqueue(`${this.name}\u0000${key}`, () => void this.computeFresh(deps, key, compute));
+      return { ...old, stale: true };
+    }
+    return this.computeFresh(deps, key, compute);
+  }
+
+  /** Computes and stores the answer for the data version current now. */
+  private computeFresh(deps: AppDeps, key: string, compute: () => Computed<V>): Answered<V> {
+    const snapshot = deps.data.current;
+    const now = deps.now().getTime();
+    this.rotate(snapshot.version, now);
+    const existing = this.current.get(snapshot.version, key, now);
+    if (existing) return { ...existing, stale: false };
+    const started = performance.now();
+    try {
+      const { value, validUntil, weight } = compute();
+      this.current.set(snapshot.version, key, { value, snapshot }, validUntil, weight);
+      return { value, snapshot, stale: false };
+    } finally {
+      this.budget.spend(performance.now() - started);
+    }
+  }
+
+  /** On a new data version the current answers become the previous ones. */
+  private rotate(version: number, now: number): void {
+    const held = this.current.version;
+    if (held === version) return;
+    if (held >= 0 && held < version) {
+      this.previous = this.current;
+      this.previousUntil = now + STALE_FOR_MS;
+    }
+    this.current = new ResultCache(this.maxWeight);
+    this.current.begin(version);
+  }
+}

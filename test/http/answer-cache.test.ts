@@ -1,0 +1,85 @@
+import { describe, expect, test } from "bun:test";
+import type { AppDeps } from "../../src/app.ts";
+import { AnswerCache } from "../../src/http/answer-cache.ts";
+import { ColdBudget } from "../../src/http/cold-budget.ts";
+import { Revalidator } from "../../src/http/revalidator.ts";
+import type { DataSnapshot } from "../../src/data-state.ts";
+
+describe("ColdBudget", () => {
+  test("counts the last second of cold work in 100 ms buckets", () => {
+    let now = 0;
+    const budget = new ColdBudget(250, () => now);
+    budget.spend(100);
+    now = 500;
+    budget.spend(100);
+    expect(budget.spent()).toBe(200);
+    expect(budget.available()).toBe(true);
+    budget.spend(60);
+    expect(budget.available()).toBe(false);
+    now = 1050; // the first 100 ms of work is over a second old
+    expect(budget.spent()).toBe(160);
+    expect(budget.available()).toBe(true);
+    now = 5000;
+    expect(budget.spent()).toBe(0);
+  });
+});
+
+/** Just what AnswerCache reads of the app's dependencies. */
+function fakeDeps(snapshot: DataSnapshot, now = 1_000_000) {
+  const state = { snapshot, now };
+  const deps = { data: { get current() { return state.snapshot; } }, now: () => new Date(state.now) } as unknown as AppDeps;
+  return { deps, state };
+}
+
+const v1: DataSnapshot = { version: 1, updatedAt: "2026-11-22T05:00:00+02:00", source: "live" };
+const v2: DataSnapshot = { version: 2, updatedAt: "2026-11-23T05:00:00+02:00", source: "live" };
+
+describe("AnswerCache", () => {
+  test("with budget to spare, a new data version's answers are computed fresh", () => {
+    const budget = new ColdBudget(1_000_000);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget));
+    const { deps, state } = fakeDeps(v1);
+    let computed = 0;
+    const compute = () => ({ value: `answer ${state.snapshot.version} #${++computed}`, validUntil: Infinity, weight: 1 });
+    expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 1 #1", snapshot: v1, stale: false });
+    expect(cache.get(deps, "k", compute).value).toBe("answer 1 #1"); // cached
+    state.snapshot = v2;
+    expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 2 #2", snapshot: v2, stale: false });
+  });
+
+  test("over budget, the previous version's answer is served, labelled with its version, and recomputed in the background", async () => {
+    let clock = 0;
+    const budget = new ColdBudget(250, () => clock);
+    const background = new Revalidator(budget, 4, 1);
+    const cache = new AnswerCache<string>(100, budget, background);
+    const { deps, state } = fakeDeps(v1);
+    const compute = () => ({ value: `answer ${state.snapshot.version}`, validUntil: Infinity, weight: 1 });
+    cache.get(deps, "k", compute);
+    state.snapshot = v2;
+    budget.spend(300); // the thread just spent its cold budget
+    const served = cache.get(deps, "k", compute);
+    expect(served).toEqual({ value: "answer 1", snapshot: v1, stale: true });
+    // A key never answered before has no previous answer: computed now, over budget or not.
+    expect(cache.get(deps, "new", compute)).toEqual({ value: "answer 2", snapshot: v2, stale: false });
+    clock = 2_000; // a second later the budget is free again
+    await background.idle();
+    expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 2", snapshot: v2, stale: false });
+  });
+
+  test("a previous answer is never served past its own validity or ten minutes after the switch", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget));
+    const { deps, state } = fakeDeps(v1, 1_000_000);
+    const version = () => state.snapshot.version;
+    cache.get(deps, "short", () => ({ value: `short ${version()}`, validUntil: 1_000_500, weight: 1 }));
+    cache.get(deps, "long", () => ({ value: `long ${version()}`, validUntil: Infinity, weight: 1 }));
+    state.snapshot = v2;
+    budget.spend(1_000); // over budget for the whole test
+    state.now = 1_000_600; // "short" held until 1_000_500 (a promotion ended)
+    expect(cache.get(deps, "short", () => ({ value: `short ${version()}`, validUntil: Infinity, weight: 1 })).value).toBe("short 2");
+    expect(cache.get(deps, "long", () => ({ value: `long ${version()}`, validUntil: Infinity, weight: 1 })).stale).toBe(true);
+    state.now = 1_000_000 + 11 * 60_000;
+    const late = cache.get(deps, "long", () => ({ value: `long ${version()}`, validUntil: Infinity, weight: 1 }));
+    expect(late).toMatchObject({ value: "long 2", stale: false });
+  });
+});

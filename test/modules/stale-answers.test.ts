@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { testApp, commitData, get } from "../helpers/app.ts";
+import { Fixture } from "../helpers/fixture.ts";
+import { withKey } from "../helpers/keys.ts";
+import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { coldBudgetOf } from "../../src/http/cold-budget.ts";
+import { revalidatorOf } from "../../src/http/revalidator.ts";
+
+// Just after an import, a busy server (its cold-computation budget spent) answers from the
+// previous data version while it recomputes: every such answer is the old data whole, and says so
+// in meta.data_updated_at, Last-Modified and its ETag. Once recomputed, the new data is served.
+const ctx = testApp();
+const f = new Fixture(ctx.db.prices, ctx.chainIds);
+let key: Record<string, string>;
+const MILK = "7290000066318";
+let store: number;
+let milk: number;
+
+beforeAll(async () => {
+  store = f.store("shufersal", "1");
+  milk = f.product(MILK, "חלב 3% 1 ליטר");
+  f.price(store, milk, 690);
+  refreshChainProducts(ctx.db.prices);
+  commitData(ctx.deps, "2026-11-22T05:00:00+02:00");
+  key = await withKey(ctx.deps, "pro");
+});
+
+const call = (path: string) => get(ctx.app, path, key);
+
+describe("answers across a data version switch", () => {
+  test("over budget: the previous version's answer whole, labelled as such; then the new one", async () => {
+    const before = await call(`/api/v1/prices/?barcode=${MILK}`);
+    expect(before.body.data.prices[0].price_ils).toBe("6.90");
+    const oldTag = before.headers.get("etag")!;
+
+    // An import changes the price and commits a new data version.
+    ctx.db.prices.run("UPDATE price_current SET price = 590 WHERE product_id = ?", [milk]);
+    refreshChainProducts(ctx.db.prices);
+    commitData(ctx.deps, "2026-11-23T05:00:00+02:00");
+
+    coldBudgetOf(ctx.deps).spend(10_000); // the server is busy recomputing: no budget left this second
+    const during = await call(`/api/v1/prices/?barcode=${MILK}`);
+    expect(during.status).toBe(200);
+    expect(during.body.data.prices[0].price_ils).toBe("6.90");
+    expect(during.body.meta.data_updated_at).toBe("2026-11-22T05:00:00+02:00");
+    expect(during.headers.get("etag")).toBe(oldTag);
+    expect(during.headers.get("last-modified")).toBe(new Date("2026-11-22T05:00:00+02:00").toUTCString());
+
+    await Bun.sleep(1_100); // the budget frees up; the background recomputes
+    await revalidatorOf(ctx.deps).idle();
+    const after = await call(`/api/v1/prices/?barcode=${MILK}`);
+    expect(after.body.data.prices[0].price_ils).toBe("5.90");
+    expect(after.body.meta.data_updated_at).toBe("2026-11-23T05:00:00+02:00");
+    expect(after.headers.get("etag")).not.toBe(oldTag);
+  });
+
+  test("with budget to spare the new version is answered at once", async () => {
+    await Bun.sleep(1_100);
+    ctx.db.prices.run("UPDATE price_current SET price = 490 WHERE product_id = ?", [milk]);
+    refreshChainProducts(ctx.db.prices);
+    commitData(ctx.deps, "2026-11-24T05:00:00+02:00");
+    const now = await call(`/api/v1/prices/?barcode=${MILK}`);
+    expect(now.body.data.prices[0].price_ils).toBe("4.90");
+    expect(now.body.meta.data_updated_at).toBe("2026-11-24T05:00:00+02:00");
+  });
+});
