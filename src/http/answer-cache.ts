@@ -54,38 +54,43 @@ export class AnswerCache<V> {
     return new AnswerCache<V>(maxWeight, coldBudgetOf(deps), revalidatorOf(deps), name);
   }
 
-  get(deps: AppDeps, key: string, compute: () => Computed<V>): Answered<V> {
-    const snapshot = deps.data.current;
+  /**
+   * The answer for `key`. `generation` is what answers depend on besides the clock, increasing
+   * (default: the data version; search adds its index's version).
+   */
+  get(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number = () => deps.data.current.version): Answered<V> {
     const now = deps.now().getTime();
-    this.rotate(snapshot.version, now);
-    const hit = this.current.get(snapshot.version, key, now);
+    const gen = generation();
+    this.rotate(gen, now);
+    const hit = this.current.get(gen, key, now);
     if (hit) return { ...hit, stale: false };
     const old = this.previous && now < this.previousUntil ? this.previous.peek(key, now) : undefined;
     if (old && !this.budget.available()) {
-      this.background.enqueue(`${this.name}\u0000${key}`, () => void this.computeFresh(deps, key, compute));
+      this.background.enqueue(`${this.name}\u0000${key}`, () => void this.computeFresh(deps, key, compute, generation));
       return { ...old, stale: true };
     }
-    return this.computeFresh(deps, key, compute);
+    return this.computeFresh(deps, key, compute, generation);
   }
 
-  /** Computes and stores the answer for the data version current now. */
-  private computeFresh(deps: AppDeps, key: string, compute: () => Computed<V>): Answered<V> {
+  /** Computes and stores the answer for the generation current now. */
+  private computeFresh(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number): Answered<V> {
     const snapshot = deps.data.current;
     const now = deps.now().getTime();
-    this.rotate(snapshot.version, now);
-    const existing = this.current.get(snapshot.version, key, now);
+    const gen = generation();
+    this.rotate(gen, now);
+    const existing = this.current.get(gen, key, now);
     if (existing) return { ...existing, stale: false };
     const started = performance.now();
     try {
       const { value, validUntil, weight } = compute();
-      this.current.set(snapshot.version, key, { value, snapshot }, validUntil, weight);
+      this.current.set(gen, key, { value, snapshot }, validUntil, weight);
       return { value, snapshot, stale: false };
     } finally {
       this.budget.spend(performance.now() - started);
     }
   }
 
-  /** On a new data version the current answers become the previous ones. */
+  /** On a new generation the current answers become the previous ones. */
   private rotate(version: number, now: number): void {
     const held = this.current.version;
     if (held === version) return;

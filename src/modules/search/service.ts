@@ -117,13 +117,18 @@ export function cachedSearch(deps: SearchDeps, query: SearchQuery, origin: strin
   requireIndex(deps);
   let cache = answers.get(deps);
   if (!cache) answers.set(deps, (cache = AnswerCache.of<SearchPage>(deps, ANSWER_BYTES, "search")));
-  // Answers read the index and the chains' figures: both are in the key (the data version is the cache's).
-  const key = JSON.stringify([deps.search.version, origin, query.q, query.limit, query.cursor ?? "", query.chain_id ?? "", query.category ?? ""]);
-  return cache.get(deps, key, () => {
-    const { items, total, nextCursor } = searchProducts(deps, query, origin);
-    const page: SearchPage = { items: PrebuiltJson.of(items), total, nextCursor };
-    return { value: page, validUntil: Infinity, weight: page.items.size + key.length * 2 };
-  });
+  const key = JSON.stringify([origin, query.q, query.limit, query.cursor ?? "", query.chain_id ?? "", query.category ?? ""]);
+  return cache.get(
+    deps,
+    key,
+    () => {
+      const { items, total, nextCursor } = searchProducts(deps, query, origin);
+      const page: SearchPage = { items: PrebuiltJson.of(items), total, nextCursor };
+      return { value: page, validUntil: Infinity, weight: page.items.size + key.length * 2 };
+    },
+    // Answers read the index and the chains' figures: a new one of either is a new generation.
+    () => deps.data.current.version * 1_000_003 + Math.max(0, deps.search.version),
+  );
 }
 
 /**
