@@ -49,4 +49,19 @@ CREATE TABLE sessions (
 ) STRICT;
 `,
   },
+  {
+    version: 2,
+    name: "service keys",
+    sql: `
+-- Keys the service issues to itself, by purpose ('widget-demo': the publishable key the demo page
+-- /widget/v1/demo.html embeds). A publishable key is public by nature (it sits in every page that
+-- embeds the widget), so its raw text is kept here to put in the page; secret keys never are.
+CREATE TABLE service_keys (
+  purpose    TEXT PRIMARY KEY,
+  key_id     INTEGER NOT NULL REFERENCES api_keys(id),
+  raw_key    TEXT NOT NULL CHECK (raw_key LIKE 'pk\\_live\\_%' ESCAPE '\\'),
+  created_at TEXT NOT NULL
+) STRICT;
+`,
+  },
 ];

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testApp, commitData, get } from "../helpers/app.ts";
+import { testApp, commitData, get, FIXED_NOW } from "../helpers/app.ts";
+import { accessOf } from "../../src/http/access/service.ts";
+import { widgetSubject } from "../../src/http/access/quota-ledger.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
@@ -9,6 +11,9 @@ import { buildWidget } from "../../scripts/build-widget.ts";
 import { loadWidgetAssets } from "../../src/modules/widget/assets.ts";
 import { dataCors } from "../../src/modules/widget/cors.ts";
 import { WidgetDataResponse } from "../../src/modules/widget/model.ts";
+import { Database } from "bun:sqlite";
+import { migrate } from "../../src/db/migrate.ts";
+import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
 
 // Hand-computed fixture. Stores: Shufersal s1–s3, Rami Levy r1–r2, Victory v1–v2.
 // milk:  s1 6.90, s2 6.90, s3 7.20 → Shufersal 6.90 (3 stores); r1 6.50 (promotion: 5.00 open to all), r2 6.20
@@ -231,19 +236,11 @@ describe("/widget/v1/demo.html", () => {
     expect(barcodes(html)).toEqual(["7290000000055", "7290000000048"]);
   });
 
-  test("without a key: no widgets, a pointer to the portal and a form", async () => {
-    const { res, html } = await demo();
-    expect(res.status).toBe(200);
-    expect(barcodes(html)).toEqual([]);
-    expect(html).toContain('href="/portal/"');
-    expect(html).toContain('<input name="key"');
-  });
-
-  test("a key that is not publishable is not echoed into the page", async () => {
+  test("a key that is not publishable is not echoed into the page (the demo key is used instead)", async () => {
     const { html } = await demo(`?key=${encodeURIComponent('pk_live_"><script>alert(1)</script>')}`);
-    expect(barcodes(html)).toEqual([]);
     expect(html).not.toContain("alert(1)");
     expect(html).toContain("אינו מפתח פומבי");
+    expect(html).not.toContain(`data-api-key="${pk.key}"`);
     const secret = await demo("?key=sk_live_" + "a".repeat(32));
     expect(secret.html).not.toContain("sk_live_");
   });
@@ -253,5 +250,109 @@ describe("/widget/v1/demo.html", () => {
     const html = await (await empty.app.handle(new Request(`http://localhost/widget/v1/demo.html?key=${pk.key}`))).text();
     expect(barcodes(html)).toEqual([]);
     expect(html).toContain("עדיין אין נתוני מחירים");
+  });
+});
+
+describe("the service's demo key (the demo page works out of the box)", () => {
+  const ctx2 = testApp();
+  const g = new Fixture(ctx2.db.prices, ctx2.chainIds);
+  const demoKeyOf = (html: string) => /data-api-key="(pk_live_[A-Za-z0-9]+)"/.exec(html)?.[1] ?? null;
+  const page = async (host = "localhost") => (await ctx2.app.handle(new Request(`http://${host}/widget/v1/demo.html`))).text();
+  const data = (key: string, headers: Record<string, string> = {}, host = "localhost") =>
+    ctx2.app.handle(new Request(`http://${host}/api/v1/widget/data/?barcode=7290000000024&key=${key}`, { headers }));
+
+  beforeAll(() => {
+    const s = g.store("shufersal", "1");
+    const r = g.store("rami-levy", "1");
+    const eggs = g.product("7290000000024", "ביצים L 12");
+    g.price(s, eggs, 1290);
+    g.price(r, eggs, 1190);
+    refreshChainProducts(ctx2.db.prices);
+    commitData(ctx2.deps);
+  });
+
+  test("without a key the page embeds the service's demo key: made once, stored, the same on every view", async () => {
+    expect(ctx2.db.accounts.query("SELECT count(*) AS n FROM service_keys").get()).toEqual({ n: 0 });
+    const html = await page();
+    const key = demoKeyOf(html);
+    expect(key).toMatch(/^pk_live_[A-Za-z0-9]{32}$/);
+    expect([...html.matchAll(/data-svc-widget data-barcode="(\d+)"/g)].map((m) => m[1])).toEqual(["7290000000024"]);
+    expect(demoKeyOf(await page())).toBe(key);
+    expect(ctx2.db.accounts.query("SELECT count(*) AS n FROM service_keys").get()).toEqual({ n: 1 });
+    // Stored as every key is (hash, prefix, last 4) and kept raw only in service_keys; its account cannot sign in.
+    const row = ctx2.db.accounts
+      .query("SELECT k.kind, k.hash, k.allowed_origins, a.password_hash, a.plan FROM service_keys s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id")
+      .get() as Record<string, unknown>;
+    expect(row).toEqual({
+      kind: "publishable",
+      hash: new Bun.CryptoHasher("sha256").update(key!).digest("hex"),
+      allowed_origins: '["self"]',
+      password_hash: null,
+      plan: "free",
+    });
+    // The copyable snippet does not hand out the demo key (it works only here); it points to the portal.
+    expect(/<code id="snippet">[^<]*/.exec(html)![0]).not.toContain(key!);
+    expect(html).toContain('href="/portal/"');
+  });
+
+  test("the demo key reads widget data on the service's own pages, at whatever host it is reached", async () => {
+    const key = demoKeyOf(await page())!;
+    const sameOrigin = await data(key); // same-origin GET: browsers send no Origin
+    expect(sameOrigin.status).toBe(200);
+    expect((await sameOrigin.json()).data.cheapest_chain_id).toBe("rami-levy");
+    expect((await data(key, { origin: "http://localhost" })).status).toBe(200);
+    const otherHost = await data(key, { origin: "http://127.0.0.1:8080" }, "127.0.0.1:8080");
+    expect(otherHost.status).toBe(200);
+    expect(otherHost.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:8080");
+  });
+
+  test("the demo key does nothing else: other sites' pages and every secret endpoint refuse it", async () => {
+    const key = demoKeyOf(await page())!;
+    for (const origin of ["https://evil.example", "http://localhost.evil.example", "null", "http://localhost:8081"]) {
+      const res = await data(key, { origin });
+      expect(res.status).toBe(403);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect((await res.json()).code).toBe("origin_not_allowed");
+    }
+    for (const path of ["/api/v1/prices/?barcode=7290000000024", "/api/v1/chains/", "/api/v1/product-search/?q=milk"]) {
+      const res = await ctx2.app.handle(new Request(`http://localhost${path}`, { headers: { "x-api-key": key } }));
+      expect(res.status).toBe(403);
+      expect((await res.json()).code).toBe("publishable_key_not_allowed");
+    }
+  });
+
+  test("its views count against its own widget quota", async () => {
+    const key = demoKeyOf(await page())!;
+    const { key_id } = ctx2.db.accounts.query("SELECT key_id FROM service_keys").get() as { key_id: number };
+    const used = () => accessOf(ctx2.deps).quota.usedThisMonth(widgetSubject(key_id), FIXED_NOW);
+    const before = used();
+    expect((await data(key)).status).toBe(200);
+    expect(used()).toBe(before + 1);
+  });
+
+  test("an operator who revokes it turns the demo off: it is not made again, the page asks for a key", async () => {
+    const key = demoKeyOf(await page())!;
+    ctx2.db.accounts.query("UPDATE api_keys SET revoked_at = '2026-11-22T12:00:00+02:00' WHERE id = (SELECT key_id FROM service_keys)").run();
+    accessOf(ctx2.deps).keys.invalidate(); // (the CLI revokes from another process: the key cache notices by itself)
+    const html = await page();
+    expect(demoKeyOf(html)).toBeNull();
+    expect(html).toContain('<input name="key"');
+    expect(html).toContain('href="/portal/"');
+    expect(ctx2.db.accounts.query("SELECT count(*) AS n FROM service_keys").get()).toEqual({ n: 1 });
+    expect((await data(key)).status).toBe(401);
+  });
+});
+
+describe("accounts schema migration 2 (service_keys)", () => {
+  test("an accounts database made before it gains the table; only publishable keys fit", () => {
+    const db = new Database(":memory:");
+    migrate(db, "accounts.sqlite", ACCOUNT_MIGRATIONS.slice(0, 1));
+    db.run("INSERT INTO accounts (email, created_at) VALUES ('a@b.example', 'x')");
+    db.run("INSERT INTO api_keys (account_id, kind, hash, prefix, last4, created_at) VALUES (1, 'publishable', 'h', 'pk_live_abcd', 'wxyz', 'x')");
+    expect(migrate(db, "accounts.sqlite", ACCOUNT_MIGRATIONS)).toBe(ACCOUNT_MIGRATIONS.length - 1);
+    expect(db.query("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 1 });
+    db.run("INSERT INTO service_keys VALUES ('widget-demo', 1, 'pk_live_abcdwxyz', 'x')");
+    expect(() => db.run("INSERT INTO service_keys VALUES ('other', 1, 'sk_live_abcdwxyz', 'x')")).toThrow();
+    expect(() => db.run("INSERT INTO service_keys VALUES ('other', 1, 'pkxlivexabcd', 'x')")).toThrow();
   });
 });

@@ -38,8 +38,29 @@ export function parseOriginList(values: string[]): OriginsResult {
   return { ok: true, origins };
 }
 
-/** Whether a request's Origin header may use a key with these allowed origins (empty = any; no header = server-side call). */
-export function originAllowed(allowed: readonly string[], origin: string | null): boolean {
+/**
+ * In a key's allowed origins: the service's own origin, whatever host it was reached at. Only the
+ * service's own widget-demo key carries it (parseOrigin never yields it, so no user can set it).
+ */
+export const SELF_ORIGIN = "self";
+
+/** The host[:port] of an origin or URL prefix: "https://a.example:8443" → "a.example:8443". */
+function authority(origin: string): string {
+  const start = origin.indexOf("//");
+  return start < 0 ? "" : origin.slice(start + 2).toLowerCase();
+}
+
+/**
+ * Whether a request's Origin header may use a key with these allowed origins (empty = any; no
+ * header = server-side call). `ownOrigin` (the service's origin as this request reached it) is
+ * asked only for a key that allows SELF_ORIGIN; the host must match (the scheme may differ
+ * behind a TLS proxy).
+ */
+export function originAllowed(allowed: readonly string[], origin: string | null, ownOrigin?: () => string): boolean {
   if (allowed.length === 0 || origin === null) return true;
-  return allowed.includes(origin.toLowerCase());
+  const lower = origin.toLowerCase();
+  if (allowed.includes(lower)) return true;
+  if (!ownOrigin || !allowed.includes(SELF_ORIGIN)) return false;
+  const host = authority(lower);
+  return host !== "" && host === authority(ownOrigin());
 }

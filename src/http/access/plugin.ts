@@ -10,6 +10,7 @@ import { clientAddress, type PeerSource } from "./client-address.ts";
 import type { ActiveKey } from "./key-cache.ts";
 import { looksSecret } from "./key-format.ts";
 import { originAllowed } from "./origins.ts";
+import { publicOrigin } from "../public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
 import { accountSubject, widgetSubject, type Reservation } from "./quota-ledger.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
@@ -119,7 +120,7 @@ export function accessPlugin(deps: AppDeps) {
     };
     if (widget && secret) refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
     if (!widget && !secret) refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
-    if (widget && !originAllowed(key.allowedOrigins, origin)) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${origin}.`));
+    if (widget && !originAllowed(key.allowedOrigins, origin, () => publicOrigin(request, settings.trustProxy))) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${origin}.`));
     if (!widget && !planAllows(key.plan, audience as Plan)) {
       refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }

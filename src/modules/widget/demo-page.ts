@@ -25,7 +25,10 @@ a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0b57
 `;
 
 export interface DemoPageInput {
+  /** The key the widgets on the page use: the visitor's (`?key=`) or the service's own demo key; null when neither. */
   key: string | null;
+  /** True when `key` is the service's demo key (it works only on this service's own pages). */
+  keyIsDemo: boolean;
   /** True when a key was given but is not a publishable key. */
   badKey: boolean;
   products: DemoProduct[];
@@ -34,16 +37,21 @@ export interface DemoPageInput {
   origin: string;
 }
 
+const KEY_FORM =
+  `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form>`;
+
 /** /widget/v1/demo.html: the widget on the products sold in most stores, with the embed snippet. */
 export function demoPage(input: DemoPageInput): string {
   const { key, products } = input;
   const parts: string[] = [];
+  if (input.badKey) {
+    parts.push(`<p class="note">המפתח שנמסר אינו מפתח פומבי (<code dir="ltr">pk_live_…</code>)${key ? "; הדף משתמש במפתח ההדגמה." : "."}</p>`);
+  }
   if (!key) {
+    // Only when the operator revoked the service's demo key.
     parts.push(
-      `<div class="note"><p>${input.badKey ? "המפתח שנמסר אינו מפתח פומבי (<code dir='ltr'>pk_live_…</code>). " : ""}` +
-        `כדי לראות את הווידג׳ט צריך מפתח פומבי. צרו אחד ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
-        `ואז פתחו את הדף עם <code dir="ltr">?key=pk_live_…</code> או הדביקו אותו כאן:</p>` +
-        `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form></div>`,
+      `<div class="note"><p>כדי לראות את הווידג׳ט צריך מפתח פומבי. צרו אחד ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
+        `ואז פתחו את הדף עם <code dir="ltr">?key=pk_live_…</code> או הדביקו אותו כאן:</p>${KEY_FORM}</div>`,
     );
   }
   if (!input.hasData) parts.push(`<p class="note">עדיין אין נתוני מחירים: הייבוא הראשון טרם הסתיים. רעננו בעוד רגע.</p>`);
@@ -59,10 +67,18 @@ export function demoPage(input: DemoPageInput): string {
       );
     });
     parts.push(`<div class="grid">${cards.join("")}</div>`);
+    // The demo key works only on this service's own pages: the snippet names the visitor's own key.
+    const snippetKey = input.keyIsDemo ? "pk_live_…" : key;
     const snippet =
-      `<div data-svc-widget data-barcode="${products[0]!.barcode}" data-api-key="${key}"></div>\n` +
+      `<div data-svc-widget data-barcode="${products[0]!.barcode}" data-api-key="${snippetKey}"></div>\n` +
       `<script src="${input.origin}/widget/v1/loader.js" async></script>`;
     parts.push(`<h2>הטמעה באתר שלכם</h2><pre><code id="snippet">${escapeHtml(snippet)}</code></pre>`);
+    if (input.keyIsDemo) {
+      parts.push(
+        `<p>הדף משתמש במפתח הדגמה של השירות, שפועל רק בדפי השירות עצמו. לאתר שלכם צרו מפתח פומבי ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
+          `או נסו אותו כאן:</p>${KEY_FORM}`,
+      );
+    }
     parts.push(`<p>אפשרויות: <code>data-limit</code> (ברירת מחדל 5), <code>data-lang</code> (<code>he</code> או <code>en</code>), <code>data-theme</code> (<code>light</code>, <code>dark</code>, <code>auto</code>). ` +
       `התיעוד המלא: <a href="/docs"><bdi>/docs</bdi></a>.</p>`);
   }

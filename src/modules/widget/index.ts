@@ -6,6 +6,7 @@ import { requireData } from "../../http/require-data.ts";
 import { widgetAssets, type WidgetAsset } from "./assets.ts";
 import { ASSET_CORS, dataCors, preflightHeaders } from "./cors.ts";
 import { demoPage, PUBLISHABLE_KEY } from "./demo-page.ts";
+import { demoWidgetKey } from "./demo-key.ts";
 import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
 import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
@@ -88,13 +89,16 @@ export function widgetModule(deps: AppDeps) {
       "/widget/v1/demo.html",
       ({ query, request }) => {
         const given = typeof query.key === "string" ? query.key.trim() : "";
-        const key = PUBLISHABLE_KEY.test(given) ? given : null;
+        const visitorKey = PUBLISHABLE_KEY.test(given) ? given : null;
+        // Without a key of the visitor's, the service's own demo key (made on first use).
+        const key = visitorKey ?? demoWidgetKey(deps.db.accounts, deps.now());
         const html = demoPage({
           key,
-          badKey: given !== "" && key === null,
+          keyIsDemo: visitorKey === null && key !== null,
+          badKey: given !== "" && visitorKey === null,
           products: deps.data.hasData ? demoProducts(deps) : [],
           hasData: deps.data.hasData,
-          origin: new URL(request.url).origin,
+          origin: publicOrigin(request, deps.settings.trustProxy),
         });
         return new Response(html, {
           headers: {
