@@ -10,10 +10,8 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { commitData, testApp } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
+import { insertPublishableKey } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { requestState } from "../../src/http/request-state.ts";
-import { ApiError, problemResponse } from "../../src/http/problem.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -55,33 +53,6 @@ function shopPage(keys: { good: string; otherSite: string; unknown: string }): s
 </body></html>`;
 }
 
-/**
- * Until the access layer (keys, allowed origins) is wired into createApp, this stand-in gives the
- * widget endpoint the same verdicts for publishable keys so the browser path can be exercised.
- * A real access layer answers an unknown key with 401 itself; then the stand-in is not used.
- */
-function accessStandIn(accounts: import("bun:sqlite").Database) {
-  return (request: Request): Response | null => {
-    const url = new URL(request.url);
-    if (!url.pathname.startsWith("/api/v1/widget/data") || request.method !== "GET") return null;
-    const key = url.searchParams.get("key") ?? "";
-    const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
-    const row = accounts
-      .query("SELECT id, account_id, allowed_origins FROM api_keys WHERE hash = ? AND kind = 'publishable' AND revoked_at IS NULL")
-      .get(hash) as { id: number; account_id: number; allowed_origins: string } | null;
-    const state = requestState(request);
-    const cors = { "access-control-allow-origin": "*", vary: "Origin" };
-    if (!row) return problemResponse(new ApiError("invalid_api_key", "Unknown key."), state.id, cors);
-    const allowed = JSON.parse(row.allowed_origins) as string[];
-    const origin = request.headers.get("origin");
-    if (allowed.length > 0 && (!origin || !allowed.includes(origin))) {
-      return problemResponse(new ApiError("origin_not_allowed", "Origin not allowed."), state.id, cors);
-    }
-    state.access = publishableAccess(row.id, row.account_id, key);
-    return null;
-  };
-}
-
 const widgetState = (id: string) =>
   page.evaluate((id) => document.getElementById(id)?.shadowRoot?.querySelector(".w")?.getAttribute("data-state") ?? null, id);
 
@@ -106,23 +77,17 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     const good = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [shopOrigin] }).key;
     const otherSite = insertPublishableKey(ctx.db.accounts, { allowedOrigins: ["https://elsewhere.example"] }).key;
 
-    // Wired access layer? An unknown publishable key must then be refused.
-    const probe = await ctx.app.handle(new Request(`http://127.0.0.1/api/v1/widget/data/?barcode=${MILK}&key=pk_live_${"0".repeat(32)}`));
-    const standIn = probe.status === 401 ? null : accessStandIn(ctx.db.accounts);
-    if (standIn) console.warn("widget e2e: no access layer in createApp yet; using the test's publishable-key stand-in");
-    else {
-      // Keys made while the service runs take effect within about a second (contract): wait for ours.
-      for (let i = 0; i < 40; i++) {
-        const res = await ctx.app.handle(new Request(`http://127.0.0.1/api/v1/widget/data/?barcode=${MILK}&key=${good}`, { headers: { origin: shopOrigin } }));
-        if (res.status === 200) break;
-        await Bun.sleep(100);
-      }
+    // Keys made while the service runs take effect within about a second (contract): wait for ours.
+    for (let i = 0; i < 40; i++) {
+      const res = await ctx.app.handle(new Request(`http://127.0.0.1/api/v1/widget/data/?barcode=${MILK}&key=${good}`, { headers: { origin: shopOrigin } }));
+      if (res.status === 200) break;
+      await Bun.sleep(100);
     }
 
     const server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: (request) => standIn?.(request) ?? ctx.app.handle(request),
+      fetch: (request) => ctx.app.handle(request),
     });
     api = server;
     apiOrigin = `http://127.0.0.1:${server.port}`;
@@ -228,6 +193,43 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     expect(focus.host).toBe("milk");
     expect(focus.inner).toBe("sc");
     expect(focus.outline).toBe("solid");
+  });
+
+  test("the demo page shows rows on a fresh install with no key of the visitor's; its key does not work on the shop's page", async () => {
+    const demo = await context.newPage();
+    const errors: string[] = [];
+    demo.on("pageerror", (e) => errors.push(String(e)));
+    await demo.goto(apiOrigin + "/widget/v1/demo.html");
+    await demo.waitForFunction(
+      () => {
+        const all = [...document.querySelectorAll("[data-svc-widget]")];
+        return all.length > 0 && all.every((e) => (e.shadowRoot?.querySelector(".w")?.getAttribute("data-state") ?? "loading") !== "loading");
+      },
+      null,
+      { timeout: 15000 },
+    );
+    const states = await demo.evaluate(() => [...document.querySelectorAll("[data-svc-widget]")].map((e) => e.shadowRoot!.querySelector(".w")!.getAttribute("data-state")));
+    expect(states).toEqual(["ok", "ok"]); // milk (6 stores), bread (1 store)
+    expect(await demo.locator("[data-svc-widget] tbody tr").count()).toBe(4);
+    const demoShot = join(temp, "demo.png");
+    await demo.screenshot({ path: demoShot, fullPage: true });
+    console.log(`widget e2e: demo page screenshot at ${demoShot}`);
+    const demoKey = await demo.evaluate(() => document.querySelector<HTMLElement>("[data-svc-widget]")!.dataset.apiKey!);
+    expect(demoKey).toMatch(/^pk_live_/);
+    expect(errors).toEqual([]);
+    await demo.close();
+
+    // Copied onto another site's page, the demo key is refused (origin_not_allowed → the key state).
+    await page.evaluate(({ barcode, key }) => {
+      const el = document.createElement("div");
+      el.id = "stolen-demo-key";
+      el.setAttribute("data-svc-widget", "");
+      el.setAttribute("data-barcode", barcode);
+      el.setAttribute("data-api-key", key);
+      document.body.appendChild(el);
+    }, { barcode: MILK, key: demoKey });
+    await page.waitForFunction(() => (document.getElementById("stolen-demo-key")?.shadowRoot?.querySelector(".w")?.getAttribute("data-state") ?? "loading") !== "loading", null, { timeout: 5000 });
+    expect(await widgetState("stolen-demo-key")).toBe("key");
   });
 
   test("screenshot", async () => {
