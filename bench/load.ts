@@ -40,6 +40,8 @@ export interface LoadBenchOptions {
 }
 
 const BUN = process.execPath;
+/** Seconds at the target rate before each measured run (not counted). */
+const WARM_SECONDS = 10;
 
 /** A fresh copy of the national database to import into. */
 function workingCopy(scale: number): string {
@@ -126,8 +128,10 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
   let imp: RunResult["imp"] = null;
   try {
     const kinds = mixOf(dataDir, await routesOf(api), keys);
-    // Warm-up: every path once, then some.
+    // Warm-up: every path once, then some; then the target rate for a while (not measured), so
+    // the measured run starts from the steady state of a server that has been up (JIT, GC, caches).
     await runLoadgen({ baseUrl: api.url, kinds, concurrency: 32, warmupRequests: 1, maxRequests: 2000 });
+    await runLoadgen({ baseUrl: api.url, kinds, rate, durationS: WARM_SECONDS, maxInFlight: 2048 });
     const poll = setInterval(() => rssSamples.push(api.memory().rss), 1000);
     const t0 = performance.now();
     const importJob = (async () => {
