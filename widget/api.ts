@@ -9,10 +9,14 @@ export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
  */
 export class DataClient {
   private readonly pending = new Map<string, Promise<FetchResult>>();
+  /** When the next retry after a 429 rate_limited may go out (ms since epoch). */
+  private nextSlot = 0;
 
   constructor(
     private readonly base: string,
     private readonly fetchImpl: FetchLike = (url, init) => fetch(url, init),
+    private readonly sleep: (ms: number) => Promise<unknown> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly now: () => number = Date.now,
   ) {}
 
   load(barcode: string, key: string): Promise<FetchResult> {
@@ -29,12 +33,22 @@ export class DataClient {
   }
 
   /** The key travels in the query string: a simple GET, so the browser sends no preflight. */
-  private async request(barcode: string, key: string): Promise<FetchResult> {
+  private async request(barcode: string, key: string, tries = 0): Promise<FetchResult> {
     try {
       const url = `${this.base}/api/v1/widget/data/?barcode=${encodeURIComponent(barcode)}&key=${encodeURIComponent(key)}`;
       const res = await this.fetchImpl(url, { credentials: "omit" });
       if (res.status === 401 || res.status === 403) return { kind: "key" };
       const body = await res.json().catch(() => null);
+      // A page with more products than the per-address burst: wait as told and retry, the retries
+      // spaced to the announced rate (X-RateLimit-Limit per minute). Not for quota_exceeded.
+      const wait = Number(res.headers.get("retry-after"));
+      if (res.status === 429 && body && body.code === "rate_limited" && wait > 0 && wait <= 60 && tries < 8) {
+        const spacing = 60000 / (Number(res.headers.get("x-ratelimit-limit")) || 60);
+        const now = this.now();
+        this.nextSlot = Math.max(now + wait * 1000, this.nextSlot + spacing);
+        await this.sleep(this.nextSlot - now);
+        return this.request(barcode, key, tries + 1);
+      }
       if (res.status === 404 && body && body.code === "product_not_found") return { kind: "not_found" };
       const data = res.ok && body ? (body.data as WidgetData | undefined) : undefined;
       if (!data || typeof data.name !== "string" || !Array.isArray(data.prices)) return { kind: "error" };

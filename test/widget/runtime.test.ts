@@ -159,6 +159,47 @@ describe("states from the service's answers", () => {
     expect(calls).toHaveLength(0);
   });
 
+  test("429 rate_limited with Retry-After: retried after the wait, the retries spaced to the announced rate", async () => {
+    const clock = 1_000_000;
+    const sleeps: number[] = [];
+    const refused = new Set<string>();
+    const client = new DataClient(
+      BASE,
+      async (url) => {
+        const barcode = new URL(url).searchParams.get("barcode")!;
+        // The first answer to every barcode is a refusal (the page had more products than the burst).
+        if (!refused.has(barcode)) {
+          refused.add(barcode);
+          const res = problem("rate_limited", 429);
+          res.headers.set("retry-after", "2");
+          res.headers.set("x-ratelimit-limit", "120");
+          return res;
+        }
+        return json({ data: sampleData({ barcode }), meta: {} });
+      },
+      async (ms) => void sleeps.push(ms),
+      () => clock, // the three refusals arrive at the same moment
+    );
+    const results = await Promise.all(["1", "2", "3"].map((b) => client.load(b, PK)));
+    expect(results.map((r) => r.kind)).toEqual(["ok", "ok", "ok"]);
+    expect(sleeps).toEqual([2000, 2500, 3000]); // Retry-After, then one every 60000/120 ms
+  });
+
+  test("429 quota_exceeded, or a rate limit that stays, ends in the error state", async () => {
+    const sleeps: number[] = [];
+    const always = (code: string) => async () => {
+      const res = problem(code, 429);
+      res.headers.set("retry-after", "1");
+      return res;
+    };
+    const quota = new DataClient(BASE, always("quota_exceeded"), async (ms) => void sleeps.push(ms));
+    expect((await quota.load("1", PK)).kind).toBe("error");
+    expect(sleeps).toEqual([]);
+    const limited = new DataClient(BASE, always("rate_limited"), async (ms) => void sleeps.push(ms));
+    expect((await limited.load("1", PK)).kind).toBe("error");
+    expect(sleeps.length).toBe(8);
+  });
+
   test("after a network failure a later element tries again; a settled answer is reused", async () => {
     let fail = true;
     const client = new DataClient(BASE, async () => {

@@ -15,7 +15,7 @@ const VARIANTS = [
 const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:24px;color:#1a1a1a;background:#f6f6f4}
 h1{font-size:24px}h2{font-size:17px;margin:0 0 8px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,380px),1fr));gap:20px}
 .card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:16px}
 .meta{color:#555;font-size:13px;margin:0 0 8px}
 pre{background:#fff;border:1px solid #ddd;padding:12px;overflow-x:auto;direction:ltr;text-align:left}
@@ -61,7 +61,7 @@ export function demoPage(input: DemoPageInput): string {
       const variant = VARIANTS[i % VARIANTS.length]!;
       return (
         `<section class="card"><h2>${escapeHtml(p.name)}</h2>` +
-        `<p class="meta">ברקוד <bdi>${escapeHtml(p.barcode)}</bdi> · ${p.chains} רשתות · ${p.stores} סניפים · ${escapeHtml(variant.label)}</p>` +
+        `<p class="meta">ברקוד <bdi>${escapeHtml(p.barcode)}</bdi> · ${p.chains} רשתות · ${p.stores} סניפים · <bdi>${escapeHtml(variant.label)}</bdi></p>` +
         `<div data-svc-widget data-barcode="${escapeHtml(p.barcode)}" data-api-key="${escapeHtml(key)}" ${variant.attrs}>` +
         `<a href="/docs">השוואת מחירים</a></div></section>`
       );
