@@ -75,7 +75,8 @@ export function widgetModule(deps: AppDeps) {
             "One entry per chain with the same rules as the chain entries of /prices/: `price_ils` is the chain's most common shelf price among its stores carrying the product (tie → lower), " +
             "`effective_price_ils` likewise after active promotions open to all customers for a single unit; sorted by `effective_price_ils`, then chain name; `cheapest_chain_id` is the first.\n\n" +
             "CORS: `Access-Control-Allow-Origin` echoes the page's origin when the key allows it (`Vary: Origin`). `Cache-Control: public, max-age=300, stale-while-revalidate=3600`. " +
-            "Counted against the key's monthly widget quota, with a per-address rate limit.\n\n" +
+            "Counted against the key's monthly widget quota, with a per-address rate limit (a 429 `rate_limited` carries `Retry-After`; the widget waits and retries).\n\n" +
+            "The demo page `/widget/v1/demo.html` needs no key of yours: the service makes, on its first view, a publishable key of its own whose allowed origin is `self` (the service's own pages, at whatever host they were reached); other sites' pages get 403 `origin_not_allowed` with it.\n\n" +
             "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
         },
       },
