@@ -38,4 +38,18 @@ check /docs/json '"openapi"'
 check /api/v1/chains/ '"chain_id":"rami-levy"'
 check /docs '<html'
 check /widget/v1/loader.js 'data-svc-widget'
+# The widget demo page embeds the service's own demo key once the demo data is in (no key of ours),
+# and that key reads widget data from the service's own origin.
+for _ in $(seq 1 120); do
+  demo=$(curl -fsS "http://127.0.0.1:$port/widget/v1/demo.html")
+  grep -q 'data-api-key="pk_live_' <<<"$demo" && break
+  sleep 0.5
+done
+demo_key=$(grep -o 'data-api-key="pk_live_[A-Za-z0-9]*"' <<<"$demo" | head -n 1 | cut -d'"' -f2)
+demo_barcode=$(grep -o 'data-barcode="[0-9]*"' <<<"$demo" | head -n 1 | cut -d'"' -f2)
+if [ -z "$demo_key" ] || ! curl -fsS -H "Origin: http://127.0.0.1:$port" "http://127.0.0.1:$port/api/v1/widget/data/?barcode=$demo_barcode&key=$demo_key" | grep -q '"cheapest_chain_id"'; then
+  echo "smoke: the widget demo page shows no working widget: ${demo:0:300}" >&2
+  exit 1
+fi
+echo "smoke: /widget/v1/demo.html ok"
 echo "smoke: binary ok"
