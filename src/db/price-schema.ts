@@ -210,4 +210,12 @@ CREATE TABLE fetched_files (
 ) STRICT;
 `,
   },
+  {
+    version: 2,
+    name: "chain_products covering index by product",
+    // Search pages, the basket and the catalog read a product's figures at every chain; with the
+    // figures in the index no table row is looked up (20 products: ~1.7 ms → ~0.2 ms).
+    sql: `CREATE INDEX chain_products_by_product_figures ON chain_products (product_id, chain_id, price_mode, store_count, price_min, price_max);
+          DROP INDEX chain_products_by_product;`,
+  },
 ];
