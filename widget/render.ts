@@ -3,11 +3,16 @@ import { agorot, formatPrice, formatUpdated } from "./format.ts";
 import { STRINGS, type Strings } from "./strings.ts";
 import type { Lang, ViewState, WidgetData, WidgetOptions, WidgetPrice } from "./types.ts";
 
-/** Chains cheapest first by effective price, then by name. */
+/** A chain's name in the widget's language (Hebrew when the answer has no English one). */
+export function chainName(p: WidgetPrice, lang: Lang): string {
+  return (lang === "en" && p.chain_name_en) || p.chain_name;
+}
+
+/** Chains cheapest first by effective price, then by the name shown. */
 export function sortPrices(prices: WidgetPrice[], lang: Lang): WidgetPrice[] {
   return prices
     .slice()
-    .sort((a, b) => agorot(a.effective_price_ils) - agorot(b.effective_price_ils) || a.chain_name.localeCompare(b.chain_name, lang));
+    .sort((a, b) => agorot(a.effective_price_ils) - agorot(b.effective_price_ils) || chainName(a, lang).localeCompare(chainName(b, lang), lang));
 }
 
 /** The wrapper every state renders into: direction, language and theme live here. */
@@ -72,7 +77,7 @@ function row(p: WidgetPrice, cheapest: boolean, lang: Lang, t: Strings): HTMLEle
   return h(
     "tr",
     cheapest ? { class: "best", "data-chain": p.chain_id } : { "data-chain": p.chain_id },
-    h("th", { scope: "row" }, p.chain_name, cheapest && h("span", { class: "b bc" }, t.cheapest)),
+    h("th", { scope: "row" }, chainName(p, lang), cheapest && h("span", { class: "b bc" }, t.cheapest)),
     h(
       "td",
       { class: "n" },

@@ -3,6 +3,8 @@
 export interface WidgetPrice {
   chain_id: string;
   chain_name: string;
+  /** English name (shown with data-lang="en"); absent from older answers. */
+  chain_name_en?: string;
   price_ils: string;
   effective_price_ils: string;
   is_on_promotion: boolean;

@@ -102,6 +102,17 @@ describe("price table", () => {
     expect(en.querySelector('tr[data-chain="rami-levy"] .bp')!.textContent).toBe("Sale");
   });
 
+  test("English names chains in English (sorted by the name shown); Hebrew when the answer has none", () => {
+    const prices = sampleData().prices.map((p) => ({ ...p, effective_price_ils: "5.00" }));
+    const english: Record<string, string> = { shufersal: "Shufersal", victory: "Victory", "rami-levy": "Rami Levy" }; // yochananof: none
+    const data = sampleData({ prices: prices.map((p) => (english[p.chain_id] ? { ...p, chain_name_en: english[p.chain_id] } : p)) });
+    const en = render({ kind: "ok", data }, { ...he, lang: "en" });
+    const names = [...en.querySelectorAll("tbody th")].map((th) => th.firstChild!.textContent);
+    expect(names).toEqual(["Rami Levy", "Shufersal", "Victory", "יוחננוף"]);
+    const hew = render({ kind: "ok", data });
+    expect([...hew.querySelectorAll("tbody th")].map((th) => th.firstChild!.textContent)).not.toContain("Shufersal");
+  });
+
   test("data-limit cuts the rows and says how many chains are left", () => {
     const w = render({ kind: "ok", data: sampleData() }, { ...he, limit: 2 });
     expect(w.querySelectorAll("tbody tr")).toHaveLength(2);

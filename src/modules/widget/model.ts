@@ -15,6 +15,7 @@ const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS
 export const WidgetPriceEntry = z.object({
   chain_id: z.string(),
   chain_name: z.string(),
+  chain_name_en: z.string().describe("The chain's English name (the widget shows it with data-lang=\"en\")"),
   price_ils: Money.describe("The chain's most common shelf price among its stores carrying the product (tie → lower)"),
   effective_price_ils: Money.describe("Likewise after active promotions open to all customers for a single unit"),
   is_on_promotion: z.boolean(),

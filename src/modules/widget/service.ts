@@ -46,6 +46,7 @@ function widgetDataOf(deps: AppDeps, answer: ReturnType<typeof chainAnswer>["ans
     prices: entries.map((e) => ({
       chain_id: e.chain_id,
       chain_name: e.chain_name,
+      chain_name_en: englishNames(deps).get(e.chain_id) ?? e.chain_name,
       price_ils: e.price_ils,
       effective_price_ils: e.effective_price_ils,
       is_on_promotion: e.is_on_promotion,
@@ -54,6 +55,15 @@ function widgetDataOf(deps: AppDeps, answer: ReturnType<typeof chainAnswer>["ans
     cheapest_chain_id: entries[0]?.chain_id ?? null,
     data_updated_at: snapshot.updatedAt,
   };
+}
+
+const englishByRegistry = new WeakMap<object, Map<string, string>>();
+
+/** Chain slug → English name (for widgets with data-lang="en"), once per registry. */
+function englishNames(deps: AppDeps): Map<string, string> {
+  let names = englishByRegistry.get(deps.registry);
+  if (!names) englishByRegistry.set(deps.registry, (names = new Map(deps.registry.chains.map((c) => [c.slug, c.name_en]))));
+  return names;
 }
 
 export interface DemoProduct {
