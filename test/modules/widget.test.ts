@@ -220,6 +220,8 @@ describe("/widget/v1/demo.html", () => {
     expect(html).toContain('<script src="/widget/v1/loader.js" async></script>');
     expect(html).toContain("http://localhost/widget/v1/loader.js");
     expect(html).not.toContain("1234");
+    // The visitor's key may be limited to their own site: the page says so and links the keyless demo.
+    expect(html).toContain('<a href="/widget/v1/demo.html">');
   });
 
   test("the choice follows the data: salt sold in more stores moves up", async () => {

@@ -73,6 +73,9 @@ export function demoPage(input: DemoPageInput): string {
       `<div data-svc-widget data-barcode="${products[0]!.barcode}" data-api-key="${snippetKey}"></div>\n` +
       `<script src="${input.origin}/widget/v1/loader.js" async></script>`;
     parts.push(`<h2>הטמעה באתר שלכם</h2><pre><code id="snippet">${escapeHtml(snippet)}</code></pre>`);
+    if (!input.keyIsDemo) {
+      parts.push(`<p class="note">הדף משתמש במפתח שלכם. מפתח שמוגבל למקורות של האתר שלכם לא יעבוד בדף זה (הווידג׳ט יציג שהמפתח אינו מורשה): <a href="/widget/v1/demo.html">בלי המפתח</a> הדף משתמש במפתח ההדגמה.</p>`);
+    }
     if (input.keyIsDemo) {
       parts.push(
         `<p>הדף משתמש במפתח הדגמה של השירות, שפועל רק בדפי השירות עצמו. לאתר שלכם צרו מפתח פומבי ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +
