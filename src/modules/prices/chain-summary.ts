@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
+import { storeTable } from "./store-table.ts";
 import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
 import { isActive, publicPromotionId, type ProductRow } from "./queries.ts";
 import type { ChainFigure, PriceQuery } from "./service.ts";
@@ -62,41 +63,6 @@ function eilatCities(deps: AppDeps): string {
   return json;
 }
 
-/** What the chain fold needs of every store, per data version. */
-interface StoreTable {
-  version: number;
-  chainOf: Int32Array;
-  eilat: Uint8Array;
-  /** The store's prices_at, or null (then its rows' updated_at must be read: the SQL path). */
-  pricesAt: (string | null)[];
-  chains: Map<number, { slug: string; name: string }>;
-  /** chains.id of a slug, when known. */
-  chainIdOf?: (slug: string) => number | null;
-}
-
-const storeTables = new WeakMap<Database, StoreTable>();
-function storeTable(deps: AppDeps): StoreTable {
-  const version = deps.data.current.version;
-  const hit = storeTables.get(deps.db.prices);
-  if (hit && hit.version === version) return hit;
-  const rows = stmt(deps.db.prices, "SELECT id, chain_id, city, prices_at FROM stores").values() as [number, number, string | null, string | null][];
-  const size = rows.reduce((m, r) => Math.max(m, r[0]), 0) + 1;
-  const table: StoreTable = { version, chainOf: new Int32Array(size), eilat: new Uint8Array(size), pricesAt: [], chains: new Map() };
-  for (const [id, chain, city, pricesAt] of rows) {
-    table.chainOf[id] = chain;
-    table.eilat[id] = isEilatCity(city) ? 1 : 0;
-    table.pricesAt[id] = pricesAt;
-  }
-  const bySlug = new Map<string, number>();
-  for (const c of stmt(deps.db.prices, "SELECT id, slug, name FROM chains").all() as { id: number; slug: string; name: string }[]) {
-    table.chains.set(c.id, { slug: c.slug, name: c.name });
-    bySlug.set(c.slug, c.id);
-  }
-  table.chainIdOf = (slug) => bySlug.get(slug) ?? null;
-  storeTables.set(deps.db.prices, table);
-  return table;
-}
-
 /**
  * The groups of chainSummary without city/region filters, folded here from the product's rows
  * of the (product_id, price) index — which holds store_id too, so no table row is read — instead
@@ -108,6 +74,8 @@ function foldedGroups(deps: AppDeps, productId: number, chainId: number | null, 
   const table = storeTable(deps);
   const groups = new Map<string, Group & { undated: number }>();
   for (const [storeId, price] of rows) {
+    // A store the table does not know (added without a new data version): the SQL path.
+    if (storeId >= table.chainOf.length || table.chainOf[storeId] === 0) return null;
     const chain = table.chainOf[storeId]!;
     if (chainId !== null && chain !== chainId) continue;
     const pricesAt = table.pricesAt[storeId] ?? null;

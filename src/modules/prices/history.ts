@@ -8,6 +8,7 @@ import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import { isEilatCity } from "./eilat.ts";
 import { mode } from "./pricing.ts";
 import { requireProduct } from "./service.ts";
+import { storeTable } from "./store-table.ts";
 
 interface HistoryRow {
   store_id: number;
@@ -79,12 +80,29 @@ function chainSeries(rows: HistoryRow[], from: string): { date: string; price: n
   return out;
 }
 
-/** GET /api/v1/prices/{barcode}/history/: change points per chain within the window. */
-export function priceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string) {
-  const product = requireProduct(deps, barcode, chainId);
-  const today = israelDate(deps.now());
-  const from = monthsBefore(today, months);
-  const rows = stmt(
+/**
+ * A product's change rows, by chain (slug), then date, then store. Read from the table's primary
+ * key (product, store, date) without joins and grouped here with the per-version store table; the
+ * SQL join and sort is kept for stores the table does not know yet.
+ */
+function historyRows(deps: AppDeps, productId: number): HistoryRow[] {
+  const table = storeTable(deps);
+  const raw = stmt(deps.db.prices, "SELECT store_id, valid_from, price FROM price_history WHERE product_id = ?").values(productId) as [number, string, number | null][];
+  const rows: HistoryRow[] = [];
+  for (const [storeId, validFrom, price] of raw) {
+    const chain = storeId < table.chainOf.length ? table.chainOf[storeId]! : 0;
+    if (chain === 0) return joinedHistoryRows(deps, productId);
+    const names = table.chains.get(chain)!;
+    rows.push({ store_id: storeId, valid_from: validFrom, price, chain_slug: names.slug, chain_name: names.name, city: table.eilat[storeId] ? EILAT : null });
+  }
+  return rows.sort((a, b) => (a.chain_slug < b.chain_slug ? -1 : a.chain_slug > b.chain_slug ? 1 : a.valid_from < b.valid_from ? -1 : a.valid_from > b.valid_from ? 1 : a.store_id - b.store_id));
+}
+
+// chainSeries only asks whether a store is in Eilat.
+const EILAT = "אילת";
+
+function joinedHistoryRows(deps: AppDeps, productId: number): HistoryRow[] {
+  return stmt(
     deps.db.prices,
     `SELECT ph.store_id, ph.valid_from, ph.price, c.slug AS chain_slug, c.name AS chain_name, s.city
        FROM price_history ph
@@ -92,7 +110,15 @@ export function priceHistory(deps: AppDeps, barcode: string, months: number, cha
        JOIN chains c ON c.id = s.chain_id
       WHERE ph.product_id = ?
       ORDER BY c.slug, ph.valid_from, ph.store_id`,
-  ).all(product.id) as HistoryRow[];
+  ).all(productId) as HistoryRow[];
+}
+
+/** GET /api/v1/prices/{barcode}/history/: change points per chain within the window. */
+export function priceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string) {
+  const product = requireProduct(deps, barcode, chainId);
+  const today = israelDate(deps.now());
+  const from = monthsBefore(today, months);
+  const rows = historyRows(deps, product.id);
   const history: HistoryRecord[] = [];
   let start = 0;
   while (start < rows.length) {
