@@ -261,9 +261,19 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
 /** productPrices serialized once per cached answer (what the route sends), with the data it reflects. */
 export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
+  if (granularity === "chain") {
+    // Chain answers are computed once as entries (the widget reads the same ones) and serialized
+    // once per computed answer.
+    const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
+    let json = serializedAnswers.get(value);
+    if (!json) serializedAnswers.set(value, (json = PrebuiltJson.of(pricesData(value.product, value.prices!))));
+    return { json, snapshot };
+  }
   const { value, snapshot } = cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true);
   return { json: value.json!, snapshot };
 }
+
+const serializedAnswers = new WeakMap<Answer, PrebuiltJson>();
 
 /**
  * A product's chain-granularity answer (no filters) by barcode, from the cache when it holds:
