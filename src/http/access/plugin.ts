@@ -80,8 +80,13 @@ export function accessPlugin(deps: AppDeps) {
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
-    if (audience === "public") return undefined;
     const state = requestState(request);
+    if (audience === "public") {
+      // Every response carries X-RateLimit-* (the contract): public paths are not limited, so they
+      // show the client address's bucket for calls without a key, without taking from it.
+      Object.assign(state.headers, rateHeaders(access.limiter.peek(`ip:${clientAddress(request, server, settings.trustProxy)}`, settings.rateAnonymous)));
+      return undefined;
+    }
     // Only refusals without a usable key and the widget's buckets need it (a native call per use).
     const address = () => clientAddress(request, server, settings.trustProxy);
 

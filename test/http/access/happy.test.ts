@@ -195,14 +195,31 @@ describe("publishable keys on the widget endpoint", () => {
 });
 
 describe("public paths", () => {
-  test("probes and docs need no key and carry no rate-limit headers", async () => {
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "1" });
-    for (let i = 0; i < 3; i++) {
-      const res = await call(ctx.app, "/healthz");
-      expect(res.status).toBe(200);
-      expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+  test("probes, docs, portal, widget files, 404 and 405 need no key, are never refused, and carry the address's X-RateLimit-*", async () => {
+    let clock = 0;
+    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "1" }, { limiterClock: () => clock }); // burst 1, one token a minute
+    const paths = ["/healthz", "/docs/errors", "/portal/signin", "/portal/", "/widget/v1/loader.js", "/api/v1/nope", "/nope"];
+    for (const path of paths) {
+      for (let i = 0; i < 2; i++) {
+        const res = await call(ctx.app, path);
+        expect(res.status, path).not.toBe(429);
+        expect(res.headers.get("x-ratelimit-limit"), path).toBe("1");
+        expect(res.headers.get("x-ratelimit-remaining"), path).toBe("1"); // peeked, nothing taken
+        expect(res.headers.get("x-ratelimit-reset"), path).toBe("0");
+        expect(res.headers.get("x-quota-limit"), path).toBeNull();
+      }
     }
-    expect((await call(ctx.app, "/docs/errors")).status).toBe(200);
+    expect((await call(ctx.app, "/nope")).status).toBe(404);
+    const wrongMethod = await call(ctx.app, "/api/v1/prices/", { method: "DELETE" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("x-ratelimit-remaining")).toBe("1");
+    // A call without a key takes the address's one token; public paths then show the empty bucket.
+    expect((await call(ctx.app, "/api/v1/chains/")).status).toBe(401);
+    clock += 15_000;
+    const after = await call(ctx.app, "/healthz");
+    expect(after.status).toBe(200);
+    expect(after.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(after.headers.get("x-ratelimit-reset")).toBe("45"); // a quarter of the token back after 15 s of 60
   });
 });
 
