@@ -41,6 +41,20 @@ export function looksSecret(text: string): boolean {
   return text.startsWith("sk_");
 }
 
+const SECRET_KEY_IN_TEXT = /sk_(?:live|test)_[0-9A-Za-z]{32}/;
+
+/**
+ * Whether any query parameter carries a whole secret key (`?api_key=sk_live_…`, `?q=…sk_test_…`, a bare `?sk_live_…`):
+ * a key in a URL ends up in logs and histories, whatever the parameter's name. The URL is scanned
+ * only when its text shows `sk_` (or an encoded `_`), so ordinary requests pay a few substring searches.
+ * @example secretKeyInQuery(url, new URL(url).searchParams) // url = "https://x/api/v1/chains?api_key=sk_live_…" → true
+ */
+export function secretKeyInQuery(url: string, params: URLSearchParams): boolean {
+  if (!url.includes("sk_") && !url.includes("%5F") && !url.includes("%5f")) return false;
+  for (const [name, value] of params) if (SECRET_KEY_IN_TEXT.test(value) || SECRET_KEY_IN_TEXT.test(name)) return true;
+  return false;
+}
+
 /** Hex SHA-256 of the whole key: the only form a key is stored in. */
 export function hashKey(key: string): string {
   return new Bun.CryptoHasher("sha256").update(key).digest("hex");

@@ -8,7 +8,7 @@ import { etagFor, etagMatches, httpDate } from "../etag.ts";
 import { answerEpoch } from "../answer-epoch.ts";
 import { clientAddress, type PeerSource } from "./client-address.ts";
 import type { ActiveKey } from "./key-cache.ts";
-import { looksSecret } from "./key-format.ts";
+import { looksSecret, secretKeyInQuery } from "./key-format.ts";
 import { originAllowed } from "./origins.ts";
 import { publicOrigin } from "../public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
@@ -18,6 +18,7 @@ import { matchRoute } from "./route-match.ts";
 import { accessOf } from "./service.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
+import { loadMeterOf } from "../load-meter.ts";
 
 /**
  * The path of a request URL as Elysia routes it (the text between the authority and `?`, not
@@ -61,6 +62,8 @@ export function accessPlugin(deps: AppDeps) {
   const access = accessOf(deps);
   const { settings } = deps;
   const reservations = new WeakMap<Request, Reservation>();
+  // API requests per second: background work paces itself by it (background-pace.ts).
+  const meter = loadMeterOf(deps);
 
   /** Refuses a request that has no usable key, charging the caller's address (so guessing is throttled too). */
   function refuseAnonymous(request: Request, address: string, widget: boolean, error: ApiError): never {
@@ -87,6 +90,7 @@ export function accessPlugin(deps: AppDeps) {
       Object.assign(state.headers, rateHeaders(access.limiter.peek(`ip:${clientAddress(request, server, settings.trustProxy)}`, settings.rateAnonymous)));
       return undefined;
     }
+    meter.note();
     // Only refusals without a usable key and the widget's buckets need it (a native call per use).
     const address = () => clientAddress(request, server, settings.trustProxy);
 
@@ -98,8 +102,9 @@ export function accessPlugin(deps: AppDeps) {
     const header = request.headers.get("x-api-key")?.trim() || null;
     // The URL is parsed only when it has a query string (the widget's `key`, or a secret key sent
     // where it must not be).
-    const fromQuery = request.url.includes("?") ? new URL(request.url).searchParams.get("key")?.trim() || null : null;
-    if (fromQuery !== null && looksSecret(fromQuery)) {
+    const params = request.url.includes("?") ? new URL(request.url).searchParams : null;
+    const fromQuery = params?.get("key")?.trim() || null;
+    if ((fromQuery !== null && looksSecret(fromQuery)) || (params !== null && secretKeyInQuery(request.url, params))) {
       refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }
     const presented = header ?? fromQuery;

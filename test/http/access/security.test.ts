@@ -18,6 +18,31 @@ describe("secret keys stay secret", () => {
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(sk.key))).body.meta.quota_remaining).toBe(99_999);
   });
 
+  test("a whole secret key in any query parameter (or as a bare parameter, or URL-encoded) is refused, not only in `key`", async () => {
+    const ctx = accessApp({}, { limiterClock: () => 0 });
+    importMilk(ctx);
+    const sk = newKey(ctx.deps, "pro", "live");
+    const test = newKey(ctx.deps, "pro", "test");
+    const encoded = sk.key.replaceAll("_", "%5F");
+    for (const path of [
+      `/api/v1/chains/?api_key=${sk.key}`,
+      `/api/v1/chains/?x-api-key=${test.key}`,
+      `/api/v1/product-search/?q=${encodeURIComponent("find " + sk.key)}`,
+      `/api/v1/chains/?${sk.key}`,
+      `/api/v1/chains/?token=${encoded}`,
+      `/api/v1/widget/data/?barcode=${MILK}&k=${sk.key}`,
+    ]) {
+      const res = await call(ctx.app, path, withApiKey(sk.key));
+      expect(res.status, path).toBe(403);
+      expect(res.body.code, path).toBe("secret_key_not_allowed");
+      expect(JSON.stringify(res.body), path).not.toContain(sk.key.slice(8));
+    }
+    // Text that only resembles a key is an ordinary query; none of the refusals above counted.
+    const lookalike = await call(ctx.app, `/api/v1/prices/?barcode=${MILK}&note=sk_live_milk`, withApiKey(sk.key));
+    expect(lookalike.status).toBe(200);
+    expect(lookalike.body.meta.quota_remaining).toBe(100_000 - 1);
+  });
+
   test("keys are stored only as SHA-256 hashes, with prefix and last 4 for display", () => {
     const ctx = accessApp();
     const { key, keyId } = newKey(ctx.deps, "free", "live");
