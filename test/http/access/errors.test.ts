@@ -108,6 +108,70 @@ describe("plan gate", () => {
   });
 });
 
+describe("the spec's plan table, every operation", () => {
+  // Method, path and the lowest plan that may call it (spec: Endpoints).
+  const OPERATIONS: [string, string, "free" | "basic" | "pro"][] = [
+    ["GET", `/api/v1/prices/?barcode=${MILK}`, "free"],
+    ["GET", "/api/v1/product-search/?q=milk", "free"],
+    ["GET", "/api/v1/chains/", "free"],
+    ["GET", `/api/v1/prices/${MILK}/history/?months=6`, "basic"],
+    ["GET", "/api/v1/chains/shufersal/catalog/", "basic"],
+    ["GET", "/api/v1/promos/feed/", "pro"],
+    ["POST", "/api/v1/basket/compare/", "pro"],
+  ];
+  const RANK = { free: 0, basic: 1, pro: 2 } as const;
+  const NAME = { free: "Free", basic: "Basic", pro: "Pro" } as const;
+  const init = (key: string, method: string): RequestInit =>
+    method === "POST"
+      ? { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ items: [{ barcode: MILK, quantity: 1 }] }) }
+      : { method, headers: { "x-api-key": key } };
+
+  test("each plan may call its own and lower operations; above it: 403 plan_upgrade_required naming the plan, not counted", async () => {
+    const ctx = accessApp({ MEHIR_RATE_FREE: "6000", MEHIR_RATE_BASIC: "6000", MEHIR_RATE_PRO: "6000" });
+    importMilk(ctx);
+    await ctx.deps.search!.settled(); // the search index of the new data
+    for (const plan of ["free", "basic", "pro"] as const) {
+      const { key } = newKey(ctx.deps, plan, "live");
+      let allowed = 0;
+      for (const [method, path, needs] of OPERATIONS) {
+        const res = await call(ctx.app, path, init(key, method));
+        if (RANK[plan] >= RANK[needs]) {
+          allowed++;
+          expect(res.body?.code, `${plan} ${method} ${path}`).not.toBe("plan_upgrade_required");
+          expect(res.status, `${plan} ${method} ${path}`).toBeLessThan(500);
+        } else {
+          expect(res.status, `${plan} ${method} ${path}`).toBe(403);
+          expect(res.body.code).toBe("plan_upgrade_required");
+          expect(res.body.detail).toContain(`${NAME[needs]} plan`);
+        }
+      }
+      // Free: 3 operations; Basic: 5; Pro: all 7. Only the allowed ones were counted.
+      expect(allowed).toBe({ free: 3, basic: 5, pro: 7 }[plan]);
+      await settle();
+      const quota = { free: 200, basic: 10_000, pro: 100_000 }[plan];
+      const after = await call(ctx.app, "/api/v1/chains/", init(key, "GET"));
+      expect(after.body.meta.quota_remaining, plan).toBe(quota - allowed - 1);
+    }
+  });
+
+  test("a publishable key on each secret operation: 403 publishable_key_not_allowed; a secret key on the widget endpoint: 403 secret_key_not_allowed", async () => {
+    const ctx = accessApp();
+    importMilk(ctx);
+    const pk = newKey(ctx.deps, "pro", "publishable");
+    for (const [method, path] of OPERATIONS) {
+      const res = await call(ctx.app, path, init(pk.key, method));
+      expect(res.status, path).toBe(403);
+      expect(res.body.code, path).toBe("publishable_key_not_allowed");
+    }
+    for (const kind of ["live", "test"] as const) {
+      const sk = newKey(ctx.deps, "pro", kind);
+      const res = await call(ctx.app, `/api/v1/widget/data/?barcode=${MILK}`, init(sk.key, "GET"));
+      expect(res.status, kind).toBe(403);
+      expect(res.body.code, kind).toBe("secret_key_not_allowed");
+    }
+  });
+});
+
 describe("rate limits", () => {
   test("token bucket per key: 429 rate_limited with Retry-After in whole seconds, refilled with time, not counted", async () => {
     let clock = 0;
