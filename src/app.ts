@@ -17,6 +17,7 @@ import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
 import { ProductSearch } from "./search/index.ts";
+import { backgroundPace } from "./http/background-pace.ts";
 import { accessPlugin } from "./http/access/plugin.ts";
 import { observability } from "./http/observability/plugin.ts";
 import type { AccessService } from "./http/access/service.ts";
@@ -75,7 +76,7 @@ function validationError(error: unknown): ApiError {
  * Hooks are registered before the modules so they apply to every route.
  */
 export function createApp(deps: AppDeps) {
-  deps.search ??= new ProductSearch().follow(deps.data, deps.db.prices);
+  deps.search ??= new ProductSearch({ pace: backgroundPace(deps) }).follow(deps.data, deps.db.prices);
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {

@@ -39,6 +39,11 @@ export interface BuildOptions {
   sliceMs?: number;
   /** Rankings cached per index for further pages (0: none, as the bench measures). */
   cacheEntries?: number;
+  /**
+   * Called between slices with the slice's length (ms) instead of just yielding to the event
+   * loop: lets the caller pace a rebuild while the server is busy (see createApp).
+   */
+  pace?: (workedMs: number) => Promise<void>;
 }
 
 /** Indexing runs in slices this long, so a request waits at most about this long for the CPU. */
@@ -179,15 +184,17 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
   const sliceMs = options.sliceMs ?? SLICE_MS;
+  const pace = options.pace ?? (() => yieldToLoop());
   // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
   // the event loop turns at least every sliceMs.
   for await (const rows of readProducts(db, options.readChunk ?? 500)) {
     let i = 0;
     while (i < rows.length) {
-      const until = performance.now() + sliceMs;
+      const started = performance.now();
+      const until = started + sliceMs;
       do writer.add(prepare(rows[i++]!, table));
       while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
-      if (i < rows.length) await yieldToLoop();
+      if (i < rows.length) await pace(performance.now() - started);
     }
   }
   await yieldToLoop();

@@ -83,3 +83,38 @@ describe("AnswerCache", () => {
     expect(late).toMatchObject({ value: "long 2", stale: false });
   });
 });
+
+describe("LoadMeter", () => {
+  test("requests over the last second", async () => {
+    const { LoadMeter } = await import("../../src/http/load-meter.ts");
+    let now = 0;
+    const meter = new LoadMeter(() => now);
+    for (let i = 0; i < 300; i++) meter.note();
+    now = 950;
+    meter.note();
+    expect(meter.perSecond()).toBe(301);
+    now = 1_050; // the first bucket has left the second
+    expect(meter.perSecond()).toBe(1);
+    now = 10_000;
+    expect(meter.perSecond()).toBe(0);
+  });
+});
+
+describe("backgroundPace", () => {
+  test("a quiet server is not paced; a busy one waits while the cold budget is spent", async () => {
+    const { backgroundPace } = await import("../../src/http/background-pace.ts");
+    const { loadMeterOf } = await import("../../src/http/load-meter.ts");
+    const { coldBudgetOf } = await import("../../src/http/cold-budget.ts");
+    const app = {} as AppDeps;
+    const pace = backgroundPace(app);
+    for (let i = 0; i < 30; i++) await pace(10); // 300 ms of "work" reported while quiet
+    expect(coldBudgetOf(app).spent()).toBe(0); // not counted, so never waited for
+
+    for (let i = 0; i < 500; i++) loadMeterOf(app).note(); // 500 requests this second: busy
+    coldBudgetOf(app).spend(300); // background work took its quarter already
+    const started = performance.now();
+    await pace(10);
+    // It waited until the budget's second had passed (the meter, too, then says quiet).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+  });
+});

@@ -2,10 +2,10 @@ import { Elysia } from "elysia";
 import * as z from "zod";
 import type { AppDeps } from "../../app.ts";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
-import { documentedOnly, PrebuiltJson, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { requireData } from "../../http/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
-import { compareBasketJson } from "./service.ts";
+import { cachedBasket } from "./service.ts";
 
 const EXAMPLE = {
   items: [
@@ -22,7 +22,8 @@ export function basketModule(deps: AppDeps) {
     async ({ request }) => {
       requireData(deps);
       const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
-      return { data: PrebuiltJson.fromBytes(compareBasketJson(deps, body)), meta: { data_updated_at: deps.data.current.updatedAt } };
+      const { value, snapshot } = cachedBasket(deps, body);
+      return { data: value, meta: { data_updated_at: snapshot.updatedAt } };
     },
     {
       parse: "none",

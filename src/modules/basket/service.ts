@@ -7,6 +7,8 @@ import { barcodeKey, type ProductRow } from "../prices/queries.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
 import { JsonBytes, utf8 } from "../../http/json-bytes.ts";
+import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import type { BasketBody } from "./model.ts";
 
 interface BasketItem {
@@ -16,6 +18,8 @@ interface BasketItem {
 }
 
 interface Priced {
+  /** Until when the pricing holds (the next start or end of one of the items' promotions); Infinity when not known to end. */
+  validUntil?: number;
   chainDbId: number;
   lines: ChainLine[];
   missing: string[];
@@ -64,6 +68,7 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
       chains.push(chainDbId);
     }
   }
+  const validUntil = pricings.reduce((until, p) => Math.min(until, p?.validUntil ?? Infinity), Infinity);
   return chains.map((chainDbId) => {
     const lines: ChainLine[] = [];
     const missing: string[] = [];
@@ -72,7 +77,7 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
       if (line) lines.push(line);
       else missing.push(item.barcode);
     });
-    return { chainDbId, lines, missing };
+    return { chainDbId, lines, missing, validUntil };
   });
 }
 
@@ -147,7 +152,7 @@ function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chai
  * Returns the answer's `data` as UTF-8 JSON: the lines come serialized from their cache, and a
  * 100-item basket over 30 chains is 3,000 of them.
  */
-export function compareBasketJson(deps: AppDeps, body: BasketBody): Uint8Array {
+export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint8Array; validUntil: number } {
   const chainRows = deps.db.prices.query("SELECT id, slug, name FROM chains").all() as { id: number; slug: string; name: string }[];
   const bySlug = new Map(chainRows.map((c) => [c.slug, c]));
   const byId = new Map(chainRows.map((c) => [c.id, c]));
@@ -194,7 +199,29 @@ export function compareBasketJson(deps: AppDeps, body: BasketBody): Uint8Array {
     out.text(`],"missing_items":${JSON.stringify(p.missing)}${p.store ? `,"store":${JSON.stringify(p.store)}` : ""}}`);
   });
   const missing = items.filter((i) => !i.product).map((i) => i.barcode);
-  return out.text(`],"missing_items":${JSON.stringify(missing)}}`).finish();
+  // City baskets price stores exactly and are not cached (validUntil 0).
+  const validUntil = body.city ? 0 : priced.reduce((until, p) => Math.min(until, p.validUntil ?? Infinity), Infinity);
+  return { json: out.text(`],"missing_items":${JSON.stringify(missing)}}`).finish(), validUntil };
+}
+
+const baskets = new WeakMap<AppDeps, AnswerCache<PrebuiltJson>>();
+const BASKET_BYTES = 32 * 2 ** 20;
+
+/**
+ * Chain-wide basket answers cached whole per body and data version (shopping apps send the same
+ * lists; one answer of 20 items over 30 chains is ~100 KB to assemble), so after an import a busy
+ * server can serve the previous version's whole answer while it recomputes (see AnswerCache) —
+ * never lines of two versions in one answer. City baskets are computed every time.
+ * @example cachedBasket(deps, { items: [{ barcode: "7290000066318", quantity: 2 }] }).value.size // 1234
+ */
+export function cachedBasket(deps: AppDeps, body: BasketBody): Answered<PrebuiltJson> {
+  if (body.city) return { value: PrebuiltJson.fromBytes(compareBasketJson(deps, body).json), snapshot: deps.data.current, stale: false };
+  let cache = baskets.get(deps);
+  if (!cache) baskets.set(deps, (cache = AnswerCache.of<PrebuiltJson>(deps, BASKET_BYTES, "basket")));
+  return cache.get(deps, JSON.stringify(body), () => {
+    const { json, validUntil } = compareBasketJson(deps, body);
+    return { value: PrebuiltJson.fromBytes(json), validUntil, weight: json.length };
+  });
 }
 
 const COMMA = utf8(",");
