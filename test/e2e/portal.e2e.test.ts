@@ -1,14 +1,16 @@
 /**
  * The developer portal in a real browser: headless Chromium (Debian's package) driven by
  * playwright-core against the app listening on a loopback port. Signs up, creates a live key,
- * reads it from the page and uses it against the API. Skips, saying why, without /usr/bin/chromium.
+ * reads it from the page and uses it against the API; then a publishable key limited to one
+ * origin, used by real cross-origin fetches (allowed, refused, allowed after editing its origins
+ * in the portal), and the live key revoked from the portal. Skips, saying why, without /usr/bin/chromium.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { accessApp, importMilk } from "../http/access/helpers.ts";
+import { accessApp, importMilk, MILK } from "../http/access/helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -22,6 +24,8 @@ let context: BrowserContext;
 let page: Page;
 let ctx: ReturnType<typeof accessApp>;
 let origin: string;
+/** The live key the first test creates (the second revokes it). */
+let liveKey = "";
 
 describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
   beforeAll(async () => {
@@ -67,6 +71,7 @@ describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
     await page.click('#create button[type="submit"]');
     const key = (await page.textContent("#new-key"))!.trim();
     expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+    liveKey = key;
 
     const res = await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": key } });
     expect(res.status).toBe(200);
@@ -96,5 +101,51 @@ describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
     // Sign out: the dashboard is gone, the key keeps working.
     await Promise.all([page.waitForURL(`${origin}/portal/signin`), page.click('header button[type="submit"]')]);
     expect((await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": key } })).status).toBe(200);
+  }, 60_000);
+
+  test("a publishable key limited to one origin: real cross-origin fetches from an allowed and another origin, origins edited, a key revoked", async () => {
+    // The same server reached as localhost is another origin for the browser.
+    const other = origin.replace("127.0.0.1", "localhost");
+    await page.goto(`${origin}/portal/signin?lang=en`);
+    await page.fill("#email", "browser@example.com");
+    await page.fill("#password", "a long enough password");
+    await Promise.all([page.waitForURL(`${origin}/portal/`), page.click('main button[type="submit"].btn')]);
+
+    await page.selectOption("#kind", "publishable");
+    await page.fill("#new-origins", origin);
+    await page.click('#create button[type="submit"]');
+    const pk = (await page.textContent("#new-key"))!.trim();
+    expect(pk).toMatch(/^pk_live_[0-9A-Za-z]{32}$/);
+    expect(await page.getAttribute(`a[href="/widget/v1/demo.html?key=${pk}"]`, "href")).not.toBeNull();
+
+    /** The widget's request from a page of `pageOrigin` (CORS applies from the other origin). */
+    const widgetFrom = async (pageOrigin: string) => {
+      await page.goto(`${pageOrigin}/healthz`);
+      return page.evaluate(async ([base, k, barcode]) => {
+        const r = await fetch(`${base}/api/v1/widget/data/?barcode=${barcode}&key=${k}`);
+        const body = await r.json();
+        return { status: r.status, code: body.code ?? null, barcode: body.data?.barcode ?? null, limit: r.headers.get("x-ratelimit-limit") };
+      }, [origin, pk, MILK] as const);
+    };
+    expect(await widgetFrom(origin)).toEqual({ status: 200, code: null, barcode: MILK, limit: "120" });
+    expect(await widgetFrom(other)).toEqual({ status: 403, code: "origin_not_allowed", barcode: null, limit: "120" });
+
+    // Allow the other origin too, in the portal's form for that key: takes effect at once.
+    await page.goto(`${origin}/portal/`);
+    const id = (await page.locator(`tr:has(code:text("${pk.slice(0, 12)}…${pk.slice(-4)}"))`).getAttribute("data-key-id"))!;
+    await page.fill(`#origins-${id}`, `${origin}\n${other}`);
+    await Promise.all([page.waitForURL(`${origin}/portal/?done=origins`), page.click(`form[action="/portal/keys/${id}/origins"] button`)]);
+    expect(await page.inputValue(`#origins-${id}`)).toBe(`${origin}\n${other}`);
+    expect(await widgetFrom(other)).toEqual({ status: 200, code: null, barcode: MILK, limit: "120" });
+
+    // Revoke the secret key made in the first test: the API refuses it at once.
+    expect((await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": liveKey } })).status).toBe(200);
+    await page.goto(`${origin}/portal/`);
+    const liveRow = page.locator("tr[data-key-id]", { hasText: `${liveKey.slice(0, 12)}…${liveKey.slice(-4)}` });
+    await Promise.all([page.waitForURL(`${origin}/portal/?done=revoked`), liveRow.locator("button").click()]);
+    expect(await page.locator("details li code").first().textContent()).toBe(`${liveKey.slice(0, 12)}…${liveKey.slice(-4)}`);
+    const refused = await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": liveKey } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { code: string }).code).toBe("invalid_api_key");
   }, 60_000);
 });
