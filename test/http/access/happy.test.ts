@@ -237,6 +237,25 @@ describe("quota under concurrency and across restarts", () => {
     expect(Math.min(...ok.map((a) => a.body.meta.quota_remaining))).toBe(0);
     await settle();
     expect(ctx.deps.access!.quota.usedThisMonth("account:1", ctx.clock.now)).toBe(200);
+    ctx.deps.access!.flush();
+    expect(ctx.db.accounts.query("SELECT day, count FROM usage_daily WHERE subject = 'account:1'").all()).toEqual([{ day: "2026-11-22", count: 200 }]);
+  });
+
+  test("the same over real sockets: 1,000 parallel fetches to a listening app, 150 of 200 left: exactly 150 succeed", async () => {
+    const ctx = accessApp({ MEHIR_RATE_FREE: "100000" });
+    const { key, accountId } = newKey(ctx.deps, "free", "live");
+    for (let i = 0; i < 50; i++) await call(ctx.app, "/api/v1/chains/", withApiKey(key));
+    ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
+    const url = `http://127.0.0.1:${ctx.app.server!.port}/api/v1/chains/`;
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, () => fetch(url, { headers: { "x-api-key": key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(150);
+    expect(answers.filter((a) => a.status === 429 && a.body.code === "quota_exceeded")).toHaveLength(850);
+    expect(ok.map((a) => a.body.meta.quota_remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i));
+    await ctx.app.stop(); // flushes
+    expect(ctx.db.accounts.query("SELECT count FROM usage_daily WHERE subject = ?").get(`account:${accountId}`)).toEqual({ count: 200 });
   });
 
   test("counts reach usage_daily within about a second, with no explicit flush", async () => {
