@@ -52,7 +52,7 @@ function toApiError(code: string | number, error: unknown, requestId: string): A
     case "VALIDATION":
       return validationError(error);
     case "PARSE":
-      return new ApiError("invalid_body", "The request body could not be parsed.");
+      return new ApiError("invalid_parameter", "The request body could not be parsed as JSON.", { param: "body" });
     case "INVALID_COOKIE_SIGNATURE":
       return new ApiError("invalid_parameter", "Invalid cookie.", { param: "cookie" });
   }
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps) {
       const state = requestState(request);
       if (code === "NOT_FOUND") {
         const methods = allowed.for(new URL(request.url).pathname);
-        if (methods.length > 0) {
+        if (methods.length > 0 && !methods.includes(request.method)) {
           const error = new ApiError("method_not_allowed", `Use ${methods.join(" or ")} on this path.`, { headers: { allow: methods.join(", ") } });
           return problemResponse(error, state.id, state.headers);
         }

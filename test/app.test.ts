@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { testApp, get } from "./helpers/app.ts";
+import { testApp, get, commitData } from "./helpers/app.ts";
 
 const { app } = testApp();
 
@@ -41,5 +41,27 @@ describe("envelope, request ids and errors", () => {
     const ready = await get(app, "/readyz");
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ ready: false, data: false });
+  });
+});
+
+describe("edge paths and bodies", () => {
+  test("a double slash is another path: 404, not 405 for a method the single-slash route takes", async () => {
+    const { app } = testApp();
+    const res = await app.handle(new Request("http://localhost/api/v1/prices//"));
+    expect(res.status).toBe(404);
+    expect((await res.json()).code).toBe("not_found");
+  });
+
+  test("a body that is not JSON is invalid_parameter naming the body (a contract code)", async () => {
+    const { app, deps } = testApp();
+    commitData(deps); // past data_not_ready
+    const { withKey } = await import("./helpers/keys.ts");
+    const key = await withKey(deps, "pro");
+    const res = await app.handle(
+      new Request("http://localhost/api/v1/basket/compare/", { method: "POST", headers: { ...key, "content-type": "application/json" }, body: "{not json" }),
+    );
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: "invalid_parameter", param: "body" });
   });
 });

@@ -13,9 +13,10 @@ export class AllowedMethods {
       .map((r) => ({
         method: r.method,
         regex: new RegExp(
-          "^" + r.path.replace(/\/$/, "").replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$",
+          "^" + r.path.replace(/\/$/, "").replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "$",
         ),
       }));
+    // One trailing slash is optional on every route; `//` is another path.
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
     return [...new Set(this.patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
   }

@@ -9,7 +9,6 @@ export const DOCS_ERRORS_URL = "/docs/errors";
 export const ERROR_CODES = {
   invalid_parameter: { status: 400, title: "Invalid parameter" },
   invalid_cursor: { status: 400, title: "Invalid cursor" },
-  invalid_body: { status: 400, title: "Invalid request body" },
   missing_api_key: { status: 401, title: "Missing API key" },
   invalid_api_key: { status: 401, title: "Invalid API key" },
   plan_upgrade_required: { status: 403, title: "Plan upgrade required" },
