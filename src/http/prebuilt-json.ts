@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type * as z from "zod";
+import { acceptsGzip, compressHead, gzipWithTail, type CompressedHead } from "./gzip-answer.ts";
 
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
@@ -8,6 +9,9 @@ import type * as z from "zod";
  * instead of serializing the data again.
  */
 export class PrebuiltJson {
+  /** `{"data":<bytes>` deflated, made when a client first accepts gzip (see gzip-answer.ts). */
+  private head: CompressedHead | undefined;
+
   private constructor(
     /** The JSON text as UTF-8. */
     readonly bytes: Uint8Array,
@@ -27,7 +31,21 @@ export class PrebuiltJson {
   get size(): number {
     return this.bytes.length;
   }
+
+  /** The envelope's constant head, deflated once. */
+  compressedHead(): CompressedHead {
+    if (!this.head) {
+      const head = new Uint8Array(HEAD.length + this.bytes.length);
+      head.set(HEAD, 0);
+      head.set(this.bytes, HEAD.length);
+      this.head = compressHead(head);
+    }
+    return this.head;
+  }
 }
+
+/** Answers smaller than this are sent as they are: gzip would save too little to be worth it. */
+const GZIP_FROM_BYTES = 1024;
 
 const encoder = new TextEncoder();
 const HEAD = encoder.encode('{"data":');
@@ -46,15 +64,28 @@ export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
   return out;
 }
 
+/** The same envelope gzipped: the data part deflated once per answer, `meta` appended as is. */
+export function gzippedEnvelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
+  return gzipWithTail(data.compressedHead(), encoder.encode(`,"meta":${JSON.stringify(meta ?? {})}}`));
+}
+
 /**
  * A module-local plugin: answers whose `data` is a PrebuiltJson are written as JSON bytes with
  * the status and headers the hooks set. Register it in the module before its routes.
  */
 export function prebuiltJson() {
   // No plugin name: each module needs its own copy (named plugins are deduplicated app-wide).
-  return new Elysia().mapResponse({ as: "scoped" }, ({ responseValue, set }) => {
+  return new Elysia().mapResponse({ as: "scoped" }, ({ request, responseValue, set }) => {
     const value = responseValue as { data?: unknown; meta?: unknown } | null;
     if (!value || typeof value !== "object" || !(value.data instanceof PrebuiltJson)) return;
+    // Caches must key on the client's Accept-Encoding (the widget's answers also vary by Origin).
+    const vary = set.headers.vary;
+    set.headers.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
+    if (value.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
+      set.headers["content-type"] = "application/json;charset=utf-8";
+      set.headers["content-encoding"] = "gzip";
+      return gzippedEnvelopeBytes(value.data, value.meta) as unknown as Response;
+    }
     // Bytes (not a Response) are turned into a Response by Elysia in one step with set.headers
     // and set.status; a Response returned here would be copied once more to merge the headers.
     // (Elysia's types ask for a Response; at run time any answer value is mapped.)

@@ -1,0 +1,93 @@
+import { constants, crc32, deflateRawSync } from "node:zlib";
+
+/**
+ * gzip for cached answers without compressing on every request. An answer is
+ * `{"data":<cached bytes>,"meta":<per request>}`: the cached part is deflated once, ending on a
+ * sync flush (byte-aligned, stream left open), and each request appends its small `meta` as a
+ * final *stored* block (raw bytes, no compression) and the gzip trailer, whose CRC-32 continues
+ * from the cached part's. The result is one ordinary gzip member (RFC 1951/1952) that any client
+ * inflates.
+ *
+ * @example
+ * const head = compressHead(bytesOf('{"data":[1,2,3]'));
+ * gzipWithTail(head, bytesOf(',"meta":{}}')) // gunzips to {"data":[1,2,3],"meta":{}}
+ */
+export interface CompressedHead {
+  /** Raw deflate of the head, ending with a sync flush (00 00 ff ff). */
+  readonly deflated: Uint8Array;
+  /** CRC-32 of the uncompressed head. */
+  readonly crc: number;
+  /** Uncompressed length of the head. */
+  readonly length: number;
+}
+
+/** Heads larger than this are deflated at level 1: they are rare and level 6 costs ms there. */
+const FAST_ABOVE = 256 * 1024;
+
+/** Deflates the constant part of an answer once. */
+export function compressHead(head: Uint8Array): CompressedHead {
+  const level = head.length > FAST_ABOVE ? 1 : 6;
+  const deflated = deflateRawSync(head, { level, finishFlush: constants.Z_SYNC_FLUSH });
+  return { deflated: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length), crc: crc32(head), length: head.length };
+}
+
+// Magic, deflate, no flags, no mtime, no extra flags, OS unknown.
+const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
+const STORED_MAX = 0xffff;
+
+/** A gzip member of the compressed head followed by `tail` (sent as stored blocks, the last final). */
+export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(tail.length / STORED_MAX));
+  const out = new Uint8Array(GZIP_HEADER.length + head.deflated.length + blocks * 5 + tail.length + 8);
+  out.set(GZIP_HEADER, 0);
+  out.set(head.deflated, GZIP_HEADER.length);
+  let at = GZIP_HEADER.length + head.deflated.length;
+  for (let b = 0, from = 0; b < blocks; b++) {
+    const size = Math.min(STORED_MAX, tail.length - from);
+    // Stored block: BFINAL on the last, BTYPE 00; byte-aligned after the sync flush, then LEN and
+    // its one's complement, little-endian.
+    out[at] = b === blocks - 1 ? 1 : 0;
+    out[at + 1] = size & 0xff;
+    out[at + 2] = size >>> 8;
+    out[at + 3] = ~size & 0xff;
+    out[at + 4] = (~size >>> 8) & 0xff;
+    out.set(tail.subarray(from, from + size), at + 5);
+    at += 5 + size;
+    from += size;
+  }
+  const trailer = new DataView(out.buffer, at, 8);
+  trailer.setUint32(0, crc32(tail, head.crc) >>> 0, true);
+  trailer.setUint32(4, (head.length + tail.length) >>> 0, true);
+  return out;
+}
+
+/**
+ * Whether a request's Accept-Encoding admits gzip (RFC 9110 §12.5.3: `gzip` or `*` with a
+ * non-zero q; `x-gzip` as an alias).
+ *
+ * @example acceptsGzip("gzip, deflate, br") // true
+ * @example acceptsGzip("gzip;q=0, identity") // false
+ */
+export function acceptsGzip(header: string | null): boolean {
+  if (!header) return false;
+  // Clients send the same header on every request: the last answer is kept.
+  if (header === last.header) return last.accepts;
+  const accepts = parseAcceptsGzip(header);
+  last = { header, accepts };
+  return accepts;
+}
+
+let last = { header: "", accepts: false };
+
+function parseAcceptsGzip(header: string): boolean {
+  let star: boolean | null = null;
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    const coding = name.trim();
+    if (coding === "gzip" || coding === "x-gzip") return allowed;
+    if (coding === "*") star = allowed;
+  }
+  return star === true;
+}
