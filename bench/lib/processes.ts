@@ -32,8 +32,10 @@ async function startChild(name: string, script: string, args: string[], env: Rec
   const ready = join(LOG_DIR, `${name}-${process.pid}.ready`);
   rmSync(ready, { force: true });
   const log = join(LOG_DIR, `${name}.log`);
-  // BENCH_PROFILE=DIR: CPU profile of the server children, as Markdown (see `bun --cpu-prof-md`).
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_PROFILE=DIR: CPU profile of the server children, as Markdown (see `bun --cpu-prof-md`);
+  // with BENCH_PROFILE_FORMAT=json a Chrome .cpuprofile instead (it keeps the timeline).
+  const format = process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md";
+  const profile = process.env.BENCH_PROFILE ? [format, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const proc = Bun.spawn([BUN, ...profile, join(BENCH, script), ...args, "--ready-file", ready], {
     env: { ...process.env, ...env },
     stdout: Bun.file(log),

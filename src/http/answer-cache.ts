@@ -37,8 +37,14 @@ const STALE_FOR_MS = 10 * 60_000;
  */
 export class AnswerCache<V> {
   private current: ResultCache<{ value: V; snapshot: DataSnapshot }>;
-  private previous: ResultCache<{ value: V; snapshot: DataSnapshot }> | null = null;
-  private previousUntil = 0;
+  /**
+   * Earlier generations' answers, newest first, each until 10 minutes after it was replaced. More
+   * than one: search answers change generation twice after an import (new data, then the rebuilt
+   * index), and the first of those may have had time to recompute few answers.
+   */
+  private previous: { cache: ResultCache<{ value: V; snapshot: DataSnapshot }>; until: number }[] = [];
+  /** Answers given so far: from the cache, stale (previous generation), computed. */
+  readonly counts = { hit: 0, stale: 0, computed: 0 };
 
   constructor(
     private readonly maxWeight: number,
@@ -63,13 +69,30 @@ export class AnswerCache<V> {
     const gen = generation();
     this.rotate(gen, now);
     const hit = this.current.get(gen, key, now);
-    if (hit) return { ...hit, stale: false };
-    const old = this.previous && now < this.previousUntil ? this.previous.peek(key, now) : undefined;
-    if (old && !this.budget.available()) {
-      this.background.enqueue(`${this.name}\u0000${key}`, () => void this.computeFresh(deps, key, compute, generation));
-      return { ...old, stale: true };
+    if (hit) {
+      this.counts.hit++;
+      return { ...hit, stale: false };
     }
+    if (this.previous.length > 0 && !this.budget.available()) {
+      const old = this.peekPrevious(key, now);
+      if (old) {
+        this.counts.stale++;
+        this.background.enqueue(`${this.name}\u0000${key}`, () => void this.computeFresh(deps, key, compute, generation));
+        return { ...old, stale: true };
+      }
+    }
+    this.counts.computed++;
     return this.computeFresh(deps, key, compute, generation);
+  }
+
+  /** The newest earlier generation's answer still valid, if any. */
+  private peekPrevious(key: string, now: number): { value: V; snapshot: DataSnapshot } | undefined {
+    for (const { cache, until } of this.previous) {
+      if (now >= until) continue;
+      const old = cache.peek(key, now);
+      if (old) return old;
+    }
+    return undefined;
   }
 
   /** Computes and stores the answer for the generation current now. */
@@ -90,15 +113,17 @@ export class AnswerCache<V> {
     }
   }
 
-  /** On a new generation the current answers become the previous ones. */
+  /** On a new generation the current answers become the newest previous ones. */
   private rotate(version: number, now: number): void {
     const held = this.current.version;
     if (held === version) return;
     if (held >= 0 && held < version) {
-      this.previous = this.current;
-      this.previousUntil = now + STALE_FOR_MS;
+      this.previous = [{ cache: this.current, until: now + STALE_FOR_MS }, ...this.previous.filter((p) => now < p.until)].slice(0, GENERATIONS_KEPT);
     }
     this.current = new ResultCache(this.maxWeight);
     this.current.begin(version);
   }
 }
+
+/** Earlier generations kept for stale answers (see `previous`). */
+const GENERATIONS_KEPT = 2;

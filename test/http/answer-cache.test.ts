@@ -22,6 +22,45 @@ describe("ColdBudget", () => {
     now = 5000;
     expect(budget.spent()).toBe(0);
   });
+
+  test("on a busy thread the budget follows the thread's busy time: at most what warm work leaves of 80 %, less while the thread is over 80 %", () => {
+    let now = 10_000;
+    let thread = 0;
+    const budget = new ColdBudget(250, () => now, () => thread);
+    /** `buckets` × 100 ms of thread time: `busy` ms per 100 ms, of which `cold` ms measured as cold work. */
+    const run = (busy: number, cold = 0, buckets = 10) => {
+      for (let i = 0; i < buckets; i++) {
+        now += 100;
+        thread += busy;
+        if (cold > 0) budget.spend(cold);
+        else budget.spent();
+      }
+    };
+    expect(budget.allowed()).toBe(250); // nothing known yet: the whole budget
+    run(20); // 20 % busy: 800 - 200 leaves more than the whole budget
+    expect(budget.allowed()).toBe(250);
+    run(65); // warm answers keep the thread 65 % busy: capped at 800 - 650
+    expect(budget.allowed()).toBeCloseTo(150, 0);
+    // An import's switch: the cold work's full cost is twice what is measured (15 ms measured, 30 in
+    // all, per 100 ms): the thread goes over 80 %, and the budget comes down within a second.
+    run(95, 15, 5);
+    const early = budget.allowed();
+    expect(early).toBeLessThan(150);
+    run(95, 15, 5);
+    expect(budget.allowed()).toBeLessThan(early);
+    expect(budget.allowed()).toBe(20); // the floor
+    budget.spend(25);
+    expect(budget.available()).toBe(false);
+    // Warm work alone at 85 %: the floor, however long.
+    run(85, 0, 20);
+    expect(budget.allowed()).toBe(20);
+    // The thread calms down to 50 %: the budget grows back.
+    run(50, 0, 20);
+    expect(budget.allowed()).toBe(250);
+    now += 5_000; // a quiet pause: the whole budget at once
+    thread += 10;
+    expect(budget.allowed()).toBe(250);
+  });
 });
 
 /** Just what AnswerCache reads of the app's dependencies. */
@@ -64,6 +103,27 @@ describe("AnswerCache", () => {
     clock = 2_000; // a second later the budget is free again
     await background.idle();
     expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 2", snapshot: v2, stale: false });
+  });
+
+  test("two generations in a row (new data, then the rebuilt search index): the older answers still stand in", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget));
+    const { deps } = fakeDeps(v1);
+    let generation = 1;
+    const compute = () => ({ value: `answer of generation ${generation}`, validUntil: Infinity, weight: 1 });
+    cache.get(deps, "q", compute, () => generation);
+    expect(cache.counts).toEqual({ hit: 0, stale: 0, computed: 1 });
+    budget.spend(1_000); // over budget from here on
+    generation = 2; // new data: another question is answered (no earlier answer to stand in)
+    cache.get(deps, "other", compute, () => generation);
+    generation = 3; // the index was rebuilt before "q" was asked again
+    expect(cache.get(deps, "q", compute, () => generation)).toEqual({ value: "answer of generation 1", snapshot: v1, stale: true });
+    generation = 4;
+    expect(cache.get(deps, "other", compute, () => generation).stale).toBe(true); // generation 2's, one back
+    generation = 5; // two more generations: answers of generation 1 are gone
+    expect(cache.get(deps, "q", compute, () => generation)).toEqual({ value: "answer of generation 5", snapshot: v1, stale: false });
+    expect(cache.get(deps, "q", compute, () => generation).stale).toBe(false);
+    expect(cache.counts).toEqual({ hit: 1, stale: 2, computed: 3 });
   });
 
   test("a previous answer is never served past its own validity or ten minutes after the switch", () => {
