@@ -12,6 +12,15 @@ import { writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
 
 export const MAIN = join(import.meta.dir, "../../src/main.ts");
 
+/**
+ * README ("Quota counts"): counts are written to accounts.sqlite 1 s after the first call of a
+ * batch, so a SIGKILL loses at most the calls of the last second. A call answered earlier than
+ * USAGE_FLUSH_MS + FLUSH_SLACK_MS before the kill must be on disk; the slack is the flush timer's
+ * lateness on a busy 2-core machine (normally a few ms), not a longer promise.
+ */
+export const USAGE_FLUSH_MS = 1000;
+export const FLUSH_SLACK_MS = 150;
+
 /** Two days of national-shaped files (day 2 changes some prices, adds stores). */
 export function twoDays(root: string, plan: FilesPlan = { stores: 6, itemsPerStore: 300, products: 2000, chains: 2, promos: true }) {
   const day1 = join(root, "day1");

@@ -1,7 +1,9 @@
 /**
  * Child process of kill.test.ts: the service as `mehir serve` runs it (createApp on the data
  * dir, listening on loopback, following data versions), which after --import-after ms imports
- * the given files in-process on its own connection — as the live mode's daily fetch does.
+ * the given files in a worker thread on its own connection (runImportInWorker) — as the live
+ * mode's daily fetch in `serve` does. (The separate `mehir import` process beside `mehir serve`
+ * is tested with the real commands in processes.test.ts.)
  * Prints JSON lines: { event: "ready", url }, { event: "import-start" }, { event: "import-done", status }.
  *
  *   bun test/faults/serve-and-import.ts --data-dir DIR [--import-after MS] [PATH...]
@@ -9,11 +11,10 @@
 import { join } from "node:path";
 import { createApp, type AppDeps } from "../../src/app.ts";
 import { loadSettings } from "../../src/config.ts";
-import { openDatabase, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
-import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
+import { openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { DataState } from "../../src/data-state.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { loadRegistry } from "../../src/registry.ts";
 
 const args = process.argv.slice(2);
@@ -39,9 +40,8 @@ say({ event: "ready", url: `http://127.0.0.1:${app.server!.port}` });
 
 if (importAfter !== undefined && paths.length > 0) {
   await Bun.sleep(Number(importAfter));
-  const writer = openDatabase(join(dataDir, PRICES_FILE), PRICE_MIGRATIONS);
   say({ event: "import-start" });
-  const report = await importPaths({ db: writer, registry, paths, origin: "fetch", source: "live" });
+  const report = await runImportInWorker({ dbPath: join(dataDir, PRICES_FILE), paths, origin: "fetch", source: "live", priority: "normal" });
   say({ event: "import-done", status: report.status });
 }
 process.on("SIGTERM", async () => {

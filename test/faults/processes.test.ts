@@ -1,0 +1,313 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
+import { createAccount } from "../../src/http/access/accounts.ts";
+import { createKey } from "../../src/http/access/keys.ts";
+import { importPaths } from "../../src/ingest/import.ts";
+import { loadRegistry } from "../../src/registry.ts";
+import { FLUSH_SLACK_MS, MAIN, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
+
+/**
+ * Faults of the processes an operator runs — `bun src/main.ts serve` and `bun src/main.ts import`,
+ * exactly as `mehir serve` / `mehir import` — on one data dir:
+ *
+ * 1. `mehir import` SIGKILLed at stratified random points spread over its whole run (process
+ *    start, reading, loading, the final writes) and past its end, plus once right at the switch
+ *    (the moment the new data version becomes visible), while `mehir serve` answers a live key.
+ *    The server keeps answering throughout, every answer is the old or the new snapshot's, and
+ *    afterwards the files hold the old snapshot or the new one (integrity_check ok), the server
+ *    serves what the files hold, no account or key is lost and every counted call is written
+ *    (the server stops gracefully: exact).
+ * 2. `mehir serve` SIGKILLed at random points while it answers a live key and a separate
+ *    `mehir import` runs: the import is unaffected (commits the new snapshot), and the usage
+ *    written holds every call answered more than the README's bound before the kill (counts are
+ *    written 1 s after the first call of a batch; FLUSH_SLACK_MS covers the timer's lateness on
+ *    a busy machine) and never more than were answered; after a restart the key works and the
+ *    quota continues from the written count.
+ */
+const QUOTA = 1_000_000;
+const root = tempRoot("processes");
+let day2 = "";
+let base = "";
+let key = "";
+let accountId = 0;
+let barcode = "";
+let old = "";
+let next = "";
+let oldAnswer = "";
+let newAnswer = "";
+let importMs = 0;
+let baseline: ReturnType<typeof inspect>;
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const ENV = { ...process.env, MEHIR_LOG_LEVEL: "info", MEHIR_QUOTA_PRO: String(QUOTA), MEHIR_RATE_PRO: "1000000", MEHIR_IMPORT_PRIORITY: "normal", MEHIR_SOURCE: "demo" };
+
+interface Server {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+}
+
+/** `bun src/main.ts serve` on a free loopback port; resolves once it listens. */
+async function serve(dataDir: string): Promise<Server> {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: ENV });
+  const listening = Promise.withResolvers<string>();
+  (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    // Keep draining stdout (one log line per request) so the server never blocks on a full pipe.
+    for await (const chunk of proc.stdout) {
+      buffered += decoder.decode(chunk);
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
+      }
+    }
+    listening.reject(new Error("serve exited before listening"));
+  })();
+  void new Response(proc.stderr).text();
+  const url = await listening.promise;
+  return { proc, url };
+}
+
+function importProcess(dataDir: string): Subprocess<"ignore", "ignore", "pipe"> {
+  return Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir, "--json"], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: ENV });
+}
+
+async function readyWithin(url: string, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
+    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return true;
+    await Bun.sleep(50);
+  }
+  return false;
+}
+
+/** The `data` part of the prices answer (meta differs per request). */
+async function answer(url: string): Promise<{ status: number; data: string; quotaRemaining?: number }> {
+  const res = await fetch(`${url}/api/v1/prices/?barcode=${barcode}`, { headers: { "x-api-key": key } });
+  const body = (await res.json()) as { data?: unknown; meta?: { quota_remaining?: number } };
+  return { status: res.status, data: JSON.stringify(body.data), quotaRemaining: body.meta?.quota_remaining };
+}
+
+/** Requests with the live key, one at a time, until stopped: the time of each counted (200) answer and what it said. */
+function load(url: string) {
+  const answered: number[] = [];
+  const seen = new Set<string>();
+  let stop = false;
+  const done = (async () => {
+    while (!stop) {
+      try {
+        const a = await answer(url);
+        if (a.status === 200) {
+          answered.push(performance.now());
+          seen.add(a.data);
+        }
+      } catch {
+        // the server was killed
+        await Bun.sleep(5);
+      }
+    }
+  })();
+  return {
+    answered,
+    seen,
+    async stop() {
+      stop = true;
+      await done;
+    },
+  };
+}
+
+function copyDir(from: string, name: string): string {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  for (const file of [PRICES_FILE, ACCOUNTS_FILE]) {
+    for (const suffix of ["", "-wal", "-shm"]) if (existsSync(join(from, file + suffix))) copyFileSync(join(from, file + suffix), join(dir, file + suffix));
+  }
+  return dir;
+}
+
+function inspect(dataDir: string) {
+  const db = openDataDir(dataDir);
+  try {
+    return {
+      digest: priceDigest(db.prices),
+      pricesIntegrity: db.prices.query("PRAGMA integrity_check").get(),
+      accountsIntegrity: db.accounts.query("PRAGMA integrity_check").get(),
+      accounts: JSON.stringify(db.accounts.query("SELECT id, email, plan FROM accounts ORDER BY id").all()),
+      keys: JSON.stringify(db.accounts.query("SELECT id, account_id, kind, revoked_at FROM api_keys ORDER BY id").all()),
+      usage: (db.accounts.query("SELECT coalesce(sum(count), 0) AS n FROM usage_daily WHERE subject = ?").get(`account:${accountId}`) as { n: number }).n,
+    };
+  } finally {
+    db.prices.close();
+    db.accounts.close();
+  }
+}
+
+async function stopGracefully(server: Server) {
+  server.proc.kill("SIGTERM");
+  expect(await server.proc.exited).toBe(0);
+}
+
+beforeAll(async () => {
+  const days = twoDays(root, { stores: 8, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
+  day2 = days.day2;
+  base = join(root, "base");
+  const db = openDataDir(base);
+  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [days.day1], origin: "cli", source: "live" });
+  barcode = someBarcode(db.prices);
+  const account = createAccount(db.accounts, { email: "faults@example.com", plan: "pro" }, new Date());
+  accountId = account.id;
+  key = createKey(db.accounts, { accountId, kind: "live" }, new Date()).key;
+  createKey(db.accounts, { accountId, kind: "publishable" }, new Date());
+  db.accounts.run("INSERT INTO usage_daily (subject, day, count) VALUES (?, '2026-01-15', 40)", [`account:${accountId}`]);
+  db.prices.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.accounts.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.prices.close();
+  db.accounts.close();
+  baseline = inspect(base);
+  old = baseline.digest;
+
+  // Calibration: the whole `mehir import` without a kill (its duration, from spawn to exit), and
+  // the answers of the old and the new snapshot.
+  const full = copyDir(base, "full");
+  const t0 = performance.now();
+  const calm = importProcess(full);
+  expect(await calm.exited).toBe(0);
+  importMs = performance.now() - t0;
+  next = inspect(full).digest;
+  expect(next).not.toBe(old);
+  for (const [dir, set] of [[copyDir(base, "answer-old"), (s: string) => (oldAnswer = s)], [copyDir(full, "answer-new"), (s: string) => (newAnswer = s)]] as const) {
+    const server = await serve(dir);
+    expect(await readyWithin(server.url, 20_000)).toBe(true);
+    const a = await answer(server.url);
+    expect(a.status).toBe(200);
+    set(a.data);
+    await stopGracefully(server);
+  }
+  expect(newAnswer).not.toBe(oldAnswer);
+}, 120_000);
+
+test("SIGKILL of `mehir import` at random points of its whole run and at the switch, while `mehir serve` answers: old or new snapshot, served and on disk; nothing of accounts, keys or usage lost", async () => {
+  // Calibration under the same conditions (the server answering beside the import): when the
+  // new data version becomes visible to readers (the switch) and when the process exits.
+  let commitAt = 0;
+  let exitAt = 0;
+  {
+    const dir = copyDir(base, "import-calm");
+    const server = await serve(dir);
+    expect(await readyWithin(server.url, 20_000)).toBe(true);
+    const traffic = load(server.url);
+    const t0 = performance.now();
+    const child = importProcess(dir);
+    const reader = new Database(join(dir, PRICES_FILE), { readonly: true });
+    const version = () => (reader.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string }).value;
+    const before = version();
+    let exited = false;
+    void child.exited.then(() => (exited = true));
+    while (version() === before && !exited) await Bun.sleep(1);
+    commitAt = performance.now() - t0;
+    reader.close();
+    expect(await child.exited).toBe(0);
+    exitAt = performance.now() - t0;
+    await traffic.stop();
+    await stopGracefully(server);
+    expect(inspect(dir).digest).toBe(next);
+  }
+
+  const ROUNDS = 5;
+  const outcomes: string[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    const dir = copyDir(base, `import-kill-${round}`);
+    const server = await serve(dir);
+    expect(await readyWithin(server.url, 20_000)).toBe(true);
+    const traffic = load(server.url);
+    const child = importProcess(dir);
+    if (round < ROUNDS) {
+      // Stratified over the calibrated run and a little past its exit, so start-up, loading, the
+      // final writes, the commit and the exit all get their turn across rounds and runs.
+      await Bun.sleep(exitAt * 1.05 * ((round + Math.random()) / ROUNDS));
+    } else {
+      // The switch: as soon as a reader sees the new data version, the importer is killed
+      // (it is writing its run report, checkpointing and closing).
+      const reader = new Database(join(dir, PRICES_FILE), { readonly: true });
+      const version = () => (reader.query("SELECT value FROM meta WHERE key = 'data_version'").get() as { value: string }).value;
+      const before = version();
+      const deadline = performance.now() + exitAt * 5 + 5000;
+      while (version() === before && performance.now() < deadline) await Bun.sleep(1);
+      reader.close();
+    }
+    child.kill("SIGKILL");
+    await child.exited;
+
+    // The server noticed whatever was committed (it polls the data version every second) and answers it.
+    await Bun.sleep(1500);
+    expect(await readyWithin(server.url, 20_000)).toBe(true);
+    const now = await answer(server.url);
+    expect(now.status).toBe(200);
+    await traffic.stop();
+    for (const seen of traffic.seen) expect([oldAnswer, newAnswer]).toContain(seen);
+    expect(traffic.answered.length).toBeGreaterThan(0);
+    const counted = traffic.answered.length + 1;
+    await stopGracefully(server);
+
+    const after = inspect(dir);
+    expect(after.pricesIntegrity).toEqual({ integrity_check: "ok" });
+    expect(after.accountsIntegrity).toEqual({ integrity_check: "ok" });
+    expect([old, next]).toContain(after.digest);
+    expect(now.data).toBe(after.digest === old ? oldAnswer : newAnswer);
+    outcomes.push(after.digest === old ? "old" : "new");
+    expect(after.accounts).toBe(baseline.accounts);
+    expect(after.keys).toBe(baseline.keys);
+    // A graceful stop writes every count: exact.
+    expect(after.usage - baseline.usage).toBe(counted);
+  }
+  if (process.env.FAULTS_VERBOSE) console.error("import ms", Math.round(importMs), "beside serve: switch", Math.round(commitAt), "exit", Math.round(exitAt), outcomes);
+  // The kills landed both before the commit and after it.
+  expect(outcomes).toContain("old");
+  expect(outcomes).toContain("new");
+  expect(outcomes[ROUNDS]).toBe("new");
+}, 180_000);
+
+test("SIGKILL of `mehir serve` at random points while it answers and `mehir import` runs beside it: the import commits, usage loses at most the last second, the key works after a restart", async () => {
+  for (let round = 0; round < 3; round++) {
+    const dir = copyDir(base, `serve-kill-${round}`);
+    const server = await serve(dir);
+    expect(await readyWithin(server.url, 20_000)).toBe(true);
+    const traffic = load(server.url);
+    const child = importProcess(dir);
+    // Long enough for several flushes, sometimes while the import runs, sometimes after it.
+    await Bun.sleep(1200 + Math.random() * (importMs + 1500));
+    const killAt = performance.now();
+    server.proc.kill("SIGKILL");
+    await server.proc.exited;
+    await traffic.stop();
+    expect(await child.exited).toBe(0);
+
+    const after = inspect(dir);
+    expect(after.pricesIntegrity).toEqual({ integrity_check: "ok" });
+    expect(after.accountsIntegrity).toEqual({ integrity_check: "ok" });
+    expect(after.digest).toBe(next);
+    expect(after.accounts).toBe(baseline.accounts);
+    expect(after.keys).toBe(baseline.keys);
+    const written = after.usage - baseline.usage;
+    const safelyBefore = traffic.answered.filter((t) => t < killAt - USAGE_FLUSH_MS - FLUSH_SLACK_MS).length;
+    expect(safelyBefore).toBeGreaterThan(0);
+    expect(written).toBeGreaterThanOrEqual(safelyBefore);
+    expect(written).toBeLessThanOrEqual(traffic.answered.length);
+
+    const again = await serve(dir);
+    expect(await readyWithin(again.url, 20_000)).toBe(true);
+    const a = await answer(again.url);
+    expect(a.status).toBe(200);
+    expect(a.data).toBe(newAnswer);
+    // This month's figure continues from the written count (the base's 40 were in January).
+    expect(a.quotaRemaining).toBe(QUOTA - written - 1);
+    await stopGracefully(again);
+  }
+}, 180_000);
