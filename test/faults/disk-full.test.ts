@@ -98,12 +98,10 @@ describe("full disk during import", () => {
     }
   });
 
-  // KNOWN BUG (reported to the ingest owner): when SQLITE_FULL strikes inside a file's savepoint,
-  // SQLite has already rolled the whole transaction back, and src/ingest/load/session.ts then
-  // fails on `ROLLBACK TO import_file`, so the run's error reads "no such savepoint: import_file"
-  // instead of "database or disk is full". test.failing passes while the bug exists: when this
-  // starts failing, the bug is fixed — turn it into a plain test.
-  test.failing("SQLite page limit: the run's error names the full disk", async () => {
+  // When SQLITE_FULL strikes inside a file's savepoint SQLite has already rolled the whole
+  // transaction back; the run must fail with that cause (it used to read "no such savepoint:
+  // import_file", from the file's ROLLBACK TO).
+  test("SQLite page limit: the run's error names the full disk", async () => {
     const dataDir = join(root, "page-limit-message");
     const served = appOn(dataDir);
     try {
@@ -113,7 +111,9 @@ describe("full disk during import", () => {
       writer.run(`PRAGMA max_page_count = ${pages + 4}`);
       const report = await importPaths({ db: writer, registry: loadRegistry(), paths: [day2], origin: "cli", source: "live" });
       writer.close();
-      expect(report.error ?? "").toMatch(/full/);
+      expect(report.status).toBe("failed");
+      expect(report.error ?? "").toMatch(/database or disk is full/);
+      expect(report.error ?? "").not.toMatch(/savepoint/);
     } finally {
       served.close();
     }

@@ -184,6 +184,8 @@ export class LoadSession {
       this.loadDescribed(input, file, outcome);
       this.db.run("RELEASE import_file");
     } catch (error) {
+      // SQLite rolled the whole transaction back (disk full, I/O error): the run fails with that cause.
+      if (!this.db.inTransaction) throw error;
       this.db.run("ROLLBACK TO import_file");
       this.db.run("RELEASE import_file");
       this.history.truncate(historyMark);
