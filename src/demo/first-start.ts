@@ -5,6 +5,7 @@ import type { Registry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import type { ImportReport } from "../ingest/report.ts";
 import { runImportInWorker } from "../ingest/run-in-worker.ts";
+import { importProgressLogger } from "../http/observability/import-progress.ts";
 import type { ImportPriority } from "../ingest/import-priority.ts";
 import { generateDemo, type DemoReport } from "./generate.ts";
 
@@ -60,7 +61,7 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   const filename = (options.db as Database & { filename?: string }).filename ?? ":memory:";
   const inWorker = (options.importer ?? (filename === ":memory:" || filename === "" ? "inline" : "worker")) === "worker";
   const report = inWorker
-    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority })
+    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority, onProgress: importProgressLogger("demo", log) })
     : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
   log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
   return { generated: true, report: { demo, import: report } };

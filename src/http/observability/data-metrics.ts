@@ -17,6 +17,28 @@ interface RunRow {
 const seconds = (iso: string | null): number => (iso ? Date.parse(iso) / 1000 : NaN);
 
 /**
+ * Whether another connection holds the database's write transaction. An import runs as one
+ * write transaction (BEGIN IMMEDIATE … COMMIT) from its first to its last file, in whichever
+ * process it runs, and records its run only after the commit; so the write lock is what tells,
+ * across processes, that one is under way. Probed with BEGIN IMMEDIATE under a zero busy timeout
+ * and rolled back at once (other writes in this database are brief bookkeeping).
+ */
+export function writerActive(db: Database): boolean {
+  if (db.inTransaction) return false;
+  const saved = (db.query("PRAGMA busy_timeout").get() as { timeout: number } | null)?.timeout ?? 0;
+  db.run("PRAGMA busy_timeout = 0");
+  try {
+    db.run("BEGIN IMMEDIATE");
+    db.run("ROLLBACK");
+    return false;
+  } catch (error) {
+    return /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ""} ${(error as Error).message}`);
+  } finally {
+    db.run(`PRAGMA busy_timeout = ${saved}`);
+  }
+}
+
+/**
  * Import and freshness figures read from the prices database at scrape time: runs and rows by
  * origin and status (from `import_runs`), a histogram of import durations, the last finished
  * run, and per chain the time of its newest data (`chain_health.last_data_at`) and its age.
@@ -60,8 +82,8 @@ export function dataMetrics(db: Database, now: Date, data: { version: number; up
   const finished = runs.filter((r) => r.finished_at !== null);
   const last = finished[finished.length - 1];
   const lastOk = [...finished].reverse().find((r) => r.status === "ok" || r.status === "partial");
-  out += header("mehir_import_running", "gauge", "Import runs in progress (status running)");
-  out += sample("mehir_import_running", {}, runs.filter((r) => r.status === "running").length);
+  out += header("mehir_import_running", "gauge", "1 while an import holds the prices database's write transaction (in this process's worker or in a separate mehir import)");
+  out += sample("mehir_import_running", {}, writerActive(db) ? 1 : 0);
   out += header("mehir_import_last_duration_seconds", "gauge", "Duration of the last finished import run");
   out += sample("mehir_import_last_duration_seconds", {}, last ? seconds(last.finished_at) - seconds(last.started_at) : NaN);
   out += header("mehir_import_last_rows", "gauge", "Rows loaded by the last finished import run");

@@ -4,6 +4,7 @@ import { PRICES_FILE } from "../../db/open.ts";
 import { log as defaultLog } from "../../log.ts";
 import type { ImportReport } from "../report.ts";
 import { runImportInWorker } from "../run-in-worker.ts";
+import { importProgressLogger } from "../../http/observability/import-progress.ts";
 import type { ImportPriority } from "../import-priority.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
 import { loadSourcesFile } from "./overrides.ts";
@@ -102,6 +103,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
       source: "live",
       registry: options.registry.chains,
       priority: options.importPriority,
+      onProgress: importProgressLogger("fetch", (msg, fields) => log("info", msg, fields)),
     });
   } catch (error) {
     forget(db, fetch, fetch.files);
