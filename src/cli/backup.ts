@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
@@ -6,9 +6,20 @@ import { ACCOUNTS_FILE, PRICES_FILE, openDataDir } from "../db/open.ts";
 
 /**
  * Online backup of both databases with `VACUUM INTO`: a consistent snapshot taken while
- * `serve` keeps running (WAL readers and the writer are not blocked).
+ * `serve` keeps running (WAL readers and the writer are not blocked). The copies hold what
+ * accounts.sqlite holds (key and password hashes): they and a folder made for them are created
+ * readable by the owner only, whatever the umask.
  */
 export function backupDataDir(dataDir: string, outDir: string): string[] {
+  const umask = process.umask(0o077);
+  try {
+    return backupWithUmask(dataDir, outDir);
+  } finally {
+    process.umask(umask);
+  }
+}
+
+function backupWithUmask(dataDir: string, outDir: string): string[] {
   mkdirSync(outDir, { recursive: true });
   if (readdirSync(outDir).some((f) => f === PRICES_FILE || f === ACCOUNTS_FILE)) {
     throw new UsageError(`${outDir} already holds a backup; choose an empty folder`);
@@ -19,6 +30,7 @@ export function backupDataDir(dataDir: string, outDir: string): string[] {
     for (const [name, handle] of [[ACCOUNTS_FILE, db.accounts], [PRICES_FILE, db.prices]] as const) {
       const target = resolve(join(outDir, name));
       handle.run("VACUUM INTO ?", [target]);
+      chmodSync(target, 0o600);
       written.push(target);
     }
   } finally {

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
+import { createAccount } from "../../src/http/access/accounts.ts";
+import { createKey } from "../../src/http/access/keys.ts";
+import { importPaths } from "../../src/ingest/import.ts";
+import { loadRegistry } from "../../src/registry.ts";
+import { MAIN, priceDigest, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+
+/**
+ * `mehir backup DIR` (bun src/main.ts backup) while `mehir serve` answers and writes usage and a
+ * separate `mehir import` runs: it succeeds, each copy is a consistent database (integrity_check,
+ * price data the old or the new snapshot whole), and a server started on the restored copies
+ * answers with the same data, accounts and keys, the usage written before the backup included.
+ */
+const root = tempRoot("backup-live");
+let day2 = "";
+let dataDir = "";
+let key = "";
+let barcode = "";
+let old = "";
+const servers: Subprocess[] = [];
+afterAll(async () => {
+  for (const s of servers) {
+    s.kill("SIGTERM");
+    await s.exited;
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function serve(dir: string): Promise<string> {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { ...process.env, MEHIR_LOG_LEVEL: "info" } });
+  servers.push(proc);
+  const listening = Promise.withResolvers<string>();
+  (async () => {
+    let buffered = "";
+    for await (const chunk of proc.stdout) {
+      buffered += new TextDecoder().decode(chunk);
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
+      }
+    }
+  })();
+  const url = await listening.promise;
+  for (let i = 0; i < 200 && (await fetch(`${url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
+  return url;
+}
+
+const ask = async (url: string) => {
+  const res = await fetch(`${url}/api/v1/prices/?barcode=${barcode}`, { headers: { "x-api-key": key } });
+  const body = (await res.json()) as { data: unknown; meta: { data_version: number; quota_remaining: number } };
+  return { status: res.status, data: JSON.stringify(body.data), meta: body.meta };
+};
+
+beforeAll(async () => {
+  const days = twoDays(root, { stores: 10, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
+  day2 = days.day2;
+  dataDir = join(root, "data");
+  const db = openDataDir(dataDir);
+  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [days.day1], origin: "cli", source: "live" });
+  barcode = someBarcode(db.prices);
+  old = priceDigest(db.prices);
+  const account = createAccount(db.accounts, { email: "backup@example.com", plan: "pro" }, new Date());
+  key = createKey(db.accounts, { accountId: account.id, kind: "live" }, new Date()).key;
+  db.prices.close();
+  db.accounts.close();
+}, 60_000);
+
+test("backup while serving and importing: consistent copies that a server restored from answers the same", async () => {
+  const url = await serve(dataDir);
+  for (let i = 0; i < 5; i++) expect((await ask(url)).status).toBe(200);
+  await Bun.sleep(1300); // the usage of those calls is written (1 s batches)
+
+  const importer = Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir, "--json"], { stdout: "ignore", stderr: "ignore" });
+  let stop = false;
+  const traffic = (async () => {
+    while (!stop) await ask(url);
+  })();
+  const out = join(root, "backups", "2026-11-23");
+  await Bun.sleep(100);
+  const backup = Bun.spawnSync([process.execPath, MAIN, "backup", out, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+  stop = true;
+  await traffic;
+  expect(backup.stderr.toString()).toBe("");
+  expect(backup.exitCode).toBe(0);
+  expect(backup.stdout.toString().trim().split("\n").sort()).toEqual([join(out, ACCOUNTS_FILE), join(out, PRICES_FILE)]);
+  expect(await importer.exited).toBe(0);
+  // Copies hold credentials: readable by the owner only.
+  for (const file of [ACCOUNTS_FILE, PRICES_FILE]) expect(statSync(join(out, file)).mode & 0o077).toBe(0);
+
+  // Each copy is consistent: a snapshot of before or after the import, never a mix.
+  const copy = new Database(join(out, PRICES_FILE), { readonly: true });
+  expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+  const copied = priceDigest(copy);
+  copy.close();
+  const live = openDataDir(dataDir);
+  const next = priceDigest(live.prices);
+  live.prices.close();
+  live.accounts.close();
+  expect([old, next]).toContain(copied);
+
+  // Again into the same folder: refused, nothing overwritten.
+  const again = Bun.spawnSync([process.execPath, MAIN, "backup", out, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+  expect(again.exitCode).not.toBe(0);
+  expect(again.stderr.toString()).toMatch(/already holds a backup/);
+
+  // Restore into a fresh data dir and serve it: same data as the copy, the key works, the usage carried over.
+  const restored = join(root, "restored");
+  mkdirSync(restored);
+  for (const file of [ACCOUNTS_FILE, PRICES_FILE]) copyFileSync(join(out, file), join(restored, file));
+  const url2 = await serve(restored);
+  const a = await ask(url2);
+  expect(a.status).toBe(200);
+  const check = new Database(join(restored, PRICES_FILE), { readonly: true });
+  expect(priceDigest(check)).toBe(copied);
+  check.close();
+  expect(a.meta.quota_remaining).toBeLessThanOrEqual(100_000 - 5 - 1);
+}, 60_000);
