@@ -10,6 +10,7 @@ import { demoCommand } from "./cli/demo.ts";
 import { accountsCommand } from "./cli/accounts.ts";
 import { keysCommand } from "./cli/keys.ts";
 import { backupCommand } from "./cli/backup.ts";
+import { version } from "../package.json";
 
 const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand];
 
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
-    console.log(process.env.MEHIR_VERSION ?? "0.1.0");
+    console.log(version);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -35,3 +35,18 @@ test("the README documents running the binary as a service, behind TLS, backups 
     expect(await Bun.file(new URL(`../../${file}`, import.meta.url)).exists()).toBe(true);
   }
 });
+
+test("every MEHIR_* variable the code reads is a setting of the table (and so of zod validation)", async () => {
+  const settings = new Set(Object.keys(SettingsSchema.shape).map(envName));
+  const glob = new Bun.Glob("**/*.ts");
+  const unknown: string[] = [];
+  for await (const file of glob.scan({ cwd: new URL("../../src", import.meta.url).pathname })) {
+    const text = await Bun.file(new URL(`../../src/${file}`, import.meta.url)).text();
+    for (const [token] of text.matchAll(/MEHIR_[A-Z0-9_]+/g)) {
+      // `MEHIR_QUOTA_` in prose stands for the family of MEHIR_QUOTA_FREE/BASIC/PRO.
+      const known = token.endsWith("_") ? [...settings].some((s) => s.startsWith(token)) : settings.has(token);
+      if (!known) unknown.push(`${file}: ${token}`);
+    }
+  }
+  expect(unknown).toEqual([]);
+});
