@@ -54,8 +54,25 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`mehir ${name}: ${error.message}`);
       return 2;
     }
+    const line = operationalError(error);
+    if (line) {
+      console.error(`mehir ${name}: ${line}`);
+      return 1;
+    }
     throw error;
   }
+}
+
+/**
+ * A failure of the environment rather than of mehir — a system or SQLite error such as a port in
+ * use or a data dir that is a file or not writable — as one line (no stack, no source excerpt).
+ */
+function operationalError(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (typeof code !== "string" || !/^(E[A-Z]+|SQLITE_[A-Z_]+)$/.test(code)) return null;
+  const message = error.message.includes(code) ? error.message : `${code}: ${error.message}`;
+  return syscall === "listen" ? `${message} (settings --host / MEHIR_HOST, --port / MEHIR_PORT)` : message;
 }
 
 if (import.meta.main) {
@@ -63,7 +80,8 @@ if (import.meta.main) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error) => {
-      console.error(error);
+      // The stack as text: printing the Error itself shows a source excerpt (the whole minified line in the binary).
+      console.error(error instanceof Error ? (error.stack ?? String(error)) : error);
       process.exit(1);
     },
   );
