@@ -8,7 +8,7 @@ import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { MAIN, priceDigest, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+import { eachLine, MAIN, priceDigest, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
 
 /**
  * `mehir backup DIR` (bun src/main.ts backup) while `mehir serve` answers and writes usage and a
@@ -35,17 +35,9 @@ async function serve(dir: string): Promise<string> {
   const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { ...process.env, MEHIR_LOG_LEVEL: "info" } });
   servers.push(proc);
   const listening = Promise.withResolvers<string>();
-  (async () => {
-    let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += new TextDecoder().decode(chunk);
-      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
-      }
-    }
-  })();
+  void eachLine(proc.stdout, (line) => {
+    if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
+  });
   const url = await listening.promise;
   for (let i = 0; i < 200 && (await fetch(`${url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
   return url;

@@ -8,7 +8,7 @@ import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { FLUSH_SLACK_MS, MAIN, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
+import { eachLine, FLUSH_SLACK_MS, MAIN, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
 
 /**
  * Faults of the processes an operator runs — `bun src/main.ts serve` and `bun src/main.ts import`,
@@ -54,21 +54,10 @@ interface Server {
 async function serve(dataDir: string): Promise<Server> {
   const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: ENV });
   const listening = Promise.withResolvers<string>();
-  (async () => {
-    const decoder = new TextDecoder();
-    let buffered = "";
-    // Keep draining stdout (one log line per request) so the server never blocks on a full pipe.
-    for await (const chunk of proc.stdout) {
-      buffered += decoder.decode(chunk);
-      let nl: number;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
-      }
-    }
-    listening.reject(new Error("serve exited before listening"));
-  })();
+  // Keep draining stdout (one log line per request) so the server never blocks on a full pipe.
+  void eachLine(proc.stdout, (line) => {
+    if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
+  }).then(() => listening.reject(new Error("serve exited before listening")));
   void new Response(proc.stderr).text();
   const url = await listening.promise;
   return { proc, url };

@@ -8,7 +8,7 @@ import { createKey } from "../../../src/http/access/keys.ts";
 import { importPaths } from "../../../src/ingest/import.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
 import { loadRegistry } from "../../../src/registry.ts";
-import { MAIN, someBarcode, tempRoot, twoDays } from "../../faults/helpers.ts";
+import { eachLine, MAIN, someBarcode, tempRoot, twoDays } from "../../faults/helpers.ts";
 
 /**
  * /metrics of a real `bun src/main.ts serve` while the things it reports happen: an import in a
@@ -146,17 +146,9 @@ beforeAll(async () => {
     env: { ...process.env, MEHIR_LOG_LEVEL: "info", MEHIR_QUOTA_FREE: "2", MEHIR_RATE_BASIC: "2" },
   });
   const listening = Promise.withResolvers<string>();
-  (async () => {
-    let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += new TextDecoder().decode(chunk);
-      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
-      }
-    }
-  })();
+  void eachLine(proc.stdout, (line) => {
+    if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
+  });
   server = { proc, url: await listening.promise };
   for (let i = 0; i < 200 && (await fetch(`${server.url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
 }, 60_000);
