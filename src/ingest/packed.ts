@@ -23,6 +23,8 @@ export interface PackedPrices {
   offsets: Int32Array;
   /** NUMBERS fields per row; NaN stands for null. */
   numbers: Float64Array;
+  /** The file's distinct PriceUpdateDate values (most files repeat a few): rows hold an index into it, so none is sliced per row. */
+  updates: (string | null)[];
 }
 
 const SEP = "\u0000";
@@ -30,11 +32,11 @@ const SEP = "\u0000";
 const NULL = "\u0001";
 
 // String fields.
-const S_CODE = 0, S_NAME = 1, S_MAKER = 2, S_COUNTRY = 3, S_UNIT_QTY = 4, S_SIZE_UNIT = 5, S_UPDATED = 6;
-const STRINGS = 7;
+const S_CODE = 0, S_NAME = 1, S_MAKER = 2, S_COUNTRY = 3, S_UNIT_QTY = 4, S_SIZE_UNIT = 5;
+const STRINGS = 6;
 // Number fields.
-const N_KEY = 0, N_SHARED = 1, N_PRICE = 2, N_ALLOW = 3, N_HASH = 4, N_SIZE = 5, N_WEIGHTED = 6, N_QTY_IN_PACKAGE = 7;
-const NUMBERS = 8;
+const N_KEY = 0, N_SHARED = 1, N_PRICE = 2, N_ALLOW = 3, N_HASH = 4, N_SIZE = 5, N_WEIGHTED = 6, N_QTY_IN_PACKAGE = 7, N_UPDATED = 8;
+const NUMBERS = 9;
 
 const num = (value: number | null) => (value === null ? Number.NaN : value);
 
@@ -48,6 +50,8 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
   const parts: string[] = new Array(count * STRINGS);
   const offsets = new Int32Array(count * STRINGS + 1);
   const numbers = new Float64Array(count * NUMBERS);
+  const updates: (string | null)[] = [];
+  const updateIndex = new Map<string | null, number>();
   let at = 0;
   const put = (k: number, value: string | null) => {
     const text = value ?? NULL;
@@ -64,7 +68,6 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
     put(s + S_COUNTRY, it.manufactureCountry);
     put(s + S_UNIT_QTY, it.unitQty);
     put(s + S_SIZE_UNIT, it.sizeUnit);
-    put(s + S_UPDATED, it.updatedAt);
     const key = barcodeKey(it.itemCode);
     const n = i * NUMBERS;
     numbers[n + N_KEY] = keyNumber(key);
@@ -75,6 +78,12 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
     numbers[n + N_SIZE] = num(it.sizeAmount);
     numbers[n + N_WEIGHTED] = it.isWeighted ? 1 : 0;
     numbers[n + N_QTY_IN_PACKAGE] = num(it.qtyInPackage);
+    let u = updateIndex.get(it.updatedAt);
+    if (u === undefined) {
+      u = updates.push(it.updatedAt) - 1;
+      updateIndex.set(it.updatedAt, u);
+    }
+    numbers[n + N_UPDATED] = u;
   }
   offsets[count * STRINGS] = at;
   return {
@@ -86,6 +95,7 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
     text: count ? parts.join(SEP) + SEP : "",
     offsets,
     numbers,
+    updates,
   };
 }
 
@@ -128,7 +138,7 @@ class PackedRows implements PriceRows {
     return this.number(i, N_ALLOW) === 1;
   }
   updatedAt(i: number): string | null {
-    return this.string(i, S_UPDATED);
+    return this.p.updates[this.number(i, N_UPDATED)]!;
   }
   productHash(i: number): number {
     return this.number(i, N_HASH);

@@ -1,5 +1,6 @@
 import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
+import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { OrderedFile } from "./order.ts";
 
@@ -48,9 +49,13 @@ export class Prefetcher {
     return { id: i, ok: false, bytes: file.size, reason: `file is ${file.size} bytes, over the ${this.options.maxBytes}-byte limit`, readMs: 0, parseMs: 0 };
   }
 
-  private inline(i: number): Promise<ParseReply> {
+  private async inline(i: number): Promise<ParseReply> {
     const file = this.files[i]!;
-    return parseOne({ id: i, path: file.path, fileName: file.fileName, maxBytes: this.options.maxBytes }, false);
+    // Packed like a worker's reply, so the loader reads every file the same (cheapest) way:
+    // identities and description hashes computed once, no product object per row.
+    const reply = await parseOne({ id: i, path: file.path, fileName: file.fileName, maxBytes: this.options.maxBytes }, true);
+    if (reply.ok && reply.parsed.kind === "prices-packed") reply.parsed = unpackParsed(reply.parsed);
+    return reply;
   }
 
   /**

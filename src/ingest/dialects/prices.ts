@@ -30,7 +30,17 @@ export function priceRowParser(): RowParser<PricesFile> {
   const v: (XmlValue | undefined)[] = new Array(PRICE_FIELDS.fields.length);
   let noCode = 0;
   let noPrice = 0;
+  // Rows of a file mostly repeat the previous row's PriceUpdateDate: read it once per run of equal values.
+  let lastUpdated: string | undefined;
+  let lastIso: string | null = null;
   let first: { chainCode?: XmlValue; subChainCode?: XmlValue; storeCode?: XmlValue } | null = null;
+  const updatedAtOf = (raw: string | undefined): string | null => {
+    if (raw !== lastUpdated) {
+      lastUpdated = raw;
+      lastIso = parseIsraelDateTime(raw);
+    }
+    return lastIso;
+  };
   return {
     row(row) {
       PRICE_FIELDS.readSlots(row, v);
@@ -70,7 +80,7 @@ export function priceRowParser(): RowParser<PricesFile> {
         price,
         allowDiscount: toFlag(v[S.allowDiscount], true),
         itemStatus: toInt(v[S.itemStatus]),
-        updatedAt: parseIsraelDateTime(textOf(v[S.updatedAt])),
+        updatedAt: updatedAtOf(textOf(v[S.updatedAt])),
       });
     },
     finish(root) {

@@ -22,17 +22,28 @@ export class BatchInsert {
     tail = "",
     private readonly batch = 64,
   ) {
+    if (columns < 1 || columns > 7) throw new Error("BatchInsert takes 1–7 columns");
     const row = `(${Array(columns).fill("?").join(", ")})`;
     this.full = db.prepare(`${head} ${Array(batch).fill(row).join(", ")} ${tail}`);
     this.single = db.prepare(`${head} ${row} ${tail}`);
     this.values = new Array(columns * batch);
   }
 
-  add(...row: SQLQueryBindings[]): void {
-    const at = this.used * this.columns;
-    for (let i = 0; i < this.columns; i++) this.values[at + i] = row[i]!;
+  /** One row (`columns` values; at most 7). Fixed parameters: no array per row. */
+  add(a: SQLQueryBindings, b?: SQLQueryBindings, c?: SQLQueryBindings, d?: SQLQueryBindings, e?: SQLQueryBindings, f?: SQLQueryBindings, g?: SQLQueryBindings): void {
+    const v = this.values;
+    const n = this.columns;
+    const at = this.used * n;
+    v[at] = a;
+    if (n > 1) v[at + 1] = b!;
+    if (n > 2) v[at + 2] = c!;
+    if (n > 3) v[at + 3] = d!;
+    if (n > 4) v[at + 4] = e!;
+    if (n > 5) v[at + 5] = f!;
+    if (n > 6) v[at + 6] = g!;
     if (++this.used === this.batch) {
-      this.full.run(...this.values);
+      // One array argument binds positionally (cheaper than spreading hundreds of values).
+      (this.full.run as (values: SQLQueryBindings[]) => unknown)(v);
       this.used = 0;
     }
   }

@@ -1,10 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { BatchInsert } from "./batch.ts";
 
-const PRODUCT_BITS = 22n;
-const STORE_BITS = 17n;
-const SEQ_BITS = 24n;
-const MAX_ROWS = 1 << 24;
 // Written between files past this many rows: ~100 MB of buffer and sort keys.
 const FLUSH_AT = 4_000_000;
 
@@ -88,28 +84,19 @@ export class HistoryBuffer {
     return n;
   }
 
-  /** Row indexes sorted by (product, store, arrival). */
-  private order(n: number): Iterable<number> {
+  /**
+   * Row indexes sorted by (product, store, arrival): two stable counting sorts (by store, then
+   * by product) — linear, no comparison and no per-row allocation.
+   */
+  private order(n: number): Int32Array {
     let maxProduct = 0;
     let maxStore = 0;
     for (let i = 0; i < n; i++) {
       if (this.products[i]! > maxProduct) maxProduct = this.products[i]!;
       if (this.stores[i]! > maxStore) maxStore = this.stores[i]!;
     }
-    if (maxProduct < 2 ** Number(PRODUCT_BITS) && maxStore < 2 ** Number(STORE_BITS) && n <= MAX_ROWS) {
-      // One packed 63-bit key per row, sorted natively.
-      const keys = new BigInt64Array(n);
-      for (let i = 0; i < n; i++) {
-        keys[i] = (BigInt(this.products[i]!) << (STORE_BITS + SEQ_BITS)) | (BigInt(this.stores[i]!) << SEQ_BITS) | BigInt(i);
-      }
-      keys.sort();
-      const mask = (1n << SEQ_BITS) - 1n;
-      const out = new Int32Array(n);
-      for (let i = 0; i < n; i++) out[i] = Number(keys[i]! & mask);
-      return out;
-    }
-    const idx = Array.from({ length: n }, (_, i) => i);
-    return idx.sort((a, b) => this.products[a]! - this.products[b]! || this.stores[a]! - this.stores[b]! || a - b);
+    const byStore = countingSort(this.stores, n, maxStore, null);
+    return countingSort(this.products, n, maxProduct, byStore);
   }
 
   private grow(): void {
@@ -124,4 +111,17 @@ export class HistoryBuffer {
     this.timeIds = grow(this.timeIds, (n) => new Int32Array(n));
     this.prices = grow(this.prices, (n) => new Float64Array(n));
   }
+}
+
+/** Indexes `from` (or 0…n−1) stably sorted by `keys[index]` (non-negative integers up to `max`). */
+function countingSort(keys: Int32Array, n: number, max: number, from: Int32Array | null): Int32Array {
+  const starts = new Int32Array(max + 2);
+  for (let i = 0; i < n; i++) starts[keys[i]! + 1]!++;
+  for (let k = 1; k < starts.length; k++) starts[k]! += starts[k - 1]!;
+  const out = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = from ? from[k]! : k;
+    out[starts[keys[i]!]!++] = i;
+  }
+  return out;
 }
