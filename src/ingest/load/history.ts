@@ -44,12 +44,22 @@ export class HistoryBuffer {
 
   /** Holds one history row; `price` null = no longer sold. */
   add(productId: number, storeId: number, time: string, price: number | null): void {
-    if (this.count === this.products.length) this.grow();
+    this.addAt(productId, storeId, this.timeId(time), price);
+  }
+
+  /** The number standing for a `valid_from` time in {@link addAt} (look it up once per file). */
+  timeId(time: string): number {
     let timeId = this.timeIndex.get(time);
     if (timeId === undefined) {
       timeId = this.times.push(time) - 1;
       this.timeIndex.set(time, timeId);
     }
+    return timeId;
+  }
+
+  /** {@link add} with the time as {@link timeId} gave it. */
+  addAt(productId: number, storeId: number, timeId: number, price: number | null): void {
+    if (this.count === this.products.length) this.grow();
     const i = this.count++;
     this.products[i] = productId;
     this.stores[i] = storeId;

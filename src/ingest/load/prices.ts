@@ -23,30 +23,128 @@ export interface PriceResult {
   duplicates: number;
 }
 
+/**
+ * A set of product ids (the products whose current price changed this run): a bitmap plus the
+ * list, so adding one is an array write rather than a hash-set insert.
+ */
+export class ProductIdSet implements Iterable<number> {
+  private seen = new Uint8Array(1 << 16);
+  private readonly ids: number[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  add(id: number): void {
+    if (id >= this.seen.length) {
+      const bigger = new Uint8Array(Math.max(id + 1, this.seen.length * 2));
+      bigger.set(this.seen);
+      this.seen = bigger;
+    }
+    if (this.seen[id]) return;
+    this.seen[id] = 1;
+    this.ids.push(id);
+  }
+
+  has(id: number): boolean {
+    return id < this.seen.length && this.seen[id] === 1;
+  }
+
+  [Symbol.iterator](): Iterator<number> {
+    return this.ids[Symbol.iterator]();
+  }
+}
+
 /** Prepared statements of the price loader, one set per connection and run. */
 export class PriceStatements {
+  /** A store's rows as three JSON arrays in product order (one result row, no object per price). */
   readonly storeRows: Statement;
   readonly oneRow: Statement;
   /** New rows, written in batches (flushed at the end of each file). */
   readonly insert: BatchInsert;
   readonly update: Statement;
+  readonly setAllow: Statement;
   readonly remove: Statement;
   /** Products whose current price changed in some store this run (for chain_products). */
-  readonly touched = new Set<number>();
+  readonly touched = new ProductIdSet();
 
   constructor(db: Database) {
-    this.storeRows = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ?");
-    this.oneRow = db.prepare("SELECT product_id, price, updated_at, allow_discount FROM price_current WHERE store_id = ? AND product_id = ?");
+    this.storeRows = db.prepare(
+      `SELECT json_group_array(product_id) AS ids, json_group_array(price) AS prices, json_group_array(allow_discount) AS allows
+         FROM (SELECT product_id, price, allow_discount FROM price_current WHERE store_id = ? ORDER BY product_id)`,
+    );
+    this.oneRow = db.prepare("SELECT price, allow_discount FROM price_current WHERE store_id = ? AND product_id = ?");
     this.insert = new BatchInsert(db, "INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES", 5);
     this.update = db.prepare("UPDATE price_current SET price = ?, updated_at = ?, allow_discount = ? WHERE store_id = ? AND product_id = ?");
+    this.setAllow = db.prepare("UPDATE price_current SET allow_discount = ? WHERE store_id = ? AND product_id = ?");
     this.remove = db.prepare("DELETE FROM price_current WHERE store_id = ? AND product_id = ?");
   }
 }
 
-type Current = [productId: number, price: number, updatedAt: string, allowDiscount: number];
+/** A store's current rows, ascending by product id. */
+interface Existing {
+  ids: number[];
+  prices: number[];
+  allows: number[];
+}
 
 // Below this many items a delta file looks its rows up one by one instead of reading the store.
 const POINT_LOOKUP_LIMIT = 200;
+/** Row indexes fit below this in a packed (product id, row) sort key. */
+const ROW_SPAN = 2 ** 22;
+/** Product ids below this keep the packed key exact (2³¹ × 2²² = 2⁵³). */
+const ID_SPAN = 2 ** 31;
+
+/**
+ * The file's rows ordered by product id, one per product (the last row of a repeated item
+ * counts): product ids in `ids`, their row indexes in `at`.
+ */
+function byProduct(productOf: Float64Array, n: number): { ids: Float64Array; at: Int32Array; count: number } {
+  const order = new Int32Array(n);
+  let packed = n < ROW_SPAN;
+  for (let i = 0; i < n && packed; i++) if (productOf[i]! >= ID_SPAN) packed = false;
+  if (packed) {
+    // One number per row (id × 2²² + row), sorted natively: no comparator, no map.
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = productOf[i]! * ROW_SPAN + i;
+    keys.sort();
+    for (let k = 0; k < n; k++) order[k] = keys[k]! % ROW_SPAN;
+  } else {
+    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => productOf[a]! - productOf[b]! || a - b);
+    for (let k = 0; k < n; k++) order[k] = idx[k]!;
+  }
+  const ids = new Float64Array(n);
+  const at = new Int32Array(n);
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    const id = productOf[i]!;
+    if (k + 1 < n && productOf[order[k + 1]!] === id) continue;
+    ids[count] = id;
+    at[count++] = i;
+  }
+  return { ids, at, count };
+}
+
+function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, count: number, wholeStore: boolean): Existing {
+  if (wholeStore) {
+    const row = st.storeRows.get(storeId) as { ids: string; prices: string; allows: string };
+    const existing: Existing = { ids: JSON.parse(row.ids), prices: JSON.parse(row.prices), allows: JSON.parse(row.allows) };
+    for (let e = 1; e < existing.ids.length; e++) {
+      if (existing.ids[e]! <= existing.ids[e - 1]!) throw new Error("price_current rows of a store not in product order");
+    }
+    return existing;
+  }
+  const existing: Existing = { ids: [], prices: [], allows: [] };
+  for (let k = 0; k < count; k++) {
+    const row = st.oneRow.values(storeId, ids[k]!)[0] as [number, number] | undefined;
+    if (!row) continue;
+    existing.ids.push(ids[k]!);
+    existing.prices.push(row[0]);
+    existing.allows.push(row[1]);
+  }
+  return existing;
+}
 
 /**
  * Loads one store's price file. A change of price (or a new item) writes `price_current` and a
@@ -54,7 +152,8 @@ const POINT_LOOKUP_LIMIT = 200;
  * change is written; `updated_at` stays the time the price took effect). With `replace` (a complete
  * PriceFull), items the store no longer lists are deleted and get a history row with price
  * NULL. Rows are written in primary-key order (product id), new ones in multi-row batches;
- * history rows go to the run's HistoryBuffer (written sorted at the end of the run).
+ * history rows go to the run's HistoryBuffer (written sorted at the end of the run). The file's
+ * rows and the store's current rows are matched by one ordered walk over both.
  *
  * @example loadPrices(statements, products, history, storeId, chainId, recordRows(items), { replace: true, time, timeMs })
  * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0 }
@@ -69,64 +168,60 @@ export function loadPrices(
   options: PriceOptions,
 ): PriceResult {
   const { time, timeMs } = options;
-  // Product id → row index in the file (the last row of a repeated item counts).
-  const incoming = new Map<number, number>();
-  let duplicates = 0;
-  for (let i = 0; i < rows.count; i++) {
-    const id = products.upsert(rows, i, chainId, time, timeMs);
-    if (incoming.has(id)) duplicates++;
-    incoming.set(id, i);
-  }
+  const n = rows.count;
+  const productOf = new Float64Array(n);
+  for (let i = 0; i < n; i++) productOf[i] = products.upsert(rows, i, chainId, time, timeMs);
+  const { ids, at, count } = byProduct(productOf, n);
+  const duplicates = n - count;
 
-  const existing = new Map<number, Current>();
-  if (options.replace || incoming.size > POINT_LOOKUP_LIMIT) {
-    for (const row of st.storeRows.values(storeId) as Current[]) existing.set(row[0], row);
-  } else {
-    for (const id of incoming.keys()) {
-      const row = st.oneRow.values(storeId, id)[0] as Current | undefined;
-      if (row) existing.set(id, row);
-    }
-  }
-
-  const ids = Float64Array.from(incoming.keys()).sort();
+  const existing = readExisting(st, storeId, ids, count, options.replace || count > POINT_LOOKUP_LIMIT);
+  const exIds = existing.ids;
+  const exCount = exIds.length;
+  const timeId = history.timeId(time);
+  const gone: number[] = [];
   let inserted = 0;
   let changed = 0;
   let unchanged = 0;
-  for (const id of ids) {
-    const i = incoming.get(id)!;
+  let e = 0;
+  for (let k = 0; k < count; k++) {
+    const id = ids[k]!;
+    const i = at[k]!;
+    while (e < exCount && exIds[e]! < id) gone.push(exIds[e++]!);
     const price = rows.price(i);
     const allow = rows.allowDiscount(i) ? 1 : 0;
-    const old = existing.get(id);
-    if (!old) {
+    if (e >= exCount || exIds[e] !== id) {
       st.insert.add(storeId, id, price, rows.updatedAt(i) ?? time, allow);
-      history.add(id, storeId, time, price);
+      history.addAt(id, storeId, timeId, price);
       st.touched.add(id);
       inserted++;
-    } else if (old[1] !== price) {
+      continue;
+    }
+    const oldPrice = existing.prices[e]!;
+    const oldAllow = existing.allows[e]!;
+    e++;
+    if (oldPrice !== price) {
       st.update.run(price, rows.updatedAt(i) ?? time, allow, storeId, id);
-      history.add(id, storeId, time, price);
+      history.addAt(id, storeId, timeId, price);
       st.touched.add(id);
       changed++;
     } else {
       // Same price: updated_at stays the time this price took effect (some chains restamp
       // PriceUpdateDate on every file; rewriting every row daily would cost more than the load).
-      if (old[3] !== allow) st.update.run(price, old[2], allow, storeId, id);
+      if (oldAllow !== allow) st.setAllow.run(allow, storeId, id);
       unchanged++;
     }
   }
+  while (e < exCount) gone.push(exIds[e++]!);
   st.insert.flush();
 
   let removed = 0;
   if (options.replace) {
-    const gone: number[] = [];
-    for (const id of existing.keys()) if (!incoming.has(id)) gone.push(id);
-    gone.sort((a, b) => a - b);
     for (const id of gone) {
       st.remove.run(storeId, id);
-      history.add(id, storeId, time, null);
+      history.addAt(id, storeId, timeId, null);
       st.touched.add(id);
     }
     removed = gone.length;
   }
-  return { rows: rows.count, inserted, changed, unchanged, removed, duplicates };
+  return { rows: n, inserted, changed, unchanged, removed, duplicates };
 }
