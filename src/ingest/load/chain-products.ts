@@ -152,10 +152,17 @@ function keyOrder(rows: Rows, rank: Int32Array): ArrayLike<number> {
 /**
  * Rebuilds all of `chain_products` from `price_current` (run inside the import's transaction).
  * Reads prices through the (product_id, price) index in chunks, so memory stays small, and
- * writes the rows in primary-key order.
+ * writes the rows in primary-key order; the table's secondary indexes are dropped and built
+ * again after the rows are in (inside the transaction: readers keep the old ones until the commit).
  * @example rebuildChainProducts(db) // → rows written
  */
 export function rebuildChainProducts(db: Database): number {
+  // Secondary indexes are built once after the rows are in (a sorted build) instead of row by
+  // row in product order, which touches them all over (≈ 40 % of the rebuild's time).
+  const indexes = db
+    .query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'chain_products' AND sql IS NOT NULL")
+    .all() as { name: string; sql: string }[];
+  for (const index of indexes) db.run(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
   db.run("DELETE FROM chain_products");
   const stores = storeMap(db);
   const { codes, rank } = barcodeOrder(db);
@@ -183,6 +190,7 @@ export function rebuildChainProducts(db: Database): number {
     insert.add(rows.chain[i]!, codes[product]!, product, rows.count[i]!, rows.min[i]!, rows.max[i]!, rows.mode[i]!);
   }
   insert.flush();
+  for (const index of indexes) db.run(index.sql);
   return rows.length;
 }
 
