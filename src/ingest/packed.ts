@@ -1,6 +1,6 @@
 import type { ParsedFile } from "./records.ts";
 import { barcodeKey } from "./load/barcode.ts";
-import { isShared, keyNumber, productName, recordHash, type PriceList, type PriceRows, type ProductSource } from "./load/price-rows.ts";
+import { isShared, keyNumber, productHash, productName, type PriceList, type PriceRows, type ProductSource } from "./load/price-rows.ts";
 
 /**
  * A price list packed on a parse worker for the importing thread. Structured clone of
@@ -63,7 +63,8 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
     const it = parsed.items[i]!;
     const s = i * STRINGS;
     put(s + S_CODE, it.itemCode);
-    put(s + S_NAME, productName(it));
+    const name = productName(it);
+    put(s + S_NAME, name);
     put(s + S_MAKER, it.manufacturer);
     put(s + S_COUNTRY, it.manufactureCountry);
     put(s + S_UNIT_QTY, it.unitQty);
@@ -74,7 +75,16 @@ export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
     numbers[n + N_SHARED] = isShared(key, it.itemType) ? 1 : 0;
     numbers[n + N_PRICE] = it.price;
     numbers[n + N_ALLOW] = it.allowDiscount ? 1 : 0;
-    numbers[n + N_HASH] = recordHash(it);
+    numbers[n + N_HASH] = productHash({
+      name,
+      manufacturer: it.manufacturer,
+      country: it.manufactureCountry,
+      unitQty: it.unitQty,
+      sizeAmount: it.sizeAmount,
+      sizeUnit: it.sizeUnit,
+      qtyInPackage: it.qtyInPackage,
+      isWeighted: it.isWeighted ? 1 : 0,
+    });
     numbers[n + N_SIZE] = num(it.sizeAmount);
     numbers[n + N_WEIGHTED] = it.isWeighted ? 1 : 0;
     numbers[n + N_QTY_IN_PACKAGE] = num(it.qtyInPackage);

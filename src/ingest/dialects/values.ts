@@ -36,7 +36,10 @@ export function isPlaceholder(text: string): boolean {
     case 3:
     case 4:
     case 7:
-      return text === "לא ידוע" || (c < 128 && PLACEHOLDERS.has(text.toLowerCase()));
+      // The ASCII spellings (`n/a`, `null`, `none`, `unknown`) all start with n or u: only
+      // those are lower-cased (a copy per value otherwise, e.g. every `100 גרם`).
+      if (c === 110 || c === 117 || c === 78 || c === 85) return PLACEHOLDERS.has(text.toLowerCase());
+      return text === "לא ידוע";
   }
   return false;
 }
