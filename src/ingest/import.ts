@@ -130,10 +130,9 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
       resolveCity,
       replace: replaced,
     });
-    const open = session;
     for (let i = 0; i < ordered.length; i++) {
-      // While the next file is still being parsed, write held rows or parse further files here.
-      const reply = await ahead.take(i, () => open.idleWork());
+      // While the next file is still being parsed, parse further files here.
+      const reply = await ahead.take(i);
       io.read += reply.readMs;
       io.parse += reply.parseMs;
       files.push(loadReply(session, options.registry, ordered[i]!, reply));
@@ -141,6 +140,8 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
       // Let an in-process server answer between files.
       await Bun.sleep(0);
     }
+    // Every file is parsed: the parse threads' memory goes before the finishing writes need theirs.
+    ahead.close();
     dataVersion = session.finish(options.source, toIsraelIso(now()));
     if (dataVersion === null) error = ordered.length === 0 ? "no files to import" : "no file could be imported";
   } catch (caught) {

@@ -12,13 +12,13 @@ const STEAL_AHEAD = 4;
 /**
  * Reads and parses the files of a run ahead of the loader, in the order they are loaded.
  * With parse workers (default: cores − 1, at most 3) each worker keeps a short queue; when the
- * importing thread would wait for the next file, it first does its own idle work (writing held
- * history rows), then parses a file past the workers' queue itself — so both cores parse and
+ * importing thread would wait for the next file, it first does the caller's idle work (if any),
+ * then parses a file past the workers' queue itself — so both cores parse and
  * the faster side never sits idle. Without workers, files are parsed when taken.
  *
  * @example
  * const ahead = new Prefetcher(ordered, { maxBytes });
- * for (let i = 0; i < ordered.length; i++) load(await ahead.take(i, () => session.idleWork()));
+ * for (let i = 0; i < ordered.length; i++) load(await ahead.take(i));
  * ahead.close();
  */
 export class Prefetcher {

@@ -1,14 +1,30 @@
 import type { Database } from "bun:sqlite";
 import { BatchInsert } from "./batch.ts";
 
-// Written between files past this many rows: ~100 MB of buffer and sort keys.
-const FLUSH_AT = 4_000_000;
+// Written between files past this many rows: 12 bytes a row (~100 MB) plus 8 of sort keys at
+// the write. A national day (~7 M price rows, all new on a first import) fits, so a first
+// import writes its history in one append-only pass instead of merging a second batch into
+// the first.
+const FLUSH_AT = 8_000_000;
+
+const CHUNK_BITS = 20;
+const CHUNK = 1 << CHUNK_BITS;
+const MASK = CHUNK - 1;
+
+/** One chunk of held rows (fixed size: growing never copies, and there is no slack to speak of). */
+interface Chunk {
+  products: Int32Array;
+  prices: Float64Array;
+}
 
 /**
  * The run's `price_history` rows, held in typed arrays and written sorted by the table's
  * primary key (product, store, then arrival order = time order, since a store's older price
  * files are skipped). Files arrive store by store while the table is clustered product by
  * product: sorted writes turn millions of random B-tree inserts into one ordered pass.
+ *
+ * Rows come in runs of one (store, time) — a file's rows — so a row holds only its product
+ * and price (12 bytes); the runs hold the store and time.
  *
  * Rows of one (product, store, time) keep the last one (a Price published at the same minute
  * as its PriceFull). `mark()`/`truncate()` drop a rolled-back file's rows; `flush()` must run
@@ -20,12 +36,15 @@ const FLUSH_AT = 4_000_000;
  * history.flush(); // → rows written
  */
 export class HistoryBuffer {
-  private products = new Int32Array(1 << 16);
-  private stores = new Int32Array(1 << 16);
-  private timeIds = new Int32Array(1 << 16);
-  private prices = new Float64Array(1 << 16);
+  private readonly chunks: Chunk[] = [];
   private readonly times: string[] = [];
   private readonly timeIndex = new Map<string, number>();
+  /** Runs of rows with one store and time: first row, store, time id. */
+  private runStarts: number[] = [];
+  private runStores: number[] = [];
+  private runTimes: number[] = [];
+  private lastStore = -1;
+  private lastTime = -1;
   private count = 0;
   private readonly insert: BatchInsert;
 
@@ -59,12 +78,19 @@ export class HistoryBuffer {
 
   /** {@link add} with the time as {@link timeId} gave it. */
   addAt(productId: number, storeId: number, timeId: number, price: number | null): void {
-    if (this.count === this.products.length) this.grow();
-    const i = this.count++;
-    this.products[i] = productId;
-    this.stores[i] = storeId;
-    this.timeIds[i] = timeId;
-    this.prices[i] = price === null ? Number.NaN : price;
+    const i = this.count;
+    if (storeId !== this.lastStore || timeId !== this.lastTime) {
+      this.runStarts.push(i);
+      this.runStores.push(storeId);
+      this.runTimes.push(timeId);
+      this.lastStore = storeId;
+      this.lastTime = timeId;
+    }
+    if (i >>> CHUNK_BITS === this.chunks.length) this.chunks.push({ products: new Int32Array(CHUNK), prices: new Float64Array(CHUNK) });
+    const chunk = this.chunks[i >>> CHUNK_BITS]!;
+    chunk.products[i & MASK] = productId;
+    chunk.prices[i & MASK] = price === null ? Number.NaN : price;
+    this.count = i + 1;
   }
 
   /** Position to come back to if the current file is rolled back. */
@@ -73,7 +99,13 @@ export class HistoryBuffer {
   }
 
   truncate(mark: number): void {
-    this.count = Math.min(this.count, mark);
+    if (mark >= this.count) return;
+    this.count = mark;
+    let runs = this.runStarts.length;
+    while (runs > 0 && this.runStarts[runs - 1]! >= mark) runs--;
+    this.runStarts.length = this.runStores.length = this.runTimes.length = runs;
+    // The next row opens a run of its own.
+    this.lastStore = this.lastTime = -1;
   }
 
   /** True when the buffer should be written before the next file (bounds memory). */
@@ -85,53 +117,51 @@ export class HistoryBuffer {
   flush(): number {
     const n = this.count;
     if (n === 0) return 0;
-    for (const i of this.order(n)) {
-      const price = this.prices[i]!;
-      this.insert.add(this.products[i]!, this.stores[i]!, this.times[this.timeIds[i]!]!, Number.isNaN(price) ? null : price);
+    const { rows, runOf } = this.order(n);
+    for (let k = 0; k < n; k++) {
+      const i = rows[k]!;
+      const chunk = this.chunks[i >>> CHUNK_BITS]!;
+      const price = chunk.prices[i & MASK]!;
+      const run = runOf[k]!;
+      this.insert.add(chunk.products[i & MASK]!, this.runStores[run]!, this.times[this.runTimes[run]!]!, Number.isNaN(price) ? null : price);
     }
     this.insert.flush();
     this.count = 0;
+    this.runStarts = [];
+    this.runStores = [];
+    this.runTimes = [];
+    this.lastStore = this.lastTime = -1;
+    // Chunks past the first are let go: a big first import should not keep them for the run.
+    this.chunks.length = Math.min(this.chunks.length, 1);
     return n;
   }
 
   /**
-   * Row indexes sorted by (product, store, arrival): two stable counting sorts (by store, then
-   * by product) — linear, no comparison and no per-row allocation.
+   * Row indexes sorted by (product, store, arrival), with each row's run: runs ordered by
+   * store (stable), then one counting sort of their rows by product — linear, no comparison,
+   * and no per-row allocation beyond the two output arrays.
    */
-  private order(n: number): Int32Array {
+  private order(n: number): { rows: Int32Array; runOf: Int32Array } {
+    const runs = this.runStarts.length;
+    const runEnd = (r: number) => (r + 1 < runs ? this.runStarts[r + 1]! : n);
+    const byStore = Array.from({ length: runs }, (_, r) => r).sort((a, b) => this.runStores[a]! - this.runStores[b]! || a - b);
     let maxProduct = 0;
-    let maxStore = 0;
     for (let i = 0; i < n; i++) {
-      if (this.products[i]! > maxProduct) maxProduct = this.products[i]!;
-      if (this.stores[i]! > maxStore) maxStore = this.stores[i]!;
+      const product = this.chunks[i >>> CHUNK_BITS]!.products[i & MASK]!;
+      if (product > maxProduct) maxProduct = product;
     }
-    const byStore = countingSort(this.stores, n, maxStore, null);
-    return countingSort(this.products, n, maxProduct, byStore);
+    const starts = new Int32Array(maxProduct + 2);
+    for (let i = 0; i < n; i++) starts[this.chunks[i >>> CHUNK_BITS]!.products[i & MASK]! + 1]!++;
+    for (let k = 1; k < starts.length; k++) starts[k]! += starts[k - 1]!;
+    const rows = new Int32Array(n);
+    const runOf = new Int32Array(n);
+    for (const r of byStore) {
+      for (let i = this.runStarts[r]!, end = runEnd(r); i < end; i++) {
+        const at = starts[this.chunks[i >>> CHUNK_BITS]!.products[i & MASK]!]!++;
+        rows[at] = i;
+        runOf[at] = r;
+      }
+    }
+    return { rows, runOf };
   }
-
-  private grow(): void {
-    const size = this.products.length * 2;
-    const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T) => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.products = grow(this.products, (n) => new Int32Array(n));
-    this.stores = grow(this.stores, (n) => new Int32Array(n));
-    this.timeIds = grow(this.timeIds, (n) => new Int32Array(n));
-    this.prices = grow(this.prices, (n) => new Float64Array(n));
-  }
-}
-
-/** Indexes `from` (or 0…n−1) stably sorted by `keys[index]` (non-negative integers up to `max`). */
-function countingSort(keys: Int32Array, n: number, max: number, from: Int32Array | null): Int32Array {
-  const starts = new Int32Array(max + 2);
-  for (let i = 0; i < n; i++) starts[keys[i]! + 1]!++;
-  for (let k = 1; k < starts.length; k++) starts[k]! += starts[k - 1]!;
-  const out = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = from ? from[k]! : k;
-    out[starts[keys[i]!]!++] = i;
-  }
-  return out;
 }

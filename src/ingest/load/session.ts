@@ -42,10 +42,6 @@ export interface SessionTimings {
   commit: number;
 }
 
-/** History rows worth writing early when the loader would otherwise wait (≈ 50 ms of work). */
-const IDLE_FLUSH_ROWS = 50_000;
-const NO_IDLE_FLUSH = Number.POSITIVE_INFINITY;
-
 /** A file over this size that parses to no rows is suspect (research notes §7). */
 export const ZERO_ROWS_MIN_BYTES = 1024;
 
@@ -90,13 +86,6 @@ export class LoadSession {
   private open = true;
   /** Files loaded with rows or as legitimately empty (status ok, or partial with rows). */
   imported = 0;
-  /**
-   * Held history rows that make an early write worthwhile. Only for a load into an empty
-   * history table: writing a small sorted batch into a big table touches pages all over it,
-   * so then the rows wait for one sorted write at the end.
-   */
-  private idleFlushAt = NO_IDLE_FLUSH;
-  private historyWritten = 0;
   /** Milliseconds spent per phase (for benchmarks and logs). */
   readonly timings: SessionTimings = { files: 0, history: 0, indexes: 0, chainProducts: 0, commit: 0 };
 
@@ -132,7 +121,6 @@ export class LoadSession {
       this.prices = new PriceStatements(db);
       this.promos = new PromotionStatements(db);
       this.history = new HistoryBuffer(db);
-      if (!db.query("SELECT 1 FROM price_history LIMIT 1").get()) this.idleFlushAt = IDLE_FLUSH_ROWS;
     } catch (error) {
       db.run("ROLLBACK");
       throw error;
@@ -200,7 +188,7 @@ export class LoadSession {
     // Past the savepoint: the held history rows all belong to loaded files.
     if (this.history.full) {
       const flushing = performance.now();
-      this.historyWritten += this.history.flush();
+      this.history.flush();
       this.timings.history += performance.now() - flushing;
     }
     this.account(file, outcome);
@@ -309,22 +297,6 @@ export class LoadSession {
       this.abort();
       throw error;
     }
-  }
-
-  /**
-   * Work that can be done early while the caller waits for the next parsed file: writes the
-   * held history rows once there are enough (the last ones are written by `finish`). Call only
-   * between files. Returns true when it did something.
-   */
-  idleWork(): boolean {
-    if (!this.open || this.history.size < this.idleFlushAt) return false;
-    const started = performance.now();
-    this.historyWritten += this.history.flush();
-    // Each early write is a pass over the whole table: doubling the batch keeps the passes
-    // few (the total work stays within ~2× of one sorted write).
-    this.idleFlushAt = Math.max(this.idleFlushAt, this.historyWritten);
-    this.timings.history += performance.now() - started;
-    return true;
   }
 
   private refreshChainProducts(): void {
