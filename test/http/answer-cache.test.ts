@@ -13,14 +13,54 @@ describe("ColdBudget", () => {
     now = 500;
     budget.spend(100);
     expect(budget.spent()).toBe(200);
-    expect(budget.available()).toBe(true);
-    budget.spend(60);
-    expect(budget.available()).toBe(false);
     now = 1050; // the first 100 ms of work is over a second old
-    expect(budget.spent()).toBe(160);
-    expect(budget.available()).toBe(true);
+    expect(budget.spent()).toBe(100);
     now = 5000;
     expect(budget.spent()).toBe(0);
+  });
+
+  test("paces cold work at its rate (250 ms a second: 1 ms every 4 ms), in bursts of 10 ms at most", () => {
+    let now = 0;
+    const budget = new ColdBudget(250, () => now);
+    // Back to back from rest: 10 ms of work, then it waits.
+    let ran = 0;
+    while (budget.available()) {
+      budget.spend(1);
+      ran++;
+    }
+    expect(ran).toBe(10);
+    // Over the next second: one more millisecond of work every 4 ms, never more.
+    let longestRun = 0;
+    let run = 0;
+    for (now = 0; now < 1000; now += 0.5) {
+      if (budget.available()) {
+        budget.spend(1);
+        ran++;
+        run++;
+        longestRun = Math.max(longestRun, run);
+      } else run = 0;
+    }
+    expect(ran).toBeGreaterThanOrEqual(258);
+    expect(ran).toBeLessThanOrEqual(261);
+    expect(longestRun).toBe(1);
+    // Work that overran its share is repaid first (200 ms over: 0.8 s without cold work)...
+    budget.spend(200);
+    now += 700;
+    expect(budget.available()).toBe(false);
+    now += 150;
+    expect(budget.available()).toBe(true);
+    // ...but never more than a second's budget, however long the overrun.
+    budget.spend(60_000);
+    now += 1001;
+    expect(budget.available()).toBe(true);
+    // After a quiet while: a burst of 10 ms again, not the idle time's worth.
+    now += 10_000;
+    ran = 0;
+    while (budget.available()) {
+      budget.spend(1);
+      ran++;
+    }
+    expect(ran).toBe(10);
   });
 
   test("on a busy thread the budget follows the thread's busy time: at most what warm work leaves of 80 %, less while the thread is over 80 %", () => {
