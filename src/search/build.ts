@@ -194,15 +194,16 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
       const until = started + sliceMs;
       do writer.add(prepare(rows[i++]!, table));
       while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
-      if (i < rows.length) await pace(performance.now() - started);
+      await pace(performance.now() - started);
     }
   }
-  await yieldToLoop();
   const steps = table.finish();
-  let step = steps.next();
-  while (!step.done) {
-    await yieldToLoop();
+  let step: IteratorResult<void, ProductTable>;
+  for (;;) {
+    const started = performance.now();
     step = steps.next();
+    if (step.done) break;
+    await pace(performance.now() - started);
   }
   const arrays = step.value;
   await yieldToLoop();

@@ -63,7 +63,7 @@ describe("ColdBudget", () => {
     expect(ran).toBe(10);
   });
 
-  test("on a busy thread the budget follows the thread's busy time: at most what warm work leaves of 80 %, less while the thread is over 80 %", () => {
+  test("on a busy thread the budget follows the thread's busy time: at most what warm work leaves of 65 %, less while the thread is over 65 %", () => {
     let now = 10_000;
     let thread = 0;
     const budget = new ColdBudget(250, () => now, () => thread);
@@ -77,13 +77,13 @@ describe("ColdBudget", () => {
       }
     };
     expect(budget.allowed()).toBe(250); // nothing known yet: the whole budget
-    run(20); // 20 % busy: 800 - 200 leaves more than the whole budget
+    run(20); // 20 % busy: 650 - 200 leaves more than the whole budget
     expect(budget.allowed()).toBe(250);
-    run(65); // warm answers keep the thread 65 % busy: capped at 800 - 650
+    run(50); // warm answers keep the thread 50 % busy: capped at 650 - 500
     expect(budget.allowed()).toBeCloseTo(150, 0);
     // An import's switch: the cold work's full cost is twice what is measured (15 ms measured, 30 in
-    // all, per 100 ms): the thread goes over 80 %, and the budget comes down within a second.
-    run(95, 15, 5);
+    // all, per 100 ms): the thread goes over 65 %, and the budget comes down within a second.
+    run(95, 15, 2);
     const early = budget.allowed();
     expect(early).toBeLessThan(150);
     run(95, 15, 5);
@@ -94,8 +94,8 @@ describe("ColdBudget", () => {
     // Warm work alone at 85 %: the floor, however long.
     run(85, 0, 20);
     expect(budget.allowed()).toBe(20);
-    // The thread calms down to 50 %: the budget grows back.
-    run(50, 0, 20);
+    // The thread calms down to 30 %: the budget grows back.
+    run(30, 0, 20);
     expect(budget.allowed()).toBe(250);
     now += 5_000; // a quiet pause: the whole budget at once
     thread += 10;

@@ -93,6 +93,24 @@ describe("ProductSearch", () => {
     expect(page(search, "גבינה")).toEqual({ ids: [cheese], total: 1, version: 2 });
   });
 
+  test("every slice of work is reported to the pace, the last of each chunk and the finishing steps too", async () => {
+    const { db, add, commit } = database();
+    add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+    add("7290004127329", "גבינה לבנה 5% 250 גרם", ["shufersal"]);
+    add("7290000066318", "במבה 80 גרם", ["shufersal"]);
+    add("7290000068848", "ביסלי גריל 70 גרם", ["shufersal"]);
+    add("7290000171210", "קפה נמס עלית 200 גרם", ["shufersal"]);
+    commit();
+    const slices: number[] = [];
+    // Chunks of 2 rows, each indexed in one slice: a rebuild that paced only between slices of a
+    // chunk would never call the pace here, and a busy server would not count its work.
+    const search = new ProductSearch({ readChunk: 2, sliceMs: 60_000, pace: async (ms) => void slices.push(ms) });
+    await search.rebuild(db);
+    expect(search.size).toBe(5);
+    expect(slices.length).toBeGreaterThanOrEqual(3); // 3 chunks, then the table's finishing steps
+    expect(slices.every((ms) => ms >= 0)).toBe(true);
+  });
+
   test("a failed build rejects and leaves the serving index in place", async () => {
     const { db, add, commit } = database();
     const milk = add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
