@@ -71,9 +71,9 @@ export function saveRunReport(db: Database, report: Omit<ImportReport, "runId">)
   return db.transaction(() => {
     const { id } = db
       .query(
-        `INSERT INTO import_runs (started_at, finished_at, origin, status, files, rows, error) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO import_runs (started_at, finished_at, duration_ms, origin, status, files, rows, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       )
-      .get(report.startedAt, report.finishedAt, report.origin, report.status, report.totals.files, report.totals.rows, report.error) as { id: number };
+      .get(report.startedAt, report.finishedAt, Math.round(report.durationMs), report.origin, report.status, report.totals.files, report.totals.rows, report.error) as { id: number };
     const insert = db.prepare(
       `INSERT INTO import_files (run_id, file_name, file_type, chain_code, chain_slug, store_code, file_time, bytes, rows, status, reason)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -52,6 +52,8 @@ describe("importPaths", () => {
     expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
     expect(db.query("SELECT count(*) AS n FROM stores").get()).toEqual({ n: PLAN.stores });
     expect(db.query("SELECT status, files, rows FROM import_runs").get()).toEqual({ status: "ok", files: day1.paths.length, rows: report.totals.rows });
+    // The run's measured duration is kept (its timestamps are whole seconds).
+    expect(db.query("SELECT duration_ms FROM import_runs").get()).toEqual({ duration_ms: Math.round(report.durationMs) });
     expect(db.query("SELECT count(*) AS n FROM import_files WHERE run_id = ?").get(report.runId)).toEqual({ n: day1.paths.length });
     // Every product gets a category from the keyword classifier.
     expect(db.query("SELECT count(*) AS n FROM products WHERE category IS NULL").get()).toEqual({ n: 0 });

@@ -10,11 +10,16 @@ interface RunRow {
   status: string;
   started_at: string;
   finished_at: string | null;
+  /** Measured; null on runs recorded before schema version 3. */
+  duration_ms: number | null;
   rows: number;
   files: number;
 }
 
 const seconds = (iso: string | null): number => (iso ? Date.parse(iso) / 1000 : NaN);
+
+/** A finished run's duration in seconds: measured, else from its timestamps (whole seconds). */
+const runSeconds = (r: RunRow): number => (r.duration_ms !== null ? r.duration_ms / 1000 : seconds(r.finished_at) - seconds(r.started_at));
 
 /**
  * Whether another connection holds the database's write transaction. An import runs as one
@@ -44,7 +49,7 @@ export function writerActive(db: Database): boolean {
  * run, and per chain the time of its newest data (`chain_health.last_data_at`) and its age.
  */
 export function dataMetrics(db: Database, now: Date, data: { version: number; updatedAt: string | null }): string {
-  const runs = stmt(db, "SELECT origin, status, started_at, finished_at, rows, files FROM import_runs ORDER BY id").all() as RunRow[];
+  const runs = stmt(db, "SELECT origin, status, started_at, finished_at, duration_ms, rows, files FROM import_runs ORDER BY id").all() as RunRow[];
   let out = "";
 
   out += header("mehir_import_runs_total", "counter", "Import runs recorded, by origin (cli, demo, fetch, backfill) and status (running, ok, partial, failed)");
@@ -63,7 +68,7 @@ export function dataMetrics(db: Database, now: Date, data: { version: number; up
     const e = perOrigin.get(r.origin) ?? { rows: 0, files: 0, counts: IMPORT_BUCKETS.map(() => 0), sum: 0, count: 0 };
     e.rows += r.rows;
     e.files += r.files;
-    const d = seconds(r.finished_at) - seconds(r.started_at);
+    const d = runSeconds(r);
     if (Number.isFinite(d) && d >= 0) {
       const i = IMPORT_BUCKETS.findIndex((b) => d <= b);
       if (i >= 0) e.counts[i]!++;
@@ -85,7 +90,7 @@ export function dataMetrics(db: Database, now: Date, data: { version: number; up
   out += header("mehir_import_running", "gauge", "1 while an import holds the prices database's write transaction (in this process's worker or in a separate mehir import)");
   out += sample("mehir_import_running", {}, writerActive(db) ? 1 : 0);
   out += header("mehir_import_last_duration_seconds", "gauge", "Duration of the last finished import run");
-  out += sample("mehir_import_last_duration_seconds", {}, last ? seconds(last.finished_at) - seconds(last.started_at) : NaN);
+  out += sample("mehir_import_last_duration_seconds", {}, last ? runSeconds(last) : NaN);
   out += header("mehir_import_last_rows", "gauge", "Rows loaded by the last finished import run");
   out += sample("mehir_import_last_rows", {}, last ? last.rows : NaN);
   out += header("mehir_import_last_success_timestamp_seconds", "gauge", "When the last successful (ok or partial) import run finished, Unix time");

@@ -26,11 +26,13 @@ beforeAll(async () => {
   const s = f.store("shufersal", "1");
   f.price(s, f.product("7290000066318", "חלב"), 690);
   ctx.db.prices.run(
-    `INSERT INTO import_runs (started_at, finished_at, origin, status, files, rows) VALUES
-       ('2026-11-21T05:30:00+02:00', '2026-11-21T05:32:00+02:00', 'fetch', 'ok', 10, 1000),
-       ('2026-11-22T05:30:00+02:00', '2026-11-22T05:30:30+02:00', 'fetch', 'failed', 2, 5),
-       ('2026-11-22T06:00:00+02:00', '2026-11-22T06:00:04+02:00', 'cli', 'partial', 3, 300),
-       ('2026-11-22T11:59:00+02:00', NULL, 'fetch', 'running', 0, 0)`,
+    // The fetch runs were recorded before runs kept their measured duration (NULL: the timestamps,
+    // whole seconds, stand in); the cli run measured 3.75 s between timestamps 4 s apart.
+    `INSERT INTO import_runs (started_at, finished_at, duration_ms, origin, status, files, rows) VALUES
+       ('2026-11-21T05:30:00+02:00', '2026-11-21T05:32:00+02:00', NULL, 'fetch', 'ok', 10, 1000),
+       ('2026-11-22T05:30:00+02:00', '2026-11-22T05:30:30+02:00', NULL, 'fetch', 'failed', 2, 5),
+       ('2026-11-22T06:00:00+02:00', '2026-11-22T06:00:04+02:00', 3750, 'cli', 'partial', 3, 300),
+       ('2026-11-22T11:59:00+02:00', NULL, NULL, 'fetch', 'running', 0, 0)`,
   );
   ctx.db.prices.run(
     `INSERT INTO chain_health (chain_slug, last_data_at) VALUES ('shufersal', '2026-11-22T09:00:00+02:00'), ('rami-levy', '2026-11-20T12:00:00+02:00')`,
@@ -98,16 +100,17 @@ describe("GET /metrics", () => {
     expect(values.get('mehir_import_runs_total{origin="cli",status="partial"}')).toBe(1);
     expect(values.get('mehir_import_rows_total{origin="fetch"}')).toBe(1005);
     expect(values.get('mehir_import_rows_total{origin="cli"}')).toBe(300);
-    // fetch: 120 s and 30 s; cli: 4 s.
+    // fetch: 120 s and 30 s; cli: 3.75 s.
     expect(values.get('mehir_import_duration_seconds_count{origin="fetch"}')).toBe(2);
     expect(values.get('mehir_import_duration_seconds_sum{origin="fetch"}')).toBe(150);
     expect(values.get('mehir_import_duration_seconds_bucket{origin="fetch",le="30"}')).toBe(1);
     expect(values.get('mehir_import_duration_seconds_bucket{origin="fetch",le="120"}')).toBe(2);
     expect(values.get('mehir_import_duration_seconds_bucket{origin="cli",le="5"}')).toBe(1);
+    expect(values.get('mehir_import_duration_seconds_sum{origin="cli"}')).toBe(3.75);
     // A 'running' row is not what tells (runs are recorded after their commit): the write lock is,
     // and nothing holds it here (see data-metrics.test.ts and the live test for a real import).
     expect(values.get("mehir_import_running")).toBe(0);
-    expect(values.get("mehir_import_last_duration_seconds")).toBe(4);
+    expect(values.get("mehir_import_last_duration_seconds")).toBe(3.75);
     expect(values.get("mehir_import_last_rows")).toBe(300);
     expect(values.get("mehir_import_last_success_timestamp_seconds")).toBe(Date.parse("2026-11-22T06:00:04+02:00") / 1000);
     // now = 12:00 Israel: shufersal's newest data is 3 h old, rami-levy's 48 h.
