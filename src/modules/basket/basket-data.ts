@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../../app.ts";
 import { ResultCache } from "../prices/result-cache.ts";
 import { barcodeKey, findProduct, type ProductRow } from "../prices/queries.ts";
+import type { PromotionTermsRow } from "../prices/promotion-row.ts";
 
 /** A chain's figures for a product (chain_products). */
 export interface ChainFigureRow {
@@ -12,21 +13,10 @@ export interface ChainFigureRow {
 }
 
 /** A non-gift promotion item with the item's overrides merged (active or not: callers filter by time). */
-export interface PromotionRow {
+export interface PromotionRow extends PromotionTermsRow {
   product_id: number;
   promotion_db_id: number;
   chain_id: number;
-  chain_slug: string;
-  promotion_code: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  min_qty: number | null;
-  max_qty: number | null;
-  discounted_price: number | null;
-  discount_rate: number | null;
-  is_club_only: number;
-  is_coupon: number;
-  min_purchase_amount: number | null;
   /** starts_at / ends_at as epoch ms (NaN when open), parsed once when loaded. */
   startsMs: number;
   endsMs: number;

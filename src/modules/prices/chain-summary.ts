@@ -4,8 +4,9 @@ import { stmt } from "../../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
 import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
-import { isActive, publicPromotionId, type ProductRow } from "./queries.ts";
+import { isActive, publicPromotionId, storeFilterSql, type ProductRow } from "./queries.ts";
 import type { ChainFigure, PriceQuery } from "./service.ts";
+import type { PromotionTermsRow } from "./promotion-row.ts";
 
 /**
  * The chain figures of /prices/ (see chainFigures in service.ts: mode of shelf and effective
@@ -16,20 +17,9 @@ import type { ChainFigure, PriceQuery } from "./service.ts";
  * chain-summary.test.ts checks both ways agree on random data.
  */
 
-interface PromotionRow {
+interface PromotionRow extends PromotionTermsRow {
   promotion_db_id: number;
   chain_id: number;
-  chain_slug: string;
-  promotion_code: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  min_qty: number | null;
-  max_qty: number | null;
-  discounted_price: number | null;
-  discount_rate: number | null;
-  is_club_only: number;
-  is_coupon: number;
-  min_purchase_amount: number | null;
 }
 
 interface Group {
@@ -94,24 +84,6 @@ function foldedGroups(deps: AppDeps, productId: number, chainId: number | null, 
   return [...groups.values()];
 }
 
-/** SQL conditions and arguments for the optional filters (the same exact matches as storeFigures). */
-function filters(query: PriceQuery): { sql: string; args: string[] } {
-  let sql = "";
-  const args: string[] = [];
-  if (query.chainId) {
-    sql += " AND c.slug = ?";
-    args.push(query.chainId);
-  }
-  if (query.city) {
-    sql += " AND s.city = ?";
-    args.push(query.city);
-  }
-  if (query.region) {
-    sql += " AND s.region = ?";
-    args.push(query.region);
-  }
-  return { sql, args };
-}
 
 /**
  * Chain figures of a product (sorted as /prices/ sorts them) and until when they hold: the next
@@ -157,7 +129,7 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
   // Shelf prices grouped by chain, Eilat and price. A store's collection time is its prices_at,
   // else the row's updated_at; reading updated_at costs a table lookup per row (it is not in the
   // index by product), so it is read only for the stores without prices_at, usually none.
-  const { sql, args } = filters(query);
+  const { sql, args } = storeFilterSql(query);
   const eilat = eilatCities(deps);
   const chainFilterId = query.chainId ? (storeTable(deps).chainIdOf?.(query.chainId) ?? null) : null;
   const foldable = !query.city && !query.region && (!query.chainId || chainFilterId !== null);
@@ -280,7 +252,7 @@ function effectiveModes(
       if (chainIds.has(chainId)) add(chainId, storeId, price, table.eilat[storeId] === 1);
     }
   } else {
-    const { sql, args } = filters({ ...query, chainId: undefined });
+    const { sql, args } = storeFilterSql({ ...query, chainId: undefined });
     const rows = stmt(
       db,
       `SELECT s.chain_id, pc.store_id, pc.price, s.city FROM price_current pc JOIN stores s ON s.id = pc.store_id

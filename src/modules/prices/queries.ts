@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../../db/statements.ts";
 import type { UnitPromotion } from "./pricing.ts";
+import type { PromotionTermsRow } from "./promotion-row.ts";
 
 export interface ProductRow {
   id: number;
@@ -58,27 +59,46 @@ export interface StorePriceRow {
   collected_at: string;
 }
 
+/** The optional store filters of the read API: a chain (slug), a city, a region — exact matches. */
+export interface StoreFilter {
+  chainId?: string;
+  city?: string;
+  region?: string;
+}
+
+/**
+ * SQL conditions for a StoreFilter, each as " AND …" on the aliases `c` (chains) and `s`
+ * (stores), with their arguments (parameters only, never the values in the text).
+ * @example storeFilterSql({ city: "חיפה" }) // → { sql: " AND s.city = ?", args: ["חיפה"] }
+ */
+export function storeFilterSql(filter: StoreFilter): { sql: string; args: string[] } {
+  let sql = "";
+  const args: string[] = [];
+  if (filter.chainId) {
+    sql += " AND c.slug = ?";
+    args.push(filter.chainId);
+  }
+  if (filter.city) {
+    sql += " AND s.city = ?";
+    args.push(filter.city);
+  }
+  if (filter.region) {
+    sql += " AND s.region = ?";
+    args.push(filter.region);
+  }
+  return { sql, args };
+}
+
 /**
  * Every store's current price of a product, with its store and chain; optionally only a chain's,
  * a city's or a region's stores (exact matches). `collected_at` is the store's prices_at, else
  * the row's updated_at — read only for stores without prices_at: it is not in the product index,
  * and looking it up for every row doubled the query's time.
  */
-export function storePrices(db: Database, productId: number, filter: { chainId?: string; city?: string; region?: string } = {}): StorePriceRow[] {
-  let where = "pc.product_id = ?";
-  const args: (string | number)[] = [productId];
-  if (filter.chainId) {
-    where += " AND c.slug = ?";
-    args.push(filter.chainId);
-  }
-  if (filter.city) {
-    where += " AND s.city = ?";
-    args.push(filter.city);
-  }
-  if (filter.region) {
-    where += " AND s.region = ?";
-    args.push(filter.region);
-  }
+export function storePrices(db: Database, productId: number, filter: StoreFilter = {}): StorePriceRow[] {
+  const only = storeFilterSql(filter);
+  const where = `pc.product_id = ?${only.sql}`;
+  const args: (string | number)[] = [productId, ...only.args];
   const rows = stmt(
     db,
     `SELECT s.id AS store_db_id, s.store_code, c.id AS chain_db_id, c.slug AS chain_slug, c.name AS chain_name,
@@ -100,19 +120,8 @@ export function storePrices(db: Database, productId: number, filter: { chainId?:
   return rows;
 }
 
-interface PromotionRow {
+interface PromotionRow extends PromotionTermsRow {
   store_id: number;
-  chain_slug: string;
-  promotion_code: string;
-  starts_at: string | null;
-  ends_at: string | null;
-  min_qty: number | null;
-  max_qty: number | null;
-  discounted_price: number | null;
-  discount_rate: number | null;
-  is_club_only: number;
-  is_coupon: number;
-  min_purchase_amount: number | null;
 }
 
 /** The public promotion id: `<chain slug>:<published promotion id>`. */
