@@ -14,6 +14,20 @@ const PREFIXES: [string, FileType][] = [
 ];
 
 const EXTENSION = /\.(gz|xml|zip)$/i;
+
+const prefixOf = (name: string) => {
+  const lower = name.toLowerCase();
+  return PREFIXES.find(([p]) => lower.startsWith(p));
+};
+
+/**
+ * The file type a name's prefix says, whatever follows it (`NULL` placeholders included).
+ * @example fileTypeOfName("PriceFull-abc") // "pricefull"
+ */
+export function fileTypeOfName(name: string): FileType | null {
+  const bare = name.trim().replace(/^null/i, "");
+  return prefixOf(bare)?.[1] ?? null;
+}
 const stripZeros = (s: string) => s.replace(/^0+(?=\d)/, "");
 
 function stamp(date: string, clock: string): string | null {
@@ -41,8 +55,7 @@ export function parseFileName(fileName: string): FileName | null {
   while (EXTENSION.test(name)) name = name.replace(EXTENSION, "");
   const isNullPlaceholder = /^null/i.test(name);
   if (isNullPlaceholder) name = name.slice(4);
-  const lower = name.toLowerCase();
-  const prefix = PREFIXES.find(([p]) => lower.startsWith(p));
+  const prefix = prefixOf(name);
   if (!prefix) return null;
   const type = prefix[1];
   const [chain, ...segments] = name.slice(prefix[0].length).split("-");
