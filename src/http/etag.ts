@@ -1,3 +1,5 @@
+import { requestSlot } from "./request-slot.ts";
+
 /**
  * Weak ETags for API answers: the data version plus a short hash of the canonical request
  * (method, path without trailing slash, query sorted, the publishable `key` left out). Volatile
@@ -17,7 +19,7 @@ export function etagFor(dataVersion: number, request: Request, epoch = ""): stri
   return etag;
 }
 
-const computed = new WeakMap<Request, { version: number; epoch: string; etag: string }>();
+const computed = requestSlot<{ version: number; epoch: string; etag: string }>("etag");
 
 // Request hashes by method, URL and epoch: clients repeat the same URLs, and hashing one (URL
 // parsing, sorting the query) cost more than the rest of a cached answer's tag handling.

@@ -1,8 +1,9 @@
 import type { DataSnapshot } from "../data-state.ts";
+import { requestSlot } from "./request-slot.ts";
 
 /**
  * Per-request state shared by the app's hooks (request id, timing, the caller's access
- * context). Kept in a WeakMap keyed by the Request so no module depends on Elysia's context shape.
+ * context). Carried by the Request itself (request-slot.ts) so no module depends on Elysia's context shape.
  */
 
 export interface AccessContext {
@@ -31,7 +32,7 @@ export interface RequestState {
   snapshot?: DataSnapshot;
 }
 
-const states = new WeakMap<Request, RequestState>();
+const states = requestSlot<RequestState>("requestState");
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -19,6 +19,7 @@ import { accessOf } from "./service.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
 import { loadMeterOf } from "../load-meter.ts";
+import { requestSlot } from "../request-slot.ts";
 
 /**
  * The path of a request URL as Elysia routes it (the text between the authority and `?`, not
@@ -61,7 +62,7 @@ function finalStatus(ctx: { set: { status?: unknown }; error?: unknown; code?: u
 export function accessPlugin(deps: AppDeps) {
   const access = accessOf(deps);
   const { settings } = deps;
-  const reservations = new WeakMap<Request, Reservation>();
+  const reservations = requestSlot<Reservation>("quotaReservation");
   // API requests per second: background work paces itself by it (background-pace.ts).
   const meter = loadMeterOf(deps);
 
