@@ -50,14 +50,24 @@ export class AnswerCache<V> {
     private readonly maxWeight: number,
     private readonly budget: ColdBudget,
     private readonly background: Revalidator,
-    private readonly name = "answers",
+    /** What the cache is for ("prices", "search", …): its label in /metrics. */
+    readonly name = "answers",
   ) {
     this.current = new ResultCache(maxWeight);
   }
 
   /** An answer cache of an app, spending its cold budget (see coldBudgetOf, revalidatorOf). */
   static of<V>(deps: AppDeps, maxWeight: number, name: string): AnswerCache<V> {
-    return new AnswerCache<V>(maxWeight, coldBudgetOf(deps), revalidatorOf(deps), name);
+    const cache = new AnswerCache<V>(maxWeight, coldBudgetOf(deps), revalidatorOf(deps), name);
+    const list = caches.get(deps) ?? [];
+    list.push(cache as AnswerCache<unknown>);
+    caches.set(deps, list);
+    return cache;
+  }
+
+  /** The answer caches an app made (for /metrics: their names and counts). */
+  static ofApp(deps: AppDeps): readonly AnswerCache<unknown>[] {
+    return caches.get(deps) ?? [];
   }
 
   /**
@@ -124,6 +134,8 @@ export class AnswerCache<V> {
     this.current.begin(version);
   }
 }
+
+const caches = new WeakMap<object, AnswerCache<unknown>[]>();
 
 /** Earlier generations kept for stale answers (see `previous`). */
 const GENERATIONS_KEPT = 2;

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { requestState } from "../request-state.ts";
 import { clientAddress, type PeerSource } from "../access/client-address.ts";
+import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
 import { errorCode, finalStatus } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
@@ -68,7 +69,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
     ({ set }) => {
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render() + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
+      return metrics.render() + answerMetrics(deps) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
     },
     {
       detail: {
@@ -76,7 +77,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
         tags: ["operations"],
         description:
           "Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, " +
-          "import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
+          "answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
           "(MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.",
       },
     },

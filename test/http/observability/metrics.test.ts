@@ -79,6 +79,18 @@ describe("GET /metrics", () => {
     expect(values.get(`mehir_http_request_duration_seconds_sum{${route}}`)!).toBeGreaterThan(0);
   });
 
+  test("answers per cache: computed once, then from the cache", async () => {
+    const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{cache="prices",outcome="${outcome}"}`) ?? 0;
+    const before = (await metrics()).values;
+    const path = "/api/v1/prices/?barcode=7290000066318&granularity=store"; // a key no other test asks for
+    expect((await get(ctx.app, path, pro)).status).toBe(200);
+    expect((await get(ctx.app, path, pro)).status).toBe(200);
+    const after = (await metrics()).values;
+    expect(count(after, "computed") - count(before, "computed")).toBe(1);
+    expect(count(after, "hit") - count(before, "hit")).toBe(1);
+    expect(count(after, "stale")).toBe(0);
+  });
+
   test("counts quota rejections (quota_exceeded), not other 429s", async () => {
     const before = (await metrics()).values.get("mehir_quota_rejections_total");
     expect(before).toBe(0);
