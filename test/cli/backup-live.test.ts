@@ -6,9 +6,7 @@ import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { eachLine, MAIN, priceDigest, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+import { eachLine, dayOneImported, MAIN, priceDigest, tempRoot } from "../faults/helpers.ts";
 
 /**
  * `mehir backup DIR` (bun src/main.ts backup) while `mehir serve` answers and writes usage and a
@@ -50,12 +48,9 @@ const ask = async (url: string) => {
 };
 
 beforeAll(async () => {
-  const days = twoDays(root, { stores: 10, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
-  day2 = days.day2;
-  dataDir = join(root, "data");
-  const db = openDataDir(dataDir);
-  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [days.day1], origin: "cli", source: "live" });
-  barcode = someBarcode(db.prices);
+  const imported = await dayOneImported(root, { stores: 10, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
+  ({ day2, dataDir, barcode } = imported);
+  const db = imported.db;
   old = priceDigest(db.prices);
   const account = createAccount(db.accounts, { email: "backup@example.com", plan: "pro" }, new Date());
   key = createKey(db.accounts, { accountId: account.id, kind: "live" }, new Date()).key;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createApp, type AppDeps } from "../../src/app.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
+import { importPaths } from "../../src/ingest/import.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { DataState } from "../../src/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
@@ -28,6 +29,19 @@ export function twoDays(root: string, plan: FilesPlan = { stores: 6, itemsPerSto
   writeDay(day1, plan, 1);
   writeDay(day2, { ...plan, stores: plan.stores * 2 }, 2);
   return { day1, day2 };
+}
+
+/**
+ * Two days of files under `root` (twoDays), day 1 imported as `mehir import` does into the data
+ * dir `root/dir`, and the barcode sold most widely. The databases stay open for the caller's
+ * accounts and keys; it closes them.
+ */
+export async function dayOneImported(root: string, plan: FilesPlan, dir = "data") {
+  const { day1, day2 } = twoDays(root, plan);
+  const dataDir = join(root, dir);
+  const db = openDataDir(dataDir);
+  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
+  return { day2, dataDir, db, barcode: someBarcode(db.prices) };
 }
 
 export function tempRoot(name: string): string {

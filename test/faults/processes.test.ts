@@ -6,9 +6,7 @@ import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { eachLine, FLUSH_SLACK_MS, MAIN, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
+import { eachLine, dayOneImported, FLUSH_SLACK_MS, MAIN, priceDigest, tempRoot, USAGE_FLUSH_MS } from "./helpers.ts";
 
 /**
  * Faults of the processes an operator runs — `bun src/main.ts serve` and `bun src/main.ts import`,
@@ -144,12 +142,9 @@ async function stopGracefully(server: Server) {
 }
 
 beforeAll(async () => {
-  const days = twoDays(root, { stores: 8, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
-  day2 = days.day2;
-  base = join(root, "base");
-  const db = openDataDir(base);
-  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [days.day1], origin: "cli", source: "live" });
-  barcode = someBarcode(db.prices);
+  const imported = await dayOneImported(root, { stores: 8, itemsPerStore: 1000, products: 4000, chains: 3, promos: true }, "base");
+  ({ day2, dataDir: base, barcode } = imported);
+  const db = imported.db;
   const account = createAccount(db.accounts, { email: "faults@example.com", plan: "pro" }, new Date());
   accountId = account.id;
   key = createKey(db.accounts, { accountId, kind: "live" }, new Date()).key;

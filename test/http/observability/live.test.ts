@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { openDataDir } from "../../../src/db/open.ts";
 import { createAccount } from "../../../src/http/access/accounts.ts";
 import { createKey } from "../../../src/http/access/keys.ts";
-import { importPaths } from "../../../src/ingest/import.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
-import { loadRegistry } from "../../../src/registry.ts";
-import { eachLine, MAIN, someBarcode, tempRoot, twoDays } from "../../faults/helpers.ts";
+import { eachLine, dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
 
 /**
  * /metrics of a real `bun src/main.ts serve` while the things it reports happen: an import in a
@@ -126,12 +122,9 @@ async function scrape(): Promise<Sample[]> {
 }
 
 beforeAll(async () => {
-  const days = twoDays(root, { stores: 10, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
-  day2 = days.day2;
-  dataDir = join(root, "data");
-  const db = openDataDir(dataDir);
-  await importPaths({ db: db.prices, registry: loadRegistry(), paths: [days.day1], origin: "cli", source: "live" });
-  barcode = someBarcode(db.prices);
+  const imported = await dayOneImported(root, { stores: 10, itemsPerStore: 1000, products: 4000, chains: 3, promos: true });
+  ({ day2, dataDir, barcode } = imported);
+  const db = imported.db;
   const free = createAccount(db.accounts, { email: "free@example.com", plan: "free" }, new Date());
   freeKey = createKey(db.accounts, { accountId: free.id, kind: "live" }, new Date()).key;
   const basic = createAccount(db.accounts, { email: "basic@example.com", plan: "basic" }, new Date());
