@@ -4,15 +4,14 @@
  * operations of the OpenAPI document. Skips, saying why, without /usr/bin/chromium.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { testApp } from "../helpers/app.ts";
+import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`docs e2e: skipped — ${CHROMIUM} not found (apt-get install chromium)`);
+const hasChromium = chromiumFor("docs");
 
 let temp: string;
 let context: BrowserContext;
@@ -25,13 +24,7 @@ describe.skipIf(!hasChromium)("/docs offline in headless Chromium", () => {
     ctx = testApp();
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${ctx.app.server!.port}`;
-    const { chromium } = await import("playwright-core");
-    context = await chromium.launchPersistentContext(join(temp, "profile"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-      viewport: { width: 1200, height: 1000 },
-    });
+    context = await launchChromium(join(temp, "profile"), { width: 1200, height: 1000 });
   }, 30_000);
 
   afterAll(async () => {

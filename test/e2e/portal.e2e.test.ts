@@ -6,15 +6,14 @@
  * in the portal), and the live key revoked from the portal. Skips, saying why, without /usr/bin/chromium.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { accessApp, importMilk, MILK } from "../http/access/helpers.ts";
+import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`portal e2e: skipped — ${CHROMIUM} not found (apt-get install chromium)`);
+const hasChromium = chromiumFor("portal");
 
 /** Screenshots land here (kept after the run for a look). */
 export const SHOTS = join(tmpdir(), "mehir-portal-e2e-shots");
@@ -34,13 +33,7 @@ describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
     importMilk(ctx);
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${ctx.app.server!.port}`;
-    const { chromium } = await import("playwright-core");
-    context = await chromium.launchPersistentContext(join(temp, "profile"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-      viewport: { width: 1100, height: 1300 },
-    });
+    context = await launchChromium(join(temp, "profile"), { width: 1100, height: 1300 });
     page = context.pages()[0] ?? (await context.newPage());
   }, 30_000);
 

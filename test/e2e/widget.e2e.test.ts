@@ -12,10 +12,9 @@ import { commitData, testApp } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
+import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`widget e2e: skipped — ${CHROMIUM} not found (apt-get install chromium)`);
+const hasChromium = chromiumFor("widget");
 
 const MILK = "7290000066318";
 const BREAD = "7290000000017";
@@ -94,13 +93,7 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     const html = shopPage({ good, otherSite, unknown: "pk_live_" + "Z".repeat(32) });
     shop.reload({ fetch: () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }) });
 
-    const { chromium } = await import("playwright-core");
-    context = await chromium.launchPersistentContext(join(temp, "profile"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-      viewport: { width: 1140, height: 900 },
-    });
+    context = await launchChromium(join(temp, "profile"), { width: 1140, height: 900 });
     page = context.pages()[0] ?? (await context.newPage());
     page.on("request", (r) => {
       if (r.url().includes("/api/v1/widget/data")) dataRequests.push(r.url());
