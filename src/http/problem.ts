@@ -9,6 +9,7 @@ export const DOCS_ERRORS_URL = "/docs/errors";
 export const ERROR_CODES = {
   invalid_parameter: { status: 400, title: "Invalid parameter" },
   invalid_cursor: { status: 400, title: "Invalid cursor" },
+  ambiguous_product: { status: 400, title: "Ambiguous product code" },
   missing_api_key: { status: 401, title: "Missing API key" },
   invalid_api_key: { status: 401, title: "Invalid API key" },
   plan_upgrade_required: { status: 403, title: "Plan upgrade required" },
@@ -30,12 +31,17 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** Extra members of a problem body (RFC 9457 extensions), e.g. `candidates` of `ambiguous_product`. */
+export interface ProblemExtensions {
+  candidates?: { barcode: string; chain_id: string | null; name: string }[];
+}
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     detail: string,
-    readonly options: { param?: string; headers?: Record<string, string> } = {},
+    readonly options: { param?: string; headers?: Record<string, string>; extensions?: ProblemExtensions } = {},
   ) {
     super(detail);
     this.name = "ApiError";
@@ -51,6 +57,7 @@ export interface Problem {
   code: ErrorCode;
   param?: string;
   request_id: string;
+  candidates?: ProblemExtensions["candidates"];
 }
 
 /** The problem+json body for an error. */
@@ -64,6 +71,7 @@ export function problemBody(error: ApiError, requestId: string): Problem {
     request_id: requestId,
   };
   if (error.options.param !== undefined) body.param = error.options.param;
+  if (error.options.extensions) Object.assign(body, error.options.extensions);
   return body;
 }
 

@@ -60,6 +60,8 @@ class TableBuilder {
   readonly sizeUnits: number[] = [];
   readonly packs: number[] = [];
   readonly nameHashes: number[] = [];
+  /** 1 for a generic product (loose produce grouped across chains), ranked before the items it groups. */
+  readonly generic: number[] = [];
   /** Per product, the id of its name's first word in `headTerms` (-1: none); ids renumbered in sorted order by finish(). */
   readonly heads: number[] = [];
   readonly headIds = new Map<string, number>();
@@ -124,9 +126,10 @@ class TableBuilder {
     const sizeUnits = Uint8Array.from(this.sizeUnits);
     const packs = Uint16Array.from(this.packs);
     const nameHashes = Uint32Array.from(this.nameHashes);
+    const generic = Uint8Array.from(this.generic);
     yield;
     const heads = this.sortedHeads();
-    return { productIds, categoryCodes, categories: this.categories, chainWords, words, chainBit: this.chainBit, sizeAmounts, sizeUnits, packs, nameHashes, ...heads, popularity };
+    return { productIds, categoryCodes, categories: this.categories, chainWords, words, chainBit: this.chainBit, sizeAmounts, sizeUnits, packs, nameHashes, generic, ...heads, popularity };
   }
 }
 
@@ -165,6 +168,7 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));
   table.nameHashes.push(hashString(key));
+  table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
   table.heads.push(terms.length > 0 ? table.headId(terms[0]!) : -1);
   table.barcodes.add(row.barcode_key);
   return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };

@@ -4,6 +4,8 @@ import type { Database } from "bun:sqlite";
 export interface ProductRow {
   id: number;
   barcode_key: string;
+  /** 0 shared GTIN, a chain's id for its internal codes, -1 a generic product. */
+  scope_chain_id: number;
   name: string;
   manufacturer: string | null;
   category: string | null;
@@ -18,7 +20,7 @@ export interface ProductRow {
 // price_current that every import refreshes in its transaction (src/db/chain-products.ts).
 // Keyset pagination by products.id keeps each chunk short.
 const CHUNK_SQL = `
-SELECT p.id, p.barcode_key, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
+SELECT p.id, p.barcode_key, p.scope_chain_id, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
        group_concat(cp.chain_id) AS chains
   FROM products p JOIN chain_products cp ON cp.product_id = p.id
  WHERE p.id > ?

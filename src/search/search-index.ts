@@ -38,8 +38,8 @@ const COMMON_SHARE = 0.02;
 const TYPO_PASS_BELOW = 5;
 /** Rankings kept per index (query + filters → ordered ids), for the next pages of a query. */
 export const CACHE_ENTRIES = 128;
-/** Ranking tiers: exact name (+3) plus size score (0–2). */
-const TIERS = 6;
+/** Ranking tiers: generic product (+6), exact name (+3) plus size score (0–2). */
+const TIERS = 12;
 
 export const SIZE_UNIT_CODES: Record<string, number> = { g: 1, ml: 2, unit: 3 };
 
@@ -76,6 +76,8 @@ export interface ProductTable {
   /** Items in the pack (0 = not stated). */
   packs: Uint16Array;
   nameHashes: Uint32Array;
+  /** 1 for a generic product (loose produce grouped across chains): ranked before the chains' own items. */
+  generic: Uint8Array;
   /**
    * The first word of each name (its head noun: `חלב` in `חלב תנובה 3%`, `שוקולד` in `שוקולד
    * חלב`) as an id into `headTerms` (-1: none).
@@ -248,7 +250,8 @@ export class SearchIndex {
   }
 
   /**
-   * Relevance order, then stable tiers: a product whose whole name equals the query first,
+   * Relevance order, then stable tiers: generic products (loose produce grouped across chains)
+   * before the single-chain items they group, then a product whose whole name equals the query,
    * then products of the size the query names (`חלב 1 ליטר`; same pack count before another
    * pack of that size), then the rest.
    */
@@ -257,7 +260,8 @@ export class SearchIndex {
     const tiers = new Uint8Array(results.length);
     const counts = new Array<number>(TIERS).fill(0);
     results.forEach((dense, i) => {
-      const tier = (table.nameHashes[dense] === nameHash ? 3 : 0) + (quantities.length > 0 ? this.sizeScore(dense, quantities) : 0);
+      const tier =
+        (table.generic[dense] ? 6 : 0) + (table.nameHashes[dense] === nameHash ? 3 : 0) + (quantities.length > 0 ? this.sizeScore(dense, quantities) : 0);
       tiers[i] = tier;
       counts[tier]!++;
     });

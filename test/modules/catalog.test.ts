@@ -43,6 +43,7 @@ describe("GET /api/v1/chains/{id}/catalog/", () => {
     const byBarcode = Object.fromEntries(body.data.map((i: any) => [i.barcode, i]));
     expect(byBarcode["7290000066004"]).toEqual({
       barcode: "7290000066004",
+      chain_id: null, // a GTIN shared by all chains (a chain-internal code carries its chain)
       name: "במבה 80 גרם",
       manufacturer: "אסם",
       category: "snacks",

@@ -56,6 +56,9 @@ describe("GET /api/v1/product-search/", () => {
     expect(status).toBe(200);
     expect(body.data[0]).toEqual({
       barcode: "7290000066004",
+      chain_id: null,
+      kind: "gtin",
+      sold_by: null,
       name: "במבה 80 גרם",
       category: "snacks", // classified: the row's category is empty
       image_url: "http://localhost/images/products/7290000066004.svg",

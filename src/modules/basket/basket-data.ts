@@ -1,7 +1,8 @@
 import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../../app.ts";
 import { ResultCache } from "../prices/result-cache.ts";
-import { barcodeKey, findProduct, type ProductRow } from "../prices/queries.ts";
+import { productKey } from "../../identity/product-id.ts";
+import { resolveProduct, type ResolveResult } from "../../identity/resolve.ts";
 import type { PromotionTermsRow } from "../prices/promotion-row.ts";
 
 /** A chain's figures for a product (chain_products). */
@@ -37,7 +38,7 @@ const marks = (n: number) => Array(n).fill("?").join(",");
  * these come from memory. Dropped whenever the data version changes.
  */
 export class BasketData {
-  private readonly productsBy = new ResultCache<ProductRow | null>(200_000);
+  private readonly productsBy = new ResultCache<ResolveResult>(200_000);
   private readonly figuresBy = new ResultCache<ChainFigureRow[]>(2_000_000);
   private readonly promotionsBy = new ResultCache<PromotionRow[]>(1_000_000);
   private readonly storesBy = new ResultCache<Int32Array>(5_000_000);
@@ -47,15 +48,15 @@ export class BasketData {
     private readonly version: () => number,
   ) {}
 
-  /** The product of each barcode (null when unknown), as findProduct resolves it. */
-  product(barcode: string): ProductRow | null {
+  /** What an item's barcode and chain_id name, as resolveProduct resolves them. */
+  product(barcode: string, chainId?: string): ResolveResult {
     const version = this.version();
-    const key = barcodeKey(barcode);
+    const key = `${productKey(barcode)}|${chainId ?? ""}`;
     const hit = this.productsBy.get(version, key, 0);
     if (hit !== undefined) return hit;
-    const product = findProduct(this.db, barcode);
-    this.productsBy.set(version, key, product, Infinity, 1);
-    return product;
+    const result = resolveProduct(this.db, { barcode, chain_id: chainId });
+    this.productsBy.set(version, key, result, Infinity, 1);
+    return result;
   }
 
   /** chain_products rows of each product. */

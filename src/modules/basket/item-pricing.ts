@@ -59,7 +59,7 @@ export function itemPricing(deps: AppDeps, barcode: string, quantity: number, pr
   const cache = cacheOf(deps);
   const version = deps.data.current.version;
   const now = deps.now().getTime();
-  const key = `${barcode}|${quantity}`;
+  const key = `${product.id}|${barcode}|${quantity}`;
   const hit = cache.get(version, key, now);
   if (hit) return hit;
 

@@ -1,9 +1,11 @@
 import * as z from "zod";
-import { StoreObject } from "../prices/model.ts";
+import { ChainSlug, StoreObject } from "../prices/model.ts";
+import { ProductId } from "../../identity/product-id.ts";
 
 export const BasketItemInput = z
   .object({
-    barcode: z.string().regex(/^\d{1,20}$/, "a barcode is 1–20 digits"),
+    barcode: ProductId,
+    chain_id: ChainSlug.optional().describe("The chain of a chain-internal item code: the `chain_id` of its search or catalog item"),
     quantity: z.number().int("quantity must be a whole number").min(1).max(99),
   })
   .strict();

@@ -3,7 +3,9 @@ import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { cityFilterName } from "../../geo.ts";
 import type { UnitPromotion } from "../prices/pricing.ts";
-import { barcodeKey, type ProductRow } from "../prices/queries.ts";
+import type { ProductRow } from "../prices/queries.ts";
+import { productKey } from "../../identity/product-id.ts";
+import { productError } from "../../identity/resolve.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
 import { JsonBytes, utf8 } from "../../http/json-bytes.ts";
@@ -26,17 +28,24 @@ interface Priced {
   store?: { store_id: string; branch_name: string; city: string | null; region: string | null };
 }
 
-/** Repeated barcodes (leading zeros aside) become one line with the summed quantity. */
+/**
+ * Each item resolved to its product (src/identity/resolve.ts: `barcode` and optional `chain_id`);
+ * items naming the same product (leading zeros aside) become one line with the summed quantity.
+ * Unknown products stay as lines without a product (listed as missing); an ambiguous bare code
+ * is 400 ambiguous_product naming the item.
+ */
 function mergeItems(deps: AppDeps, body: BasketBody): BasketItem[] {
+  const data = basketData(deps);
   const byKey = new Map<string, BasketItem>();
-  for (const item of body.items) {
-    const key = barcodeKey(item.barcode);
+  body.items.forEach((item, i) => {
+    const resolved = data.product(item.barcode, item.chain_id);
+    if (!resolved.ok && resolved.error !== "product_not_found") throw productError(resolved, item.barcode, `items[${i}].barcode`);
+    const product = resolved.ok ? resolved.product : null;
+    const key = product ? `#${product.id}` : `${productKey(item.barcode)}|${item.chain_id ?? ""}`;
     const existing = byKey.get(key);
     if (existing) existing.quantity += item.quantity;
-    else byKey.set(key, { barcode: item.barcode, quantity: item.quantity, product: null });
-  }
-  const data = basketData(deps);
-  for (const item of byKey.values()) item.product = data.product(item.barcode);
+    else byKey.set(key, { barcode: item.barcode, quantity: item.quantity, product });
+  });
   return [...byKey.values()];
 }
 

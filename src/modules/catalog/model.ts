@@ -17,7 +17,8 @@ export const CatalogQuery = z.object({
 const Money = z.string().regex(/^\d+\.\d{2}$/);
 
 export const CatalogItem = z.object({
-  barcode: z.string(),
+  barcode: z.string().describe("The item's barcode or chain-internal code: pass it, with `chain_id` when not null, to prices, history, basket and widget data"),
+  chain_id: z.string().nullable().describe("The chain, for a chain-internal item code (not a shared GTIN); null for a GTIN shared by all chains"),
   name: z.string(),
   manufacturer: z.string().nullable(),
   category: z.string().nullable(),

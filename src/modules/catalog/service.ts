@@ -11,6 +11,7 @@ import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 interface CatalogRow {
   barcode: string;
   product_id: number;
+  scope_chain_id: number;
   name: string;
   manufacturer: string | null;
   category: string | null;
@@ -113,7 +114,8 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   if (!chainRow) return { items: [], nextCursor: null, validUntil: Infinity };
 
   // Row-value comparison so SQLite seeks the primary key to the cursor instead of filtering from the start.
-  const where = ["cp.chain_id = ?", "(cp.barcode, cp.product_id) > (?, ?)"];
+  // Generic products (scope -1) group several chains' items: the chain's own items are listed instead.
+  const where = ["cp.chain_id = ?", "(cp.barcode, cp.product_id) > (?, ?)", "p.scope_chain_id >= 0"];
   const args: (string | number)[] = [chainRow.id, after[0], after[1]];
   if (options.category) {
     where.push("p.category = ?");
@@ -132,7 +134,7 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   args.push(options.limit + 1);
   const rows = stmt(
     deps.db.prices,
-    `SELECT cp.barcode, cp.product_id, p.name, p.manufacturer, p.category, cp.price_min, cp.price_max, cp.store_count
+    `SELECT cp.barcode, cp.product_id, p.scope_chain_id, p.name, p.manufacturer, p.category, cp.price_min, cp.price_max, cp.store_count
        FROM chain_products cp JOIN products p ON p.id = cp.product_id
       WHERE ${where.join(" AND ")}
       ORDER BY cp.barcode, cp.product_id
@@ -144,6 +146,8 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   return {
     items: page.map((r) => ({
       barcode: r.barcode,
+      // A chain-internal code names the item only with its chain (the identity rule).
+      chain_id: r.scope_chain_id > 0 ? chainSlug : null,
       name: r.name,
       manufacturer: r.manufacturer,
       category: r.category,

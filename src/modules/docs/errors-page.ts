@@ -12,5 +12,10 @@ export function errorsPage(): string {
 <code>{ "type", "title", "status", "detail", "code", "param"?, "request_id" }</code>. Branch on <code>code</code>; it never changes.</p>
 <table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">meaning</th></tr></thead><tbody>
 ${rows}
-</tbody></table><p><a href="/docs">API reference</a></p></body></html>`;
+</tbody></table>
+<p><code>ambiguous_product</code> (400): a bare chain-internal item code that several chains use. The body adds
+<code>"candidates": [{ "barcode", "chain_id", "name" }]</code>; pass the chosen item's <code>barcode</code> with its
+<code>chain_id</code>. A search or catalog item's <code>barcode</code> and, when present, its <code>chain_id</code> are the
+identifiers to pass to prices, history, basket and widget data, so following them never meets this error.</p>
+<p><a href="/docs">API reference</a></p></body></html>`;
 }

@@ -9,7 +9,7 @@ import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
 
-const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
+const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
 export function pricesModule(deps: AppDeps) {
@@ -38,6 +38,8 @@ export function pricesModule(deps: AppDeps) {
             "`price_per_measure_ils` is computed by the service from the normalised package size and the effective price, per `measure` (`100g`, `100ml` or `unit`), null when the size is unknown. " +
             "`vat_rate` is 0.18 (0.17 before 2025-01-01); Eilat stores: `vat_included: false`, `vat_rate: 0`.\n\n" +
             "A store entry names its `store`: `store_id`, `branch_name`, `city` and `region` (a slug; `city` and `region` are null, never empty, when the store list gives none the service recognises). " +
+            "Identifiers: `barcode` is a search or catalog item's `barcode`, passed with its `chain_id` when that is not null (a chain-internal item code names one chain's item, never merged with another chain's code or a GTIN of the same digits), or a generic product id (`g-…`: loose produce grouped across chains, priced per kilogram or per unit). " +
+            "A bare internal code several chains use is 400 `ambiguous_product`, never a silent pick.\n\n" +
             "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
             ERRORS +
             "\n\nExample: `GET /api/v1/prices/?barcode=7290000066318&granularity=store&city=חיפה`",

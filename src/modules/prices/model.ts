@@ -1,12 +1,10 @@
 import * as z from "zod";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
+import { ProductId } from "../../identity/product-id.ts";
 
-/** Digits only; leading zeros are not significant. Internal chain codes are shorter than GTINs. */
-export const Barcode = z
-  .string()
-  .regex(/^\d{1,20}$/, "a barcode is 1–20 digits")
-  .describe("Product barcode (GTIN-8/12/13/14) or a chain-internal item code; leading zeros are not significant");
+/** A product identifier (src/identity/product-id.ts): digits, or a generic product id `g-…`. */
+export const Barcode = ProductId;
 
 export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug").describe("Chain identifier, e.g. `rami-levy`");
 

@@ -3,7 +3,8 @@ import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { isEilatCity } from "./eilat.ts";
 import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } from "./pricing.ts";
-import { barcodeKey, findProduct, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
+import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";
+import { barcodeKey, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
 import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import type { DataSnapshot } from "../../data-state.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
@@ -45,11 +46,12 @@ export interface PriceQuery {
   region?: string;
 }
 
-/** Looks a product up by barcode or throws 404 product_not_found. */
-export function requireProduct(deps: AppDeps, barcode: string, chainId?: string): ProductRow {
-  const product = findProduct(deps.db.prices, barcode, chainId);
-  if (!product) throw new ApiError("product_not_found", `No chain sells a product with barcode ${barcode}.`);
-  return product;
+/**
+ * The product a client names by `barcode` and optional `chain_id` (see resolveProduct in
+ * src/identity/resolve.ts), or the ApiError: 400 invalid_parameter / ambiguous_product, 404 product_not_found.
+ */
+export function requireProduct(deps: AppDeps, barcode: string, chainId?: string, param = "barcode"): ProductRow {
+  return resolveOrThrow(deps.db.prices, { barcode, chain_id: chainId }, param);
 }
 
 /** Every store's shelf and effective price for a product, filtered by chain, city and region. */
@@ -280,8 +282,15 @@ const serializedAnswers = new WeakMap<Answer, PrebuiltJson>();
  * the product and its entries, cheapest first. The same object comes back while the answer holds,
  * so callers may key their own derived answers on it (widget). 404 product_not_found.
  */
-export function chainAnswer(deps: AppDeps, barcode: string): { answer: { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }; snapshot: DataSnapshot } {
-  const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, "chain", {}), () => requireProduct(deps, barcode), "chain", {}, false);
+export function chainAnswer(
+  deps: AppDeps,
+  barcode: string,
+  chainId?: string,
+): { answer: { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }; snapshot: DataSnapshot } {
+  // `chainId` only names the item (a chain-internal code); the answer lists every chain selling it.
+  // Without it, the same cached answer as /prices/ without filters.
+  const key = chainId ? JSON.stringify(["w", barcodeKey(barcode), chainId]) : pricesKey("o", barcode, "chain", {});
+  const { value, snapshot } = cachedAnswer(deps, key, () => requireProduct(deps, barcode, chainId), "chain", {}, false);
   return { answer: value as { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }, snapshot };
 }
 

@@ -32,7 +32,14 @@ export type SearchQuery = z.infer<typeof SearchQuery>;
 const Money = z.string().regex(/^\d+\.\d{2}$/);
 
 export const SearchItem = z.object({
-  barcode: z.string().describe("The product's barcode as published"),
+  barcode: z
+    .string()
+    .describe("The product's identifier: a barcode as published, a chain-internal item code, or a generic product id (`g-…`). Pass it, with `chain_id` when not null, to prices, history, basket and widget data"),
+  chain_id: z.string().nullable().describe("The chain whose internal item code `barcode` is; null for a shared GTIN or a generic product"),
+  kind: z
+    .enum(["gtin", "chain_item", "generic"])
+    .describe("`gtin`: a barcode shared by all chains; `chain_item`: one chain's internal code; `generic`: loose produce (or bakery, deli) grouped across chains by name and sale unit, listed before the chains' own items"),
+  sold_by: z.enum(["kg"]).nullable().describe("`kg` when sold by weight: prices are per kilogram; null when sold per package or unit"),
   name: z.string(),
   category: z.string().describe("Category slug from the keyword classifier over names"),
   image_url: z.string().describe("Product image: a generated label image served by this service, or the operator's image URL template"),

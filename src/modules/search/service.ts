@@ -1,5 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
+import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { requireData } from "../../http/require-data.ts";
@@ -16,6 +17,9 @@ export type SearchDeps = AppDeps & { search: ProductSearch };
 interface ItemRow {
   id: number;
   barcode: string;
+  scope_chain_id: number;
+  scope_slug: string | null;
+  is_weighted: number;
   name: string;
   manufacturer: string | null;
   category: string | null;
@@ -27,6 +31,11 @@ interface ItemRow {
 }
 
 const SIZE_UNITS = new Set(["g", "ml", "unit"]);
+
+/** `gtin`: a barcode shared by all chains; `chain_item`: one chain's internal code; `generic`: loose produce grouped across chains. */
+function itemKind(scope: number): "gtin" | "chain_item" | "generic" {
+  return scope === GENERIC_SCOPE ? "generic" : scope > 0 ? "chain_item" : "gtin";
+}
 const isOffset = (k: unknown): k is number => Number.isInteger(k) && (k as number) >= 0;
 
 /** The image of a product: the operator's template (`{barcode}` substituted) or our generated label. */
@@ -83,10 +92,10 @@ function pageRows(deps: AppDeps, ids: number[], chainId: number | null): Map<num
 function loadRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
   const rows = stmt(
     deps.db.prices,
-    `SELECT p.id, p.barcode, p.name, p.manufacturer, p.category, p.unit_qty, p.size_amount, p.size_unit,
+    `SELECT p.id, p.barcode, p.scope_chain_id, sc.slug AS scope_slug, p.is_weighted, p.name, p.manufacturer, p.category, p.unit_qty, p.size_amount, p.size_unit,
             count(cp.chain_id) AS chain_count,
             min(CASE WHEN ?1 IS NULL OR cp.chain_id = ?1 THEN cp.price_min END) AS min_price
-       FROM products p LEFT JOIN chain_products cp ON cp.product_id = p.id
+       FROM products p LEFT JOIN chain_products cp ON cp.product_id = p.id LEFT JOIN chains sc ON sc.id = p.scope_chain_id
       WHERE p.id IN (SELECT value FROM json_each(?2))
       GROUP BY p.id`,
   ).all(chainId, JSON.stringify(ids)) as ItemRow[];
@@ -153,6 +162,10 @@ export function searchProducts(deps: SearchDeps, query: SearchQuery, origin: str
     if (!row) continue; // removed by an import after the index was built
     items.push({
       barcode: row.barcode,
+      // The identity rule: `barcode` with `chain_id` (when not null) names the item everywhere.
+      chain_id: row.scope_chain_id > 0 ? row.scope_slug : null,
+      kind: itemKind(row.scope_chain_id),
+      sold_by: row.is_weighted ? ("kg" as const) : null,
       name: row.name,
       category: deps.search.categoryOf(id) ?? row.category ?? classify(row.name, row.manufacturer),
       image_url: imageUrl(deps, origin, row.barcode),

@@ -52,7 +52,7 @@ export function widgetModule(deps: AppDeps) {
       "/api/v1/widget/data",
       ({ query, request }) => {
         requireData(deps);
-        const { json: data, snapshot } = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy));
+        const { json: data, snapshot } = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy), query.chain_id);
         // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
         const state = requestState(request);
         delete state.headers["access-control-allow-origin"];
@@ -77,7 +77,7 @@ export function widgetModule(deps: AppDeps) {
             "CORS: `Access-Control-Allow-Origin` echoes the page's origin when the key allows it (`Vary: Origin`). `Cache-Control: public, max-age=300, stale-while-revalidate=3600`. " +
             "Counted against the key's monthly widget quota, with a per-address rate limit (a 429 `rate_limited` carries `Retry-After`; the widget waits and retries).\n\n" +
             "The demo page `/widget/v1/demo.html` needs no key of yours: the service makes, on its first view, a publishable key of its own whose allowed origin is `self` (the service's own pages, at whatever host they were reached); other sites' pages get 403 `origin_not_allowed` with it.\n\n" +
-            "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
+            "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 400 `ambiguous_product` (with `candidates`; add `chain_id`), 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
         },
       },
     )

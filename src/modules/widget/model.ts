@@ -1,8 +1,9 @@
 import * as z from "zod";
-import { Barcode } from "../prices/model.ts";
+import { Barcode, ChainSlug } from "../prices/model.ts";
 
 export const WidgetDataQuery = z.object({
   barcode: Barcode,
+  chain_id: ChainSlug.optional().describe("The chain of a chain-internal item code (the `chain_id` of its search or catalog item); the answer still lists every chain selling the item"),
   key: z
     .string()
     .max(200)

@@ -14,8 +14,8 @@ const serialized = new WeakMap<object, Map<string, PrebuiltJson>>();
  * reflects (on a busy server just after an import, possibly the previous version's: see AnswerCache).
  * @example widgetDataJson(deps, "7290000066318", "https://shop.example").json.size // 1843
  */
-export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const { answer, snapshot } = chainAnswer(deps, barcode);
+export function widgetDataJson(deps: AppDeps, barcode: string, origin: string, chainId?: string): { json: PrebuiltJson; snapshot: DataSnapshot } {
+  const { answer, snapshot } = chainAnswer(deps, barcode, chainId);
   let byOrigin = serialized.get(answer);
   if (!byOrigin) serialized.set(answer, (byOrigin = new Map()));
   let json = byOrigin.get(origin);
@@ -32,8 +32,8 @@ export function widgetDataJson(deps: AppDeps, barcode: string, origin: string): 
  * price, then chain name) cut down to what the widget shows; `image_url` as in search (the
  * operator's template, else the generated label). 404 product_not_found for an unknown barcode.
  */
-export function widgetData(deps: AppDeps, barcode: string, origin: string) {
-  const { answer, snapshot } = chainAnswer(deps, barcode);
+export function widgetData(deps: AppDeps, barcode: string, origin: string, chainId?: string) {
+  const { answer, snapshot } = chainAnswer(deps, barcode, chainId);
   return widgetDataOf(deps, answer, snapshot, origin);
 }
 
