@@ -22,6 +22,8 @@ import { accessPlugin } from "./http/access/plugin.ts";
 import { observability } from "./http/observability/plugin.ts";
 import type { AccessService } from "./http/access/service.ts";
 import { portalModule } from "./portal/index.ts";
+import { alertsModule } from "./modules/alerts/index.ts";
+import { alertsOf, type AlertService } from "./alerts/alert-service.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -41,6 +43,12 @@ export interface AppDeps {
    * createApp when absent. Stopping the app (app.stop()) flushes its usage counters.
    */
   access?: AccessService;
+  /**
+   * Price alerts: stores, evaluator (after every new data version) and the delivery worker with
+   * its clock; created by createApp when absent (tests pass one on manual timers). Stopping the
+   * app stops its timers.
+   */
+  alerts?: AlertService;
 }
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
@@ -77,6 +85,7 @@ function validationError(error: unknown): ApiError {
  */
 export function createApp(deps: AppDeps) {
   deps.search ??= new ProductSearch({ pace: backgroundPace(deps) }).follow(deps.data, deps.db.prices);
+  const alerts = alertsOf(deps);
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
@@ -116,7 +125,9 @@ export function createApp(deps: AppDeps) {
     .use(basketModule(deps))
     .use(widgetModule(deps))
     .use(searchModule(deps as AppDeps & { search: ProductSearch }))
-    .use(portalModule(deps));
+    .use(alertsModule(deps))
+    .use(portalModule(deps))
+    .onStop(() => alerts.stop());
   return app;
 }
 

@@ -42,6 +42,9 @@ export const SettingsSchema = z.object({
   imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
   metrics: onOff.default(true).describe("Serve GET /metrics (on/off)"),
   trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
+  webhookAllowLoopback: onOff
+    .default(false)
+    .describe("Let price-alert webhooks target loopback addresses over http (for tests; private and link-local targets stay refused)"),
   logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("Log level"),
   importPriority: z
     .enum(["idle", "low", "normal"])

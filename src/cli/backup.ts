@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
 import { ACCOUNTS_FILE, PRICES_FILE, openDataDir } from "../db/open.ts";
+import { SECRET_KEY_FILE } from "../alerts/secret-box.ts";
 
 /**
  * Online backup of both databases with `VACUUM INTO`: a consistent snapshot taken while
@@ -37,6 +38,14 @@ function backupWithUmask(dataDir: string, outDir: string): string[] {
     db.prices.close();
     db.accounts.close();
   }
+  // The key that unseals the price alerts' signing secrets (without it they cannot sign).
+  const key = join(dataDir, SECRET_KEY_FILE);
+  if (existsSync(key)) {
+    const target = resolve(join(outDir, SECRET_KEY_FILE));
+    copyFileSync(key, target);
+    chmodSync(target, 0o600);
+    written.push(target);
+  }
   return written;
 }
 
@@ -46,7 +55,8 @@ export const backupCommand: Command = {
   help: `Usage: mehir backup DIR [--data-dir DIR]
 
 Writes consistent copies of accounts.sqlite and prices.sqlite into DIR (created if needed,
-must not already hold a backup) while the server keeps running. To restore: stop the
+must not already hold a backup) while the server keeps running, and webhook-secrets.key (the
+key of the price alerts' signing secrets) when there is one. To restore: stop the
 server and copy the files back into the data dir.`,
   async run(args) {
     if (wantsHelp(args)) {

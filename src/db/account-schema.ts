@@ -64,4 +64,55 @@ CREATE TABLE service_keys (
 ) STRICT;
 `,
   },
+  {
+    version: 3,
+    name: "price alerts",
+    sql: `
+-- Price alerts (POST /api/v1/alerts/): a product, optional chain/city scope, a condition and the
+-- webhook URL. The signing secret must be usable to sign, so it is sealed (AES-256-GCM under the
+-- key file beside this database, see src/alerts/secret-box.ts), never stored in the clear.
+-- state: the evaluation state (JSON) at data version state_version (see src/alerts/conditions.ts).
+CREATE TABLE alerts (
+  id              INTEGER PRIMARY KEY,
+  public_id       TEXT NOT NULL UNIQUE,          -- 'alrt_' + 24 base62 characters
+  account_id      INTEGER NOT NULL REFERENCES accounts(id),
+  url             TEXT NOT NULL,
+  barcode         TEXT NOT NULL,
+  chain_id        TEXT,                          -- the chain of a chain-internal code
+  chain_ids       TEXT NOT NULL DEFAULT '[]',    -- JSON array of chain slugs; empty = every chain
+  city            TEXT,                          -- canonical city name; NULL = everywhere
+  condition       TEXT NOT NULL,                 -- JSON: {"below_ils":"9.90"} | {"drop_pct":10} | {"promotion":true}
+  secret_sealed   BLOB NOT NULL,
+  secret_last4    TEXT NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled')),
+  disabled_at     INTEGER,                       -- ms since the epoch
+  disabled_reason TEXT,
+  failing_since   INTEGER,                       -- ms: first failed attempt since the last success
+  state           TEXT,
+  state_version   INTEGER NOT NULL DEFAULT 0,
+  created_at      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX alerts_by_account ON alerts (account_id, id);
+
+-- One row per event to deliver; the payload is kept byte for byte so every attempt sends the
+-- same body. next_attempt_at is set only while pending.
+CREATE TABLE alert_deliveries (
+  id               INTEGER PRIMARY KEY,
+  event_id         TEXT NOT NULL UNIQUE,         -- 'evt_' + 24 base62 characters
+  alert_id         INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  is_test          INTEGER NOT NULL DEFAULT 0,
+  payload          TEXT NOT NULL,
+  status           TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  last_status_code INTEGER,
+  last_error       TEXT,
+  created_at       INTEGER NOT NULL,             -- ms since the epoch, like every time below
+  last_attempt_at  INTEGER,
+  next_attempt_at  INTEGER,
+  completed_at     INTEGER
+) STRICT;
+CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX alert_deliveries_by_alert ON alert_deliveries (alert_id, id);
+`,
+  },
 ];

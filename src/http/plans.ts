@@ -15,7 +15,19 @@ export const ROUTE_AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/promos/feed": "pro",
   "POST /api/v1/basket/compare": "pro",
   "GET /api/v1/widget/data": "publishable",
+  "POST /api/v1/alerts": "pro",
+  "GET /api/v1/alerts": "pro",
+  "GET /api/v1/alerts/:id": "pro",
+  "DELETE /api/v1/alerts/:id": "pro",
+  "GET /api/v1/alerts/:id/deliveries": "pro",
+  "POST /api/v1/alerts/:id/test": "pro",
 };
+
+/**
+ * Routes whose answers are account data (alerts), not price data: they change without a new data
+ * version, so they get no ETag, no 304 and `Cache-Control: no-store`.
+ */
+export const ACCOUNT_DATA_ROUTES: ReadonlySet<string> = new Set(["/api/v1/alerts", "/api/v1/alerts/:id", "/api/v1/alerts/:id/deliveries"]);
 
 /** The audience of a matched route; anything not in the table is public (docs, health, portal). */
 export function audienceOf(method: string, route: string): Audience {

@@ -30,6 +30,8 @@ export interface RequestState {
    * answer from the previous data version (AnswerCache); its ETag and Last-Modified follow it.
    */
   snapshot?: DataSnapshot;
+  /** The route answers account data (alerts): no ETag or 304, whatever the data version. */
+  accountData?: boolean;
 }
 
 const states = requestSlot<RequestState>("requestState");

@@ -27,3 +27,22 @@ test("backup copies both databases consistently while a connection stays open", 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("backup copies the price alerts' secret key (0600) so restored alerts can still sign", async () => {
+  const { SecretBox, SECRET_KEY_FILE } = await import("../../src/alerts/secret-box.ts");
+  const { readFileSync, statSync } = await import("node:fs");
+  const dir = mkdtempSync(join(tmpdir(), "mehir-backup-"));
+  try {
+    const db = openDataDir(join(dir, "data"));
+    const sealed = SecretBox.beside(db.accounts.filename).seal("whsec_x", "alrt_1");
+    db.prices.close();
+    db.accounts.close();
+    const files = backupDataDir(join(dir, "data"), join(dir, "out"));
+    expect(files).toHaveLength(3);
+    expect(readFileSync(join(dir, "out", SECRET_KEY_FILE), "utf8")).toBe(readFileSync(join(dir, "data", SECRET_KEY_FILE), "utf8"));
+    expect(statSync(join(dir, "out", SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(SecretBox.beside(join(dir, "out", "accounts.sqlite")).open(sealed, "alrt_1")).toBe("whsec_x");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

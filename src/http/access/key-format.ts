@@ -13,8 +13,8 @@ const KEY_PATTERN = /^(sk_live_|sk_test_|pk_live_)[0-9A-Za-z]{32}$/;
 /** Length of the stored display prefix: kind prefix + the first 4 random characters. */
 export const DISPLAY_PREFIX_LENGTH = 12;
 
-/** 32 uniformly random base62 characters (rejection sampling: no modulo bias). */
-function randomBase62(length: number): string {
+/** `length` uniformly random base62 characters (rejection sampling: no modulo bias). */
+export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
     for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {

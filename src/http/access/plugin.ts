@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../problem.ts";
-import { planAllows, type Plan } from "../plans.ts";
+import { ACCOUNT_DATA_ROUTES, planAllows, type Plan } from "../plans.ts";
 import { requestState, type AccessContext } from "../request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../etag.ts";
 import { answerEpoch } from "../answer-epoch.ts";
@@ -80,7 +80,7 @@ export function accessPlugin(deps: AppDeps) {
   }
 
   function guard(request: Request, server: PeerSource | null): Response | undefined {
-    const { audience } = matchRoute(request.method, pathOf(request.url));
+    const { audience, route } = matchRoute(request.method, pathOf(request.url));
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
@@ -143,7 +143,8 @@ export function accessPlugin(deps: AppDeps) {
 
     state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : liveRemaining());
 
-    if (request.method === "GET" || request.method === "HEAD") {
+    if (route !== null && ACCOUNT_DATA_ROUTES.has(route)) state.accountData = true;
+    else if (request.method === "GET" || request.method === "HEAD") {
       const etag = etagFor(deps.data.current.version, request, answerEpoch(deps));
       if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget);
     }
@@ -204,6 +205,7 @@ export function accessPlugin(deps: AppDeps) {
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const state = requestState(request);
       if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
+      if (state.accountData) return; // account data (alerts): no validators, the module says no-store
       const status = typeof set.status === "number" ? set.status : 200;
       if (status < 200 || status >= 300) return;
       // The answer's own data version (the current one, unless a handler served the previous).

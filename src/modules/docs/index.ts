@@ -5,6 +5,7 @@ import type { AppDeps } from "../../app.ts";
 import scalarBundle from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { errorsPage } from "./errors-page.ts";
 import { API_DESCRIPTION } from "./description.ts";
+import { alertWebhooks } from "../alerts/webhooks-doc.ts";
 
 const SCALAR_PATH = "/docs/assets/scalar.js";
 
@@ -29,6 +30,7 @@ export function docsModule(_deps: AppDeps) {
             { name: "promotions", description: "Active promotions" },
             { name: "basket", description: "Basket comparison" },
             { name: "widget", description: "Embeddable widget" },
+            { name: "alerts", description: "Price alerts delivered by signed webhook" },
             { name: "operations", description: "Health and metrics" },
           ],
           components: {
@@ -38,6 +40,7 @@ export function docsModule(_deps: AppDeps) {
             },
           },
           security: [{ secretKey: [] }],
+          webhooks: alertWebhooks() as never,
         },
       }),
     )

@@ -1,0 +1,146 @@
+import { Elysia } from "elysia";
+import * as z from "zod";
+import type { AppDeps } from "../../app.ts";
+import { alertsOf } from "../../alerts/alert-service.ts";
+import { readJsonBody, validateBody } from "../../http/json-body.ts";
+import { requestState } from "../../http/request-state.ts";
+import {
+  AlertListResponse,
+  AlertParams,
+  AlertResponse,
+  CreateAlertBody,
+  CreatedAlertResponse,
+  DeletedResponse,
+  DeliveryListResponse,
+  DeliveryResponse,
+  PageQuery,
+} from "./model.ts";
+import { alertJson, createAlert, deleteAlert, listAlerts, listDeliveries, MAX_ALERTS_PER_ACCOUNT, requireAlert, sendTestEvent } from "./service.ts";
+
+const BODY_LIMIT = 8 * 1024;
+const COMMON_ERRORS = "401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required` (Pro), 429 `rate_limited`/`quota_exceeded`";
+const NOT_FOUND = "404 `alert_not_found` (no such alert in this account)";
+
+const EXAMPLE = { url: "https://hooks.example.com/mehir", barcode: "7290000066318", chain_ids: ["shufersal", "rami-levy"], city: "חיפה", condition: { below_ils: "9.90" } };
+
+/** The caller's account (the access plugin has checked the key and the Pro plan before routing). */
+function accountOf(request: Request): number {
+  return requestState(request).access!.accountId;
+}
+
+/**
+ * Price alerts: /api/v1/alerts/ (create, list), /{id}/ (get, delete), /{id}/deliveries/ (the
+ * delivery log) and /{id}/test/ (send a test event). Pro plan. Answers are account data: never
+ * cached (no ETag, `Cache-Control: no-store`).
+ */
+export function alertsModule(deps: AppDeps) {
+  const service = alertsOf(deps);
+  return new Elysia({ name: "module.alerts" })
+    .onAfterHandle(({ set }) => {
+      set.headers["cache-control"] = "no-store";
+    })
+    .post(
+      "/api/v1/alerts",
+      async ({ request, set }) => {
+        const body = validateBody(CreateAlertBody, await readJsonBody(request, BODY_LIMIT));
+        const data = await createAlert(deps, service, accountOf(request), body);
+        set.status = 201;
+        return { data, meta: {} };
+      },
+      {
+        parse: "none",
+        response: { 201: CreatedAlertResponse },
+        detail: {
+          summary: "Create a price alert (webhook)",
+          tags: ["alerts"],
+          description:
+            "Plan: Pro. Body `{ url, barcode, chain_id?, chain_ids?, city?, condition }` as `application/json` (at most 8 KiB). `condition` is one of " +
+            "`{ \"below_ils\": \"9.90\" }` (the lowest effective price among the alert's chains goes below the amount), `{ \"drop_pct\": 10 }` (it falls by at least 10 % since the previous data version) " +
+            "or `{ \"promotion\": true }` (a promotion open to all customers starts lowering a chain's effective price). Prices are the chain figures of `/prices/` (effective price after promotions), over the stores of `city` when given, at the chains of `chain_ids` (default: all).\n\n" +
+            "After every import the service evaluates each alert and sends one event per alert whose condition *became* true at that data version (not again while it stays true); " +
+            "the state at subscription is the baseline, so a condition already true then does not fire (`last_evaluation` shows it). " +
+            "Events are POSTed to `url` (see the `price.alert` webhook) signed with the alert's secret — returned once, here, as `secret`; keep it like a key. " +
+            `The URL must be https to a public address: private, loopback and link-local targets are refused, also after DNS resolution; redirects are not followed. An account has at most ${MAX_ALERTS_PER_ACCOUNT} alerts.\n\n` +
+            "Errors: 400 `invalid_parameter` with `param` (`url`: malformed, not https, or a private/loopback/link-local target; `barcode`: no chain sells it; `condition`, `chain_ids[i]`, `city`), " +
+            `409 \`alert_limit_reached\`, 413 \`payload_too_large\`, 415 \`unsupported_media_type\`, 503 \`data_not_ready\`, ${COMMON_ERRORS}.`,
+          requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(CreateAlertBody, { io: "input" }) as never, example: EXAMPLE } } },
+        },
+      },
+    )
+    .get(
+      "/api/v1/alerts",
+      ({ request, query }) => {
+        const { items, nextCursor } = listAlerts(service, accountOf(request), query.limit, query.cursor);
+        return { data: items, meta: { next_cursor: nextCursor } };
+      },
+      {
+        query: PageQuery,
+        response: { 200: AlertListResponse },
+        detail: {
+          summary: "List price alerts",
+          tags: ["alerts"],
+          description: `Plan: Pro. The account's alerts, newest first, cursor-paginated (\`limit\` 1–100, default 20; \`meta.next_cursor\`). Secrets are never shown again.\n\nErrors: 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
+        },
+      },
+    )
+    .get(
+      "/api/v1/alerts/:id",
+      ({ request, params }) => ({ data: alertJson(requireAlert(service, accountOf(request), params.id)), meta: {} }),
+      {
+        params: AlertParams,
+        response: { 200: AlertResponse },
+        detail: {
+          summary: "Get a price alert",
+          tags: ["alerts"],
+          description: `Plan: Pro. \`status\` is \`disabled\` (with \`disabled_at\` and \`disabled_reason\`) once deliveries to its URL have failed for 3 days; a successful test event enables it again. \`last_evaluation\`: the data version last evaluated, the lowest effective price then, and whether the condition held.\n\nErrors: ${NOT_FOUND}, 400 \`invalid_parameter\` (\`id\`), ${COMMON_ERRORS}.`,
+        },
+      },
+    )
+    .delete(
+      "/api/v1/alerts/:id",
+      ({ request, params }) => ({ data: deleteAlert(service, accountOf(request), params.id), meta: {} }),
+      {
+        params: AlertParams,
+        response: { 200: DeletedResponse },
+        detail: {
+          summary: "Delete a price alert",
+          tags: ["alerts"],
+          description: `Plan: Pro. Deletes the alert, its pending deliveries (never sent) and its delivery log.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+        },
+      },
+    )
+    .get(
+      "/api/v1/alerts/:id/deliveries",
+      ({ request, params, query }) => {
+        const { items, nextCursor } = listDeliveries(service, accountOf(request), params.id, query.limit, query.cursor);
+        return { data: items, meta: { next_cursor: nextCursor } };
+      },
+      {
+        params: AlertParams,
+        query: PageQuery,
+        response: { 200: DeliveryListResponse },
+        detail: {
+          summary: "The delivery log of a price alert",
+          tags: ["alerts"],
+          description:
+            "Plan: Pro. The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
+            "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. " +
+            "A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.\n\n" +
+            `Errors: ${NOT_FOUND}, 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
+        },
+      },
+    )
+    .post(
+      "/api/v1/alerts/:id/test",
+      async ({ request, params }) => ({ data: await sendTestEvent(deps, service, accountOf(request), params.id), meta: {} }),
+      {
+        params: AlertParams,
+        response: { 200: DeliveryResponse },
+        detail: {
+          summary: "Send a test event",
+          tags: ["alerts"],
+          description: `Plan: Pro. Sends the alert's URL an event like a real one, built from the current prices (\`data.test: true\`), signed like every event, attempted once, now; the answer is the delivery with its outcome (\`status\`, \`last_response_code\`, \`last_error\`). It appears in the delivery log. A success enables a disabled alert again.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+        },
+      },
+    );
+}

@@ -1,0 +1,104 @@
+import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SecretBox, SECRET_KEY_FILE } from "../../src/alerts/secret-box.ts";
+import { signatureHeader, verifySignature } from "../../src/alerts/signature.ts";
+import { addressAllowed, checkTarget, checkUrlForm, RefusedTarget } from "../../src/alerts/url-guard.ts";
+import { httpSender } from "../../src/alerts/sender.ts";
+import { retryDelayMs, nextAttemptAt, DELIVERY_WINDOW_MS } from "../../src/alerts/retry-schedule.ts";
+import { createHmac } from "node:crypto";
+
+const strict = { allowLoopback: false };
+const loose = { allowLoopback: true };
+
+test("signature: t and v1 = hex HMAC-SHA256 of '<t>.<body>'; verification refuses a wrong secret, body, or an old t", () => {
+  const body = '{"id":"evt_1"}';
+  const header = signatureHeader("whsec_abc", 1764000000, body);
+  const hex = createHmac("sha256", "whsec_abc").update(`1764000000.${body}`).digest("hex");
+  expect(header).toBe(`t=1764000000,v1=${hex}`);
+  expect(verifySignature(header, "whsec_abc", body, 1764000100)).toBe(true);
+  expect(verifySignature(header, "whsec_abd", body, 1764000100)).toBe(false);
+  expect(verifySignature(header, "whsec_abc", body + " ", 1764000100)).toBe(false);
+  expect(verifySignature(header, "whsec_abc", body, 1764000000 + 301)).toBe(false);
+  expect(verifySignature("t=1764000000,v1=zz", "whsec_abc", body, 1764000000)).toBe(false);
+});
+
+test("addresses: only public unicast (loopback only when allowed), IPv4-mapped IPv6 included", () => {
+  for (const a of ["10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::", "fe80::1", "fd00::1", "::ffff:10.0.0.1"]) {
+    expect([a, addressAllowed(a, loose)]).toEqual([a, false]);
+  }
+  for (const a of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
+    expect(addressAllowed(a, strict)).toBe(false);
+    expect(addressAllowed(a, loose)).toBe(true);
+  }
+  expect(addressAllowed("8.8.8.8", strict)).toBe(true);
+  expect(addressAllowed("2001:4860:4860::8888", strict)).toBe(true);
+});
+
+test("URL form: https only (http only with the loopback setting), no credentials, no private literal", () => {
+  expect(() => checkUrlForm("http://8.8.8.8/x", strict)).toThrow(RefusedTarget);
+  expect(() => checkUrlForm("https://u:p@8.8.8.8/x", strict)).toThrow(/credentials/);
+  expect(() => checkUrlForm("https://[fe80::1]/x", strict)).toThrow(/not a public address/);
+  expect(() => checkUrlForm("https://0x7f000001/x", strict)).toThrow(/not a public address/); // WHATWG URL normalises it to 127.0.0.1
+  expect(checkUrlForm("https://hooks.example.com/x", strict).hostname).toBe("hooks.example.com");
+  expect(checkUrlForm("http://127.0.0.1:8080/x", loose).port).toBe("8080");
+});
+
+test("DNS: a name resolving to a loopback or private address is refused", async () => {
+  await expect(checkTarget("https://localhost/x", strict)).rejects.toThrow(/resolves to/);
+  await expect(checkTarget("https://no-such-host.invalid/x", strict)).rejects.toThrow(/does not resolve/);
+  expect((await checkTarget("http://localhost:1/x", loose)).addresses.length).toBeGreaterThan(0);
+});
+
+test("the sender refuses a private target at delivery time too, without connecting", async () => {
+  const send = httpSender(strict);
+  expect(await send("https://127.0.0.1:1/x", {}, "{}", 1000)).toEqual({ error: expect.stringContaining("refused") });
+  expect(await send("https://localhost:1/x", {}, "{}", 1000)).toEqual({ error: expect.stringContaining("resolves to") });
+});
+
+test("the sender: redirects are not followed (the 3xx is the result); a silent receiver times out", async () => {
+  let hits = 0;
+  let port = 0;
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (r): Promise<Response> => {
+      hits++;
+      if (new URL(r.url).pathname === "/slow") return new Promise<Response>(() => {});
+      return new Response(null, { status: 301, headers: { location: `http://127.0.0.1:${port}/elsewhere` } });
+    },
+  });
+  port = server.port!;
+  try {
+    const send = httpSender(loose);
+    expect(await send(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 5000)).toEqual({ status: 301 });
+    expect(hits).toBe(1);
+    expect(await send(`http://127.0.0.1:${server.port}/slow`, {}, "{}", 200)).toEqual({ error: "no answer within 0.2 s" });
+  } finally {
+    server.stop(true);
+  }
+});
+
+test("secret box: sealed under a 0600 key file beside the database; bound to its alert; another key cannot open it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mehir-box-"));
+  try {
+    const box = SecretBox.beside(join(dir, "accounts.sqlite"));
+    expect(statSync(join(dir, SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
+    const sealed = box.seal("whsec_secret", "alrt_a");
+    expect(Buffer.from(sealed).toString("latin1")).not.toContain("whsec_secret");
+    expect(SecretBox.beside(join(dir, "accounts.sqlite")).open(sealed, "alrt_a")).toBe("whsec_secret");
+    expect(() => box.open(sealed, "alrt_b")).toThrow();
+    expect(() => SecretBox.ephemeral().open(sealed, "alrt_a")).toThrow();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("retry schedule: about 10 s, 30 s, 90 s… with ±20 % jitter, at most 6 h apart, within 24 h", () => {
+  expect([1, 2, 3, 4].map((n) => retryDelayMs(n, () => 0.5))).toEqual([10_000, 30_000, 90_000, 270_000]);
+  expect(retryDelayMs(1, () => 0)).toBe(8_000);
+  expect(retryDelayMs(1, () => 0.999999)).toBe(12_000);
+  expect(retryDelayMs(20, () => 0.5)).toBe(6 * 3600_000);
+  expect(nextAttemptAt(0, DELIVERY_WINDOW_MS - 1000, 12, () => 0.5)).toBeNull();
+});
