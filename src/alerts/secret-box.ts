@@ -17,19 +17,27 @@ const TAG_BYTES = 16;
  * Sealed form: 12-byte IV ‖ ciphertext ‖ 16-byte tag.
  */
 export class SecretBox {
-  private constructor(private readonly key: Buffer) {}
+  private loaded: Buffer | null = null;
+
+  /** `load` runs on first use: a server that never seals a secret never writes a key file (a read-only or full data dir still serves). */
+  private constructor(private readonly load: () => Buffer) {}
+
+  private get key(): Buffer {
+    return (this.loaded ??= this.load());
+  }
 
   /**
-   * The box of a data dir: the key file beside `accountsFile`, created (0600) on first use.
+   * The box of a data dir: the key file beside `accountsFile`, read or created (0600) when a secret is first sealed or opened.
    * An in-memory database (`:memory:`, tests) gets a key that lives as long as the process.
    */
   static beside(accountsFile: string): SecretBox {
     if (accountsFile === "" || accountsFile === ":memory:") return SecretBox.ephemeral();
-    return new SecretBox(loadOrCreateKey(join(dirname(accountsFile), SECRET_KEY_FILE)));
+    return new SecretBox(() => loadOrCreateKey(join(dirname(accountsFile), SECRET_KEY_FILE)));
   }
 
   static ephemeral(): SecretBox {
-    return new SecretBox(randomBytes(KEY_BYTES));
+    const key = randomBytes(KEY_BYTES);
+    return new SecretBox(() => key);
   }
 
   seal(plain: string, context: string): Uint8Array {

@@ -4,6 +4,7 @@ import type { Plan } from "../http/plans.ts";
 import { fill, strings, type Lang, type PortalStrings } from "./i18n.ts";
 import { renderPage } from "./layout.ts";
 import { usageChart } from "./usage-chart.ts";
+import { alertsSection, type PortalAlert } from "./alerts-section.ts";
 
 /** Everything the signed-in page shows. */
 export interface DashboardView {
@@ -17,6 +18,8 @@ export interface DashboardView {
   daily: { day: string; count: number }[];
   keys: (StoredKey & { widgetViews?: number })[];
   widgetQuota: number;
+  /** The account's price alerts with their latest deliveries. */
+  alerts: PortalAlert[];
   notice?: string;
   error?: string;
   /** Keeps what the user typed when the create form is refused. */
@@ -104,6 +107,7 @@ ${revokedList(v, t)}
 </section>
 <section class="card" id="create"><h2>${e(t.createKey)}</h2>
 ${createForm(v, t)}
-</section>`;
+</section>
+${alertsSection(v.plan, v.alerts, t)}`;
   return renderPage({ lang: v.lang, title: t.title, body, path: "/portal/", csrf: v.csrf });
 }

@@ -21,6 +21,9 @@ import { keyCreatedPage } from "./key-created-page.ts";
 import { messagePage } from "./message-page.ts";
 import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
 import { randomToken, sameSecret } from "./tokens.ts";
+import { alertsOf } from "../alerts/alert-service.ts";
+import { alertJson, deliveryJson, MAX_ALERTS_PER_ACCOUNT } from "../modules/alerts/service.ts";
+import { PORTAL_DELIVERIES, type PortalAlert } from "./alerts-section.ts";
 import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "./passwords.ts";
 
 const LANG_COOKIE = "mehir_lang";
@@ -144,10 +147,19 @@ export function portalModule(deps: AppDeps) {
       daily: access.quota.dailyUsage(subject, now),
       keys,
       widgetQuota: deps.settings.widgetQuota,
+      alerts: accountAlerts(account.id),
       notice: done === "revoked" || done === "origins" ? t.done[done] : undefined,
       ...extra,
     };
     return html(v, dashboardPage(view), status);
+  }
+
+  function accountAlerts(accountId: number): PortalAlert[] {
+    const service = alertsOf(deps);
+    return service.alerts.page(accountId, MAX_ALERTS_PER_ACCOUNT, null).map((a) => ({
+      alert: alertJson(a),
+      deliveries: service.deliveries.page(a.id, PORTAL_DELIVERIES, null).map(deliveryJson),
+    }));
   }
 
   /** Reads a signed-in form: the session and its CSRF token must match, else a refusal page. */

@@ -38,6 +38,9 @@ code,.key{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;direc
 .row>*{flex:1 1 260px}
 details{margin-top:.75rem}
 .muted{color:#8a94a3}
+.error-text{color:#8a1c12}
+.alert{border-top:1px solid #e3e7ed;padding-top:.5rem;margin-top:.75rem}
+.alert th[scope=row]{width:8rem;font-weight:600}
 svg text{font:11px system-ui,sans-serif;fill:#5b6675}
 `;
 

@@ -1,64 +1,11 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { createApp, type AppDeps } from "../../src/app.ts";
-import { createAlertService } from "../../src/alerts/alert-service.ts";
-import type { Sender, SendResult } from "../../src/alerts/sender.ts";
-import { loadSettings } from "../../src/config.ts";
-import { DataState } from "../../src/data-state.ts";
-import { openMemory } from "../../src/db/open.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { loadRegistry } from "../../src/registry.ts";
 import { commitData } from "../helpers/app.ts";
-import { Fixture } from "../helpers/fixture.ts";
-import { ManualTimers } from "../alerts/manual-timers.ts";
 import { call, proKey } from "../alerts/live-app.ts";
+import { BARCODE, reprice, setup } from "../alerts/memory-app.ts";
 import { MAX_ALERTS_PER_ACCOUNT } from "../../src/modules/alerts/service.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 
-const BARCODE = "7290000066318";
 const URL = "http://127.0.0.1:9/hook";
-
-interface Sent {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** An in-memory app whose alert service sends through `answer` (no network) on manual timers. */
-function setup(options: { allowLoopback?: boolean } = {}) {
-  const timers = new ManualTimers();
-  const db = openMemory();
-  const registry = loadRegistry();
-  const chainIds = syncRegistry(db.prices, registry);
-  const deps: AppDeps = {
-    settings: loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: options.allowLoopback === false ? "off" : "on" }),
-    db,
-    registry,
-    data: new DataState(db.prices),
-    now: () => new Date(timers.now()),
-  };
-  const sent: Sent[] = [];
-  const state = { answer: (): SendResult => ({ status: 200 }) };
-  const send: Sender = async (url, headers, body) => {
-    sent.push({ url, headers, body });
-    return state.answer();
-  };
-  deps.alerts = createAlertService(deps, { timers, send, random: () => 0.5 });
-  const app = createApp(deps);
-  const fx = new Fixture(db.prices, chainIds);
-  const product = fx.product(BARCODE, "חלב תנובה 3%");
-  const stores = { shufersal: fx.store("shufersal", "1", { city: "חיפה", region: "haifa" }), rami: fx.store("rami-levy", "2"), rami2: fx.store("rami-levy", "3") };
-  fx.price(stores.shufersal, product, 1290);
-  fx.price(stores.rami, product, 1190);
-  fx.price(stores.rami2, product, 1190);
-  commitData(deps);
-  return { app, deps, timers, sent, state, fx, product, stores, db };
-}
-
-/** Sets a store's shelf price and commits a new data version (as an import would). */
-function reprice(s: ReturnType<typeof setup>, store: number, agorot: number) {
-  s.db.prices.run("UPDATE price_current SET price = ? WHERE store_id = ? AND product_id = ?", [agorot, store, s.product]);
-  commitData(s.deps);
-}
 
 let s: ReturnType<typeof setup>;
 let key = "";
