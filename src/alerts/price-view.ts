@@ -1,8 +1,13 @@
 import type { AppDeps } from "../app.ts";
 import { chainSummary } from "../modules/prices/chain-summary.ts";
-import { findProduct, type ProductRow } from "../modules/prices/queries.ts";
+import type { ProductRow } from "../modules/prices/queries.ts";
+import { resolveProduct } from "../identity/resolve.ts";
+import { productKey } from "../identity/product-id.ts";
 
-/** What an alert watches: a product (barcode, with its chain for a chain-internal code), optionally some chains and a city. */
+/**
+ * What an alert watches: a product (its identifier, with the chain of a chain-internal item),
+ * optionally some chains and a city.
+ */
 export interface AlertTarget {
   barcode: string;
   chainId: string | null;
@@ -26,7 +31,7 @@ export interface PriceView {
 
 /** The key of targets priced alike (alerts on the same product and scope share one computation). */
 export function targetKey(t: AlertTarget): string {
-  return JSON.stringify([t.barcode.replace(/^0+(?=\d)/, ""), t.chainId, t.city]);
+  return JSON.stringify([productKey(t.barcode), t.chainId, t.city]);
 }
 
 /**
@@ -36,8 +41,10 @@ export function targetKey(t: AlertTarget): string {
  * no chain sells any more gives no chains.
  */
 export function priceView(deps: AppDeps, target: AlertTarget, now: Date): PriceView {
-  const product = findProduct(deps.db.prices, target.barcode, target.chainId ?? undefined);
-  if (!product) return { product: null, chains: [] };
+  // The API's one product resolution (src/identity/resolve.ts), as /prices/ resolves it.
+  const resolved = resolveProduct(deps.db.prices, { barcode: target.barcode, chain_id: target.chainId });
+  if (!resolved.ok) return { product: null, chains: [] };
+  const product = resolved.product;
   const { chains } = chainSummary(deps, product, { city: target.city ?? undefined }, now);
   return {
     product,

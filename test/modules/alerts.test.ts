@@ -81,6 +81,31 @@ describe("create", () => {
     expect((await call(s.app, "GET", "/api/v1/alerts/", key)).body.data).toEqual([]);
   });
 
+  test("products resolve as everywhere: a chain-internal code names its chain's item; a code several chains use is 400 ambiguous_product", async () => {
+    const shufersalItem = s.fx.product("4087", "עגבניות שופרסל", { scopeChain: "shufersal" });
+    const ramiItem = s.fx.product("4087", "עגבניות רמי לוי", { scopeChain: "rami-levy" });
+    s.fx.price(s.stores.shufersal, shufersalItem, 690);
+    s.fx.price(s.stores.rami, ramiItem, 590);
+    commitData(s.deps);
+    const ambiguous = await create({ barcode: "4087" });
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.code).toBe("ambiguous_product");
+    expect(ambiguous.body.candidates.map((c: { chain_id: string }) => c.chain_id).sort()).toEqual(["rami-levy", "shufersal"]);
+    const pinned = await create({ barcode: "4087", chain_id: "rami-levy", condition: { below_ils: "5.50" } });
+    expect(pinned.status).toBe(201);
+    expect(pinned.body.data).toMatchObject({ barcode: "4087", chain_id: "rami-levy", chain_ids: ["rami-levy"], last_evaluation: { effective_price_ils: "5.90" } });
+    // Shufersal's item of the same digits at 5.00 is another product: no event.
+    s.db.prices.run("UPDATE price_current SET price = 500 WHERE product_id = ?", [shufersalItem]);
+    commitData(s.deps);
+    await s.deps.alerts!.evaluator.run();
+    expect(s.sent).toHaveLength(0);
+    s.db.prices.run("UPDATE price_current SET price = 500 WHERE product_id = ?", [ramiItem]);
+    commitData(s.deps);
+    await s.deps.alerts!.evaluator.run();
+    await s.deps.alerts!.worker.idle();
+    expect(JSON.parse(s.sent[0]!.body).data).toMatchObject({ product: { barcode: "4087", chain_id: "rami-levy", name: "עגבניות רמי לוי" }, new_effective_price_ils: "5.00" });
+  });
+
   test("without MEHIR_WEBHOOK_ALLOW_LOOPBACK, loopback and http are refused, also by name after DNS resolution", async () => {
     s = setup({ allowLoopback: false });
     key = proKey(s.deps);

@@ -61,7 +61,8 @@ export function alertsModule(deps: AppDeps) {
             "the state at subscription is the baseline, so a condition already true then does not fire (`last_evaluation` shows it). " +
             "Events are POSTed to `url` (see the `price.alert` webhook) signed with the alert's secret — returned once, here, as `secret`; keep it like a key. " +
             `The URL must be https to a public address: private, loopback and link-local targets are refused, also after DNS resolution; redirects are not followed. An account has at most ${MAX_ALERTS_PER_ACCOUNT} alerts.\n\n` +
-            "Errors: 400 `invalid_parameter` with `param` (`url`: malformed, not https, or a private/loopback/link-local target; `barcode`: no chain sells it; `condition`, `chain_ids[i]`, `city`), " +
+            "The product is named as everywhere in the API: `barcode` (a GTIN, a chain-internal item code with its `chain_id`, or a generic product id `g-…`) — take both from a search or catalog item. `chain_id` without `chain_ids` also narrows the chains watched to that chain, as on `/prices/`.\n\n" +
+            "Errors: 400 `invalid_parameter` with `param` (`url`: malformed, not https, or a private/loopback/link-local target; `barcode`: no chain sells it; `condition`, `chain_id`, `chain_ids[i]`, `city`), 400 `ambiguous_product` (a bare code several chains use: pass one of the `candidates`' `chain_id`), " +
             `409 \`alert_limit_reached\`, 413 \`payload_too_large\`, 415 \`unsupported_media_type\`, 503 \`data_not_ready\`, ${COMMON_ERRORS}.`,
           requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(CreateAlertBody, { io: "input" }) as never, example: EXAMPLE } } },
         },

@@ -14,7 +14,7 @@ import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { requireData } from "../../http/require-data.ts";
 import { formatIls, toIsraelIso } from "../../time.ts";
-import { findProduct } from "../prices/queries.ts";
+import { productError, resolveProduct } from "../../identity/resolve.ts";
 import type { CreateAlertBody } from "./model.ts";
 
 /** Alerts one account may have (each one is evaluated after every import). */
@@ -86,13 +86,19 @@ export async function createAlert(deps: AppDeps, service: AlertService, accountI
   body.chain_ids?.forEach((slug, i) => {
     if (!deps.registry.bySlug.has(slug)) throw invalidParameter(`chain_ids[${i}]`, `No chain with id ${slug}.`);
   });
-  const product = findProduct(deps.db.prices, body.barcode, body.chain_id);
-  if (!product) throw invalidParameter("barcode", `No chain sells a product with barcode ${body.barcode}${body.chain_id ? ` at ${body.chain_id}` : ""}.`);
+  // The product as every endpoint resolves it (src/identity/resolve.ts); for an alert an unknown
+  // product is bad input (400 naming barcode), an ambiguous code 400 ambiguous_product with candidates.
+  const resolved = resolveProduct(deps.db.prices, { barcode: body.barcode, chain_id: body.chain_id });
+  if (!resolved.ok && resolved.error === "product_not_found") {
+    throw invalidParameter("barcode", `No chain sells a product with barcode ${body.barcode}${body.chain_id ? ` at ${body.chain_id}` : ""}.`);
+  }
+  if (!resolved.ok) throw productError(resolved, body.barcode);
+  const product = resolved.product;
   const city = body.city === undefined ? null : alertCity(deps, body.city);
-
-  // A chain-internal code is pinned to the chain it was found at (the same code elsewhere is another item).
-  const scope = product.scope_chain_id === 0 ? null : (stmt(deps.db.prices, "SELECT slug FROM chains WHERE id = ?").get(product.scope_chain_id) as { slug: string }).slug;
-  const target = { barcode: product.barcode, chainId: scope, chainIds: [...new Set(body.chain_ids ?? [])], city };
+  // A chain-internal item stays pinned to its chain; `chain_id` without `chain_ids` also narrows the
+  // chains watched to that one, as it narrows /prices/.
+  const chainIds = body.chain_ids ?? (body.chain_id ? [body.chain_id] : []);
+  const target = { barcode: product.barcode, chainId: product.scope_slug, chainIds: [...new Set(chainIds)], city };
   const condition = conditionOf(body.condition as never);
   const snapshot = deps.data.current;
   const now = deps.now();
