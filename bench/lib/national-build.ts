@@ -308,8 +308,9 @@ export function buildNational(file: string, scale: number, now: Date, say: (msg:
                              min_qty, max_qty, discounted_price, discount_rate, min_purchase_amount, is_club_only, is_coupon, allow_multiple)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?, ?, 0)`,
   );
-  const itemInsert = new BatchInsert(db, "INSERT INTO promotion_items (promotion_id, product_id, is_gift)", 3);
-  const promoStoreInsert = new BatchInsert(db, "INSERT INTO promotion_stores (promotion_id, store_id)", 2, 500);
+  const itemInsert = new BatchInsert(db, "INSERT INTO promotion_items (promotion_id, list_id, product_id, is_gift, item_key)", 5);
+  const promoStoreInsert = new BatchInsert(db, "INSERT INTO promotion_stores (promotion_id, store_id, list_id)", 3, 500);
+  const listInsert = db.prepare("INSERT INTO promotion_lists (list_id, promotion_id, items_hash) VALUES (?, ?, 'bench')");
   let promotions = 0;
   db.transaction(() => {
     let promoId = 1;
@@ -358,10 +359,11 @@ export function buildNational(file: string, scale: number, now: Date, say: (msg:
         promoInsert.run(promoId, chainIds.get(chain.slug)!, normaliseCode(chain.chain_codes[0]!), String(100000 + n), description, startsAt, endsAt, nowIso,
           discounted !== null ? 1 : 0, minQty, maxQty, discounted, rate, club, coupon);
         promotions++;
-        for (const p of [...items].sort((a, b) => a - b)) itemInsert.add(promoId, p + 1, 0);
+        listInsert.run(promoId, promoId);
+        for (const p of [...items].sort((a, b) => a - b)) itemInsert.add(promoId, promoId, p + 1, 0, products[p]!.barcode);
         const everywhere = unit(ci, n, 52) < 0.65;
         for (const s of chainStores) {
-          if (everywhere || unit(s.id, promoId, 53) < 0.5) promoStoreInsert.add(promoId, s.id);
+          if (everywhere || unit(s.id, promoId, 53) < 0.5) promoStoreInsert.add(promoId, s.id, promoId);
         }
       }
     });

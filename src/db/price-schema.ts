@@ -225,4 +225,72 @@ CREATE TABLE fetched_files (
     // import from a 1.4 s one. NULL on runs recorded before (their timestamps stand in).
     sql: `ALTER TABLE import_runs ADD COLUMN duration_ms INTEGER;`,
   },
+  {
+    version: 4,
+    name: "promotion item lists per store, pending items, one promotion per chain, closed stores",
+    // Stores of a chain can list different items under one promotion id: each distinct list is
+    // an item list (list_id, unique across promotions), and each store links to the one its file
+    // listed. An item whose product no price file has published yet is kept with its code
+    // (product_id NULL) and linked when one does. A chain publishing under several codes has one
+    // promotion per id (the rows of its other codes become item lists of the first). A store
+    // missing from its chain's newer full Stores list is closed.
+    sql: `
+CREATE TABLE promotion_items_v4 (
+  promotion_id     INTEGER NOT NULL,
+  list_id          INTEGER NOT NULL,             -- the item list (promotion_stores.list_id)
+  item_key         TEXT NOT NULL,                -- the published item code without leading zeros
+  is_gift          INTEGER NOT NULL DEFAULT 0,
+  item_scope       INTEGER NOT NULL DEFAULT 0,   -- the identity's scope: 0 a shared GTIN, else the chain id
+  gtin_like        INTEGER NOT NULL DEFAULT 0,   -- 1: a valid GTIN the file marked internal
+  product_id       INTEGER,                      -- NULL until a price file publishes the product
+  min_qty          REAL,
+  max_qty          REAL,
+  discounted_price INTEGER,
+  discount_rate    REAL,
+  PRIMARY KEY (list_id, item_key, is_gift)
+) WITHOUT ROWID, STRICT;
+INSERT INTO promotion_items_v4 (promotion_id, list_id, item_key, is_gift, item_scope, product_id, min_qty, max_qty, discounted_price, discount_rate)
+  SELECT (SELECT min(k.id) FROM promotions k WHERE k.chain_id = pr.chain_id AND k.promotion_code = pr.promotion_code), pi.promotion_id,
+         p.barcode_key, pi.is_gift, p.scope_chain_id, pi.product_id, pi.min_qty, pi.max_qty, pi.discounted_price, pi.discount_rate
+    FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN products p ON p.id = pi.product_id
+   WHERE true
+  ON CONFLICT DO NOTHING;
+DROP TABLE promotion_items;
+ALTER TABLE promotion_items_v4 RENAME TO promotion_items;
+CREATE INDEX promotion_items_by_product ON promotion_items (product_id);
+CREATE INDEX promotion_items_pending ON promotion_items (item_key) WHERE product_id IS NULL;
+
+CREATE TABLE promotion_stores_v4 (
+  promotion_id INTEGER NOT NULL,
+  store_id     INTEGER NOT NULL,
+  list_id      INTEGER NOT NULL,
+  PRIMARY KEY (promotion_id, store_id)
+) WITHOUT ROWID, STRICT;
+INSERT INTO promotion_stores_v4 (promotion_id, store_id, list_id)
+  SELECT (SELECT min(k.id) FROM promotions k WHERE k.chain_id = pr.chain_id AND k.promotion_code = pr.promotion_code), ps.store_id, ps.promotion_id
+    FROM promotion_stores ps JOIN promotions pr ON pr.id = ps.promotion_id
+   WHERE true
+  ON CONFLICT DO NOTHING;
+DROP TABLE promotion_stores;
+ALTER TABLE promotion_stores_v4 RENAME TO promotion_stores;
+CREATE INDEX promotion_stores_by_store ON promotion_stores (store_id);
+CREATE INDEX promotion_stores_by_list ON promotion_stores (list_id);
+
+-- Each item list of a promotion, with a hash of the list as published (stores listing the same items share it).
+CREATE TABLE promotion_lists (
+  list_id      INTEGER PRIMARY KEY,
+  promotion_id INTEGER NOT NULL,
+  items_hash   TEXT NOT NULL
+) STRICT;
+CREATE INDEX promotion_lists_by_hash ON promotion_lists (promotion_id, items_hash);
+INSERT INTO promotion_lists (list_id, promotion_id, items_hash)
+  SELECT list_id, min(promotion_id), 'v3' FROM promotion_stores GROUP BY list_id;
+
+DELETE FROM promotions WHERE id NOT IN (SELECT promotion_id FROM promotion_stores);
+CREATE UNIQUE INDEX promotions_by_code ON promotions (chain_id, promotion_code);
+
+ALTER TABLE stores ADD COLUMN closed_at TEXT;   -- time of the full Stores list that no longer listed it; NULL = open
+ALTER TABLE stores ADD COLUMN listed_at TEXT;   -- time of the newest Stores list that listed it
+`,
+  },
 ];

@@ -1,9 +1,11 @@
 import { basename } from "node:path";
 import type { FileName, FileType } from "./records.ts";
 import type { FoundFile } from "./collect.ts";
+import { fileTypeOfName } from "./files/name.ts";
 
 // Stores first (prices and promotions attach to them), then price files (promotion items
-// reference their products), then promotion files, then files whose name says nothing.
+// reference their products), then promotion files, then files whose name says nothing (a name
+// whose type prefix reads, e.g. `PriceFull_x.xml`, still sorts with its kind).
 const GROUP: Record<FileType, number> = { stores: 0, pricefull: 1, price: 1, promofull: 2, promo: 2 };
 // At equal times the full list comes before the delta published with it.
 const RANK: Record<FileType, number> = { stores: 0, pricefull: 0, price: 1, promofull: 0, promo: 1 };
@@ -25,8 +27,9 @@ export function orderFiles(files: FoundFile[], parseName: (fileName: string) => 
   const keyed = files.map((file) => {
     const fileName = basename(file.path);
     const name = parseName(fileName);
+    const type = name?.type ?? fileTypeOfName(fileName);
     const time = name?.time ? Date.parse(name.time) : Number.POSITIVE_INFINITY;
-    return { file: { ...file, fileName, name }, group: name ? GROUP[name.type] : 3, time, rank: name ? RANK[name.type] : 0 };
+    return { file: { ...file, fileName, name }, group: type ? GROUP[type] : 3, time, rank: type ? RANK[type] : 0 };
   });
   keyed.sort((a, b) => a.group - b.group || a.time - b.time || a.rank - b.rank || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
   return keyed.map((k) => k.file);

@@ -93,6 +93,8 @@ export interface PromotionRecord {
   description: string | null;
   startsAt: string | null;
   endsAt: string | null;
+  /** Raw start/end values no known date form reads: such a promotion is never served as active. */
+  unreadableDates?: string[];
   updatedAt: string | null;
   rewardType: number | null;
   discountType: number | null;

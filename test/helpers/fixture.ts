@@ -89,11 +89,16 @@ export class Fixture {
         opts.clubOnly ? 1 : 0,
         opts.coupon ? 1 : 0,
       ) as { id: number };
-    for (const s of opts.stores) this.db.run(`INSERT INTO promotion_stores (promotion_id, store_id) VALUES (?, ?)`, [row.id, s]);
+    // One item list per promotion, numbered as the promotion.
+    this.db.run(`INSERT INTO promotion_lists (list_id, promotion_id, items_hash) VALUES (?, ?, 'fixture')`, [row.id, row.id]);
+    for (const s of opts.stores) this.db.run(`INSERT INTO promotion_stores (promotion_id, store_id, list_id) VALUES (?, ?, ?)`, [row.id, s, row.id]);
     for (const item of opts.items) {
       const product = typeof item === "number" ? item : item.product;
       const gift = typeof item === "number" ? 0 : item.gift ? 1 : 0;
-      this.db.run(`INSERT INTO promotion_items (promotion_id, product_id, is_gift) VALUES (?, ?, ?)`, [row.id, product, gift]);
+      this.db.run(
+        `INSERT INTO promotion_items (promotion_id, list_id, product_id, is_gift, item_key) VALUES (?, ?, ?, ?, (SELECT barcode_key FROM products WHERE id = ?))`,
+        [row.id, row.id, product, gift, product],
+      );
     }
     return row.id;
   }

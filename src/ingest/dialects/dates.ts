@@ -37,13 +37,26 @@ export function israelLocalIso(y: number, mo: number, d: number, h = 0, mi = 0, 
 const YMD = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?)?$/;
 const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
-const CLOCK = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?(?:[.,]\d+)?$/;
+// SQL Server's default text form: `Jun  1 2015 11:59PM`, also cut short: `May 18 2015 12:0`.
+const SQL_SERVER = /^([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})(?:\s+(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?(?:[.,:]\d+)?\s*([ap]m)?)?$/i;
+// .NET's US form: `5/18/2015 11:59:00 PM` — month first, told apart by its AM/PM.
+const US_CLOCK = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]m)$/i;
+const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+/** 12-hour clock to 24: `12 AM` is 0, `12 PM` is 12; without a marker the hour stands. */
+function hour24(h: number, marker: string | undefined): number {
+  if (!marker) return h;
+  const pm = marker.toLowerCase() === "pm";
+  return h === 12 ? (pm ? 12 : 0) : pm ? h + 12 : h;
+}
+const CLOCK = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?(?:[.,]\d+)?\s*([ap]m)?$/i;
 
 const cache = new Map<string, string | null>();
 
 /**
  * Reads the files' date formats — `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD`, ISO `…T…[.mmm]`,
- * `dd/MM/yyyy HH:mm:ss`, `dd/MM/yy`, `YYYYMMDD[HHMM[SS]]` — as Israel local time, with an
+ * `dd/MM/yyyy HH:mm:ss`, `dd/MM/yy`, `YYYYMMDD[HHMM[SS]]`, SQL Server `May 18 2015 12:0` /
+ * `Jun  1 2015 11:59PM`, .NET `5/18/2015 11:59:00 PM` — as Israel local time, with an
  * optional separate `HH:MM[:SS[.mmm]]` (`PromotionStartHour`) used when the date has no time.
  * Junk (`1899-12-30`, `01/01/0001`, text) is null.
  *
@@ -117,12 +130,47 @@ function compute(date: string, clock: string | null): string | null {
   } else if ((m = COMPACT.exec(date))) {
     [y, mo, d] = [+m[1]!, +m[2]!, +m[3]!];
     if (m[4] !== undefined) [h, mi, s] = [+m[4], +m[5]!, +(m[6] ?? 0)];
+  } else if ((m = SQL_SERVER.exec(date)) && MONTHS[m[1]!.toLowerCase()]) {
+    [y, mo, d] = [+m[3]!, MONTHS[m[1]!.toLowerCase()]!, +m[2]!];
+    // The form always ends in AM/PM; without it the value was cut to its column (`12:0` of
+    // `12:00AM`): read as AM, so `12:0` is midnight, the usual start of a promotion.
+    if (m[4] !== undefined) [h, mi, s] = [hour24(+m[4], m[7] ?? "am"), +m[5]!, +(m[6] ?? 0)];
+  } else if ((m = US_CLOCK.exec(date))) {
+    [mo, d, y] = [+m[1]!, +m[2]!, +m[3]!];
+    [h, mi, s] = [hour24(+m[4]!, m[7]), +m[5]!, +(m[6] ?? 0)];
   } else {
     return null;
   }
   if (h === undefined && clock) {
     const c = CLOCK.exec(clock);
-    if (c) [h, mi, s] = [+c[1]!, +c[2]!, +(c[3] ?? 0)];
+    if (c) [h, mi, s] = [hour24(+c[1]!, c[4]), +c[2]!, +(c[3] ?? 0)];
   }
   return israelLocalIso(y, mo, d, h ?? 0, mi ?? 0, s ?? 0);
+}
+
+/** A date a promotion file gave: its instant, or that it gave none, or a value that could not be read. */
+export interface PublishedTime {
+  /** ISO 8601 with the Israel offset; null when the file gave no date or a placeholder. */
+  value: string | null;
+  /** The raw text when it is neither a date this reader knows nor a placeholder. */
+  unreadable: string | null;
+}
+
+/**
+ * Reads a promotion's start or end like {@link parseIsraelDateTime}, but tells a missing date or
+ * a placeholder (a year before 2000 or after 2100: `1899-12-30`, `01/01/0001`, `9999-12-31` —
+ * open-ended) from a value that cannot be read, so that such a promotion is never served as active.
+ *
+ * @example readPublishedTime("May 18 2015 12:0")   // { value: "2015-05-18T00:00:00+03:00", unreadable: null }
+ * @example readPublishedTime("9999-12-31")         // { value: null, unreadable: null }
+ * @example readPublishedTime("18 במאי 2015")        // { value: null, unreadable: "18 במאי 2015" }
+ */
+export function readPublishedTime(date: string | null | undefined, clock?: string | null): PublishedTime {
+  const text = date?.trim();
+  if (!text) return { value: null, unreadable: null };
+  const value = parseIsraelDateTime(text, clock);
+  if (value !== null) return { value, unreadable: null };
+  const year = /(?:^|\D)(\d{4})(?:\D|$)/.exec(text);
+  if (year && (+year[1]! < MIN_YEAR || +year[1]! > MAX_YEAR)) return { value: null, unreadable: null };
+  return { value: null, unreadable: clock?.trim() ? `${text} ${clock.trim()}` : text };
 }

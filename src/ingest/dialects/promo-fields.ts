@@ -26,6 +26,8 @@ export const PROMO_FIELDS = new FieldMap({
   isGift: ["IsGiftItem", "IsGift"],
   restrictions: ["AdditionalRestrictions"],
   items: ["PromotionItems", "Items"],
+  // Bina-family files list what the promotion gives away apart, with their own item codes.
+  gifts: ["GiftsItems", "GiftItems", "GiftsItem"],
   groups: ["Groups"],
   // Per-item rows (Matrix `Sale`, Super-Pharm `Line`) carry the item on the promotion row.
   itemCode: ["ItemCode", "ItemId"],

@@ -1,7 +1,7 @@
 import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import type { PromotionItemRecord, PromotionRecord, PromosFile } from "../records.ts";
-import { parseIsraelDateTime } from "./dates.ts";
+import { parseIsraelDateTime, readPublishedTime } from "./dates.ts";
 import { discountRate } from "./discount-rate.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { toAgorot } from "./money.ts";
@@ -56,15 +56,16 @@ function clubIds(f: PromoFields): string[] {
 }
 
 /** Items of a `PromotionItems` element; Osher Ad 2015 packs several `ItemId`/`ItemType` pairs into one `Item`. */
-function itemsOf(container: XmlValue | undefined, giftDefault: boolean): PromotionItemRecord[] {
+function itemsOf(container: XmlValue | undefined, giftDefault: boolean, allGifts = false): PromotionItemRecord[] {
   const out: PromotionItemRecord[] = [];
   for (const list of elements(container)) {
-    for (const node of elements(child(list, ["item", "promotionitem"]))) {
+    for (const node of elements(child(list, ["item", "promotionitem", "giftitem", "giftsitem"]))) {
       const f = PROMO_ITEM_FIELDS.read(node);
       const codes = Array.isArray(f.itemCode) ? f.itemCode : [f.itemCode];
       codes.forEach((code, i) => {
         const at = <T extends XmlValue | undefined>(v: T) => (Array.isArray(v) ? v[i] : v);
         const item = itemRecord(code, at(f.itemType), at(f.isGift), giftDefault, codes.length > 1 ? {} : f);
+        if (item && allGifts) item.isGift = true;
         if (item) out.push(item);
       });
     }
@@ -107,11 +108,15 @@ function commonReward(items: PromotionItemRecord[]): number | null {
 
 function newPromotion(code: string, f: PromoFields): PromotionRecord {
   const clubs = clubIds(f);
+  const starts = readPublishedTime(text(f.startDate), text(f.startHour));
+  const ends = readPublishedTime(text(f.endDate), text(f.endHour));
+  const unreadable = [starts.unreadable, ends.unreadable].filter((v): v is string => v !== null);
   return {
     promotionCode: code,
     description: cleanText(f.description),
-    startsAt: parseIsraelDateTime(text(f.startDate), text(f.startHour)),
-    endsAt: parseIsraelDateTime(text(f.endDate), text(f.endHour)),
+    startsAt: starts.value,
+    endsAt: ends.value,
+    ...(unreadable.length ? { unreadableDates: unreadable } : {}),
     updatedAt: parseIsraelDateTime(text(f.updatedAt)),
     rewardType: toInt(f.rewardType),
     discountType: toInt(f.discountType),
@@ -159,6 +164,7 @@ export function promoRowParser(): RowParser<PromosFile> {
       }
       const giftDefault = toFlag(f.isGift);
       const items = itemsOf(f.items, giftDefault);
+      items.push(...itemsOf(f.gifts, true, true));
       for (const groups of elements(f.groups)) {
         for (const group of elements(child(groups, ["group"]))) {
           entry.grouped = true;
@@ -174,8 +180,10 @@ export function promoRowParser(): RowParser<PromosFile> {
         if (item) items.push(item);
       }
       for (const item of items) {
-        if (entry.seen.has(item.itemCode)) continue;
-        entry.seen.add(item.itemCode);
+        // The same code may be bought and given away ("buy 2, get a third free").
+        const key = item.isGift ? `g${item.itemCode}` : item.itemCode;
+        if (entry.seen.has(key)) continue;
+        entry.seen.add(key);
         entry.promo.items.push(item);
       }
     },

@@ -43,7 +43,8 @@ function stamp(date: string, clock: string): string | null {
 /**
  * Reads a published file name (research notes §3): `<T><C>-<store>-<YYYYMMDDHHMM>`,
  * Matrix `…-<seq>`, new `<T><C>-<sub>-<store>-<YYYYMMDD>-<HHMMSS>`, chain-wide
- * `Stores<C>-<ts>` / `StoresFull<C>--<ts>` / `…-000-…`, `NULL` prefix, any case, extensions
+ * `Stores<C>-<ts>` / `StoresFull<C>--<ts>` / `…-000-…`, a dash after the type
+ * (`PriceFull-<C>-<store>-<ts>-<seq>`), `_` for `-`, `NULL` prefix, any case, extensions
  * `.xml` / `.gz` / `.zip` / none. Codes lose leading zeros; the time is Israel local.
  * Null when the name has no known type prefix followed by a chain id.
  *
@@ -58,7 +59,8 @@ export function parseFileName(fileName: string): FileName | null {
   const prefix = prefixOf(name);
   if (!prefix) return null;
   const type = prefix[1];
-  const [chain, ...segments] = name.slice(prefix[0].length).split("-");
+  // `PriceFull-7290696200003-097-…`: some chains put a separator between the type and the chain.
+  const [chain, ...segments] = name.slice(prefix[0].length).replace(/^[-_ ]/, "").split(/[-_]/);
   if (!chain || !/^\d{1,14}$/.test(chain)) return null;
   const at = segments.findIndex((s) => /^(\d{8}|\d{12}|\d{14})$/.test(s));
   let time: string | null = null;

@@ -2,6 +2,7 @@ import { normaliseCode, type Chain, type Registry } from "../../registry.ts";
 import type { FileType, ParsedFile } from "../records.ts";
 import { toIsraelIso } from "../../time.ts";
 import { resolveFileChain } from "./chain.ts";
+import { fileTypeOfName } from "../files/name.ts";
 import { detach } from "./detach.ts";
 import { contentKind, type LoadInput } from "./types.ts";
 import type { PriceList } from "./price-rows.ts";
@@ -77,7 +78,10 @@ export function describeFile(registry: Registry, input: LoadInput, now: Date): D
   const kind = contentKind(parsed);
   const header = parsed.chainCode;
   const nameType = name?.type ?? null;
-  const type = nameType ?? TYPE_OF_KIND[kind];
+  // A name whose type prefix reads but whose rest does not still says full or delta: a PriceFull
+  // is never taken for a delta.
+  const hinted = nameType ? null : fileTypeOfName(input.fileName);
+  const type = nameType ?? (hinted && KIND_OF[hinted] === kind ? hinted : TYPE_OF_KIND[kind]);
   const headerStore = parsed.kind === "stores" ? null : code(parsed.storeCode);
   const storeCode = parsed.kind === "stores" ? null : (code(name?.storeCode) ?? headerStore);
   const time = name?.time ?? null;

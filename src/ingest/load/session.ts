@@ -8,7 +8,7 @@ import { ProductCache, type Classifier } from "./products.ts";
 import { reclassifyIfTableChanged } from "./reclassify.ts";
 import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
-import { PromotionStatements, collectOrphanPromotions, loadPromos } from "./promos.ts";
+import { PromotionStatements, collectOrphanPromotions, linkPendingItems, loadPromos } from "./promos.ts";
 import { wipePriceData } from "./wipe.ts";
 import { HistoryBuffer } from "./history.ts";
 import { rebuildChainProducts, refreshChainProductsFor } from "./chain-products.ts";
@@ -231,10 +231,14 @@ export class LoadSession {
         if (result.duplicates > 0) outcome.warnings.push(`${result.duplicates} repeated items (the last one counts)`);
       } else {
         const replace = file.type === "promofull" && !input.partial && !placeholder;
-        const result = loadPromos(this.promos, this.products, store.id, { chainId, chainCode: file.chainCode }, parsed.promotions, { replace });
+        const { result, unreadable } = loadPromos(this.promos, this.products, store.id, { chainId, chainCode: file.chainCode }, parsed.promotions, { replace });
         outcome.rows = result.rows;
         outcome.counts = { ...result };
-        if (result.unknownItems > 0) outcome.warnings.push(`${result.unknownItems} promotion items of unknown products skipped`);
+        if (result.unknownItems > 0) outcome.warnings.push(`${result.unknownItems} promotion items of products no price file has published yet (kept; linked when one does)`);
+        if (unreadable.length > 0) {
+          const shown = unreadable.slice(0, 5).map((u) => `${u.promotionCode} (${u.values.map((v) => JSON.stringify(v)).join(", ")})`);
+          outcome.warnings.push(`${unreadable.length} promotions left out: dates that cannot be read: ${shown.join("; ")}${unreadable.length > 5 ? "; …" : ""}`);
+        }
       }
       this.stores.touch(store, parsed.kind === "price-rows" ? "prices" : "promos", file.time, file.timeMs);
     }
@@ -276,8 +280,9 @@ export class LoadSession {
         this.timings[phase] += now - at;
         at = now;
       };
-      collectOrphanPromotions(this.db);
+      collectOrphanPromotions(this.db, this.promos.released);
       this.products.flush();
+      linkPendingItems(this.db);
       if (this.classify && this.classifierVersion) {
         reclassifyIfTableChanged(this.db, this.classify, this.classifierVersion, { allNew: this.productsWereEmpty });
       }

@@ -4,6 +4,7 @@ import type { Database } from "bun:sqlite";
 const PRICE_DATA_TABLES = [
   "promotion_items",
   "promotion_stores",
+  "promotion_lists",
   "promotions",
   "chain_products",
   "price_history",

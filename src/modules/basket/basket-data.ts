@@ -17,13 +17,15 @@ export interface ChainFigureRow {
 export interface PromotionRow extends PromotionTermsRow {
   product_id: number;
   promotion_db_id: number;
+  /** The item list naming the product: the promotion holds for it in the stores linked to that list. */
+  list_id: number;
   chain_id: number;
   /** starts_at / ends_at as epoch ms (NaN when open), parsed once when loaded. */
   startsMs: number;
   endsMs: number;
 }
 
-const PROMOTION_COLUMNS = `pi.product_id, pr.id AS promotion_db_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+const PROMOTION_COLUMNS = `pi.product_id, pr.id AS promotion_db_id, pi.list_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
   coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
   coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price, coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
   pr.is_club_only, pr.is_coupon, pr.min_purchase_amount`;
@@ -86,13 +88,13 @@ export class BasketData {
     });
   }
 
-  /** The stores (db ids) each promotion runs in. */
-  promotionStores(promotionIds: number[]): Map<number, Int32Array> {
-    const lists = this.load(this.storesBy, promotionIds, (ids) => {
+  /** The stores (db ids) linked to each promotion item list (those whose own list it is). */
+  promotionStores(listIds: number[]): Map<number, Int32Array> {
+    const lists = this.load(this.storesBy, listIds, (ids) => {
       const rows = this.db
-        .query(`SELECT promotion_id, store_id FROM promotion_stores WHERE promotion_id IN (${marks(ids.length)})`)
-        .all(...ids) as { promotion_id: number; store_id: number }[];
-      const grouped = group(ids, rows, (r) => r.promotion_id);
+        .query(`SELECT list_id, store_id FROM promotion_stores WHERE list_id IN (${marks(ids.length)})`)
+        .all(...ids) as { list_id: number; store_id: number }[];
+      const grouped = group(ids, rows, (r) => r.list_id);
       return new Map([...grouped].map(([id, list]) => [id, Int32Array.from(list, (r) => r.store_id)]));
     });
     return lists;

@@ -74,12 +74,12 @@ export function itemPricing(deps: AppDeps, barcode: string, quantity: number, pr
     // Same rule as isActive: started (or no start), not yet ended (or no end).
     if (!(p.startsMs > now) && !(p.endsMs <= now)) active.push(p);
   }
-  const storesOf = data.promotionStores(active.map((p) => p.promotion_db_id));
+  const storesOf = data.promotionStores(active.map((p) => p.list_id));
   const byChain = new Map<number, ChainLine>();
   for (const figure of figures) {
     const applicable: UnitPromotion[] = [];
     for (const p of active) {
-      if (p.chain_id === figure.chain_id && storesOf.get(p.promotion_db_id)!.length * 2 >= figure.store_count) applicable.push(toUnitPromotion(p));
+      if (p.chain_id === figure.chain_id && storesOf.get(p.list_id)!.length * 2 >= figure.store_count) applicable.push(toUnitPromotion(p));
     }
     const { total, promotionId } = lineTotal(figure.price_mode, quantity, applicable);
     byChain.set(figure.chain_id, {

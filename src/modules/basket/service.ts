@@ -111,15 +111,15 @@ function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chai
   // Each promotion's stores intersected with the city's once (store lists cached per data version).
   const inCity = new Set(storeIds);
   const promotions = activeItemPromotions(deps, ids);
-  const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.promotion_db_id));
+  const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.list_id));
   const cityStoresOf = new Map<number, number[]>();
   const promosOf = new Map<number, UnitPromotion[]>();
   for (const p of promotions) {
-    let here = cityStoresOf.get(p.promotion_db_id);
+    let here = cityStoresOf.get(p.list_id);
     if (!here) {
       here = [];
-      for (const storeId of storesOf.get(p.promotion_db_id)!) if (inCity.has(storeId)) here.push(storeId);
-      cityStoresOf.set(p.promotion_db_id, here);
+      for (const storeId of storesOf.get(p.list_id)!) if (inCity.has(storeId)) here.push(storeId);
+      cityStoresOf.set(p.list_id, here);
     }
     if (here.length === 0) continue;
     const unit = toUnitPromotion(p);

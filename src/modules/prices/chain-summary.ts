@@ -19,6 +19,8 @@ import type { PromotionTermsRow } from "./promotion-row.ts";
 
 interface PromotionRow extends PromotionTermsRow {
   promotion_db_id: number;
+  /** The item list naming the product: only the stores linked to it get the promotion. */
+  list_id: number;
   chain_id: number;
 }
 
@@ -93,10 +95,10 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
   const db = deps.db.prices;
   const at = now.getTime();
 
-  // The product's promotions (one row per promotion, not per store).
+  // The product's promotions (one row per promotion and item list naming it, not per store).
   const promotions = stmt(
     db,
-    `SELECT pr.id AS promotion_db_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+    `SELECT pr.id AS promotion_db_id, pi.list_id, pr.chain_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
             coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
             coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price,
             coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
@@ -105,7 +107,9 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
       WHERE pi.product_id = ? AND pi.is_gift = 0`,
   ).all(product.id) as PromotionRow[];
   let validUntil = Infinity;
+  // By item list: a store gets a promotion for the product only when its own list names it.
   const lowering = new Map<number, UnitPromotion>();
+  const chainOfList = new Map<number, number>();
   for (const r of promotions) {
     const starts = r.starts_at ? Date.parse(r.starts_at) : NaN;
     const ends = r.ends_at ? Date.parse(r.ends_at) : NaN;
@@ -122,9 +126,12 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
       isCoupon: r.is_coupon === 1,
       minPurchaseAmount: r.min_purchase_amount,
     };
-    if (canLowerUnitPrice(unit)) lowering.set(r.promotion_db_id, unit);
+    if (canLowerUnitPrice(unit)) {
+      lowering.set(r.list_id, unit);
+      chainOfList.set(r.list_id, r.chain_id);
+    }
   }
-  const promotedChains = new Set([...lowering.keys()].map((id) => promotions.find((p) => p.promotion_db_id === id)!.chain_id));
+  const promotedChains = new Set(chainOfList.values());
 
   // Shelf prices grouped by chain, Eilat and price. A store's collection time is its prices_at,
   // else the row's updated_at; reading updated_at costs a table lookup per row (it is not in the
@@ -228,11 +235,11 @@ function effectiveModes(
 ): Map<number, number> {
   const db = deps.db.prices;
   const storesOf = new Map<number, UnitPromotion[]>();
-  const links = stmt(db, "SELECT promotion_id, store_id FROM promotion_stores WHERE promotion_id IN (SELECT value FROM json_each(?))").all(
+  const links = stmt(db, "SELECT list_id, store_id FROM promotion_stores WHERE list_id IN (SELECT value FROM json_each(?))").all(
     JSON.stringify([...lowering.keys()]),
-  ) as { promotion_id: number; store_id: number }[];
+  ) as { list_id: number; store_id: number }[];
   for (const l of links) {
-    const unit = lowering.get(l.promotion_id)!;
+    const unit = lowering.get(l.list_id)!;
     const list = storesOf.get(l.store_id);
     if (list) list.push(unit);
     else storesOf.set(l.store_id, [unit]);

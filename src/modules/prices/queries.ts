@@ -152,7 +152,7 @@ export function activePromotionsByStore(db: Database, productId: number, now: Da
 export function productPromotions(db: Database, productId: number, now: Date): { byStore: Map<number, UnitPromotion[]>; validUntil: number } {
   const rows = stmt(
     db,
-    `SELECT ps.store_id, pr.id AS promotion_db_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
+    `SELECT ps.store_id, pr.id AS promotion_db_id, pi.list_id, c.slug AS chain_slug, pr.promotion_code, pr.starts_at, pr.ends_at,
             coalesce(pi.min_qty, pr.min_qty) AS min_qty, coalesce(pi.max_qty, pr.max_qty) AS max_qty,
             coalesce(pi.discounted_price, pr.discounted_price) AS discounted_price,
             coalesce(pi.discount_rate, pr.discount_rate) AS discount_rate,
@@ -160,16 +160,18 @@ export function productPromotions(db: Database, productId: number, now: Date): {
        FROM promotion_items pi
        JOIN promotions pr ON pr.id = pi.promotion_id
        JOIN chains c ON c.id = pr.chain_id
-       JOIN promotion_stores ps ON ps.promotion_id = pr.id
+       JOIN promotion_stores ps ON ps.list_id = pi.list_id
       WHERE pi.product_id = ? AND pi.is_gift = 0`,
-  ).all(productId) as (PromotionRow & { promotion_db_id: number })[];
+  ).all(productId) as (PromotionRow & { promotion_db_id: number; list_id: number })[];
   const at = now.getTime();
   const byStore = new Map<number, UnitPromotion[]>();
   let validUntil = Infinity;
-  // Rows repeat per store; a promotion's dates and unit figures are parsed once.
+  // Rows repeat per store (each store gets the promotion only when its own item list names the
+  // product); a promotion's dates and unit figures are parsed once per item list.
   const seen = new Map<number, UnitPromotion | null>();
   for (const r of rows) {
-    let promotion = seen.get(r.promotion_db_id);
+    const key = r.list_id;
+    let promotion = seen.get(key);
     if (promotion === undefined) {
       const starts = r.starts_at ? Date.parse(r.starts_at) : NaN;
       const ends = r.ends_at ? Date.parse(r.ends_at) : NaN;
@@ -187,7 +189,7 @@ export function productPromotions(db: Database, productId: number, now: Date): {
             minPurchaseAmount: r.min_purchase_amount,
           }
         : null;
-      seen.set(r.promotion_db_id, promotion);
+      seen.set(key, promotion);
     }
     if (!promotion) continue;
     const list = byStore.get(r.store_id);

@@ -27,9 +27,23 @@ export const FeedItem = z.object({
   max_qty: z.number().nullable(),
   discounted_price_ils: Money.nullable().describe("Price of min_qty units together"),
   discount_rate: z.number().nullable().describe("Fraction 0–1"),
-  store_count: z.number().int(),
-  item_count: z.number().int(),
-  items: z.array(z.object({ barcode: z.string(), name: z.string(), is_gift: z.boolean() })).describe("The first 50 items"),
+  store_count: z
+    .number()
+    .int()
+    .describe("Stores the promotion runs in (open stores); with `barcode`, those whose own item list names the product"),
+  item_count: z
+    .number()
+    .int()
+    .describe("Items listed, gifts included: with `store_id`, that store's list; otherwise every item any of its stores lists"),
+  items: z
+    .array(
+      z.object({
+        barcode: z.string(),
+        name: z.string().nullable().describe("Null while no price file has published the product"),
+        is_gift: z.boolean().describe("Given away with the promotion; does not change the price of the items bought"),
+      }),
+    )
+    .describe("The first 50 items (bought first, then gifts), as counted in `item_count`"),
 });
 
 export const FeedResponse = z.object({

@@ -75,13 +75,24 @@ export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
     args.push(options.chain_id);
   }
   if (options.include_club === "false") where.push("pr.is_club_only = 0");
-  if (options.barcode) {
-    where.push("EXISTS (SELECT 1 FROM promotion_items pi JOIN products p ON p.id = pi.product_id WHERE pi.promotion_id = pr.id AND p.barcode_key = ?)");
-    args.push(options.barcode.replace(/^0+(?=\d)/, ""));
-  }
-  if (options.store_id) {
+  const barcode = options.barcode?.replace(/^0+(?=\d)/, "") ?? null;
+  const storeCode = options.store_id?.replace(/^0+(?=\d)/, "") ?? null;
+  // A store has the promotion for a product only when its own item list names it.
+  if (barcode !== null && storeCode !== null) {
+    where.push(
+      `EXISTS (SELECT 1 FROM promotion_stores ps JOIN stores s ON s.id = ps.store_id JOIN promotion_items pi ON pi.list_id = ps.list_id
+                JOIN products p ON p.id = pi.product_id WHERE ps.promotion_id = pr.id AND s.store_code = ? AND p.barcode_key = ?)`,
+    );
+    args.push(storeCode, barcode);
+  } else if (barcode !== null) {
+    where.push(
+      `EXISTS (SELECT 1 FROM products p JOIN promotion_items pi ON pi.product_id = p.id JOIN promotion_stores ps ON ps.list_id = pi.list_id
+                WHERE p.barcode_key = ? AND pi.promotion_id = pr.id)`,
+    );
+    args.push(barcode);
+  } else if (storeCode !== null) {
     where.push("EXISTS (SELECT 1 FROM promotion_stores ps JOIN stores s ON s.id = ps.store_id WHERE ps.promotion_id = pr.id AND s.store_code = ?)");
-    args.push(options.store_id.replace(/^0+(?=\d)/, ""));
+    args.push(storeCode);
   }
   if (after) {
     where.push("(coalesce(pr.starts_at, '') < ? OR (coalesce(pr.starts_at, '') = ? AND pr.id < ?))");
@@ -99,15 +110,8 @@ export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
     )
     .all(...args) as PromotionRow[];
   const page = rows.slice(0, options.limit);
-  // Counted for the page only (in the SELECT they were counted for every active promotion before sorting).
-  const storeCount = stmt(deps.db.prices, "SELECT count(*) AS n FROM promotion_stores WHERE promotion_id = ?");
-  const itemCount = stmt(deps.db.prices, "SELECT count(*) AS n FROM promotion_items WHERE promotion_id = ?");
-  const itemsOf = stmt(
-    deps.db.prices,
-    `SELECT p.barcode, p.name, pi.is_gift FROM promotion_items pi JOIN products p ON p.id = pi.product_id
-      WHERE pi.promotion_id = ? ORDER BY pi.is_gift, p.barcode LIMIT 50`,
-  );
   const last = page[page.length - 1];
+  const lists = pageLists(deps, page.map((r) => r.id), storeCode, barcode);
   return {
     items: page.map((r) => ({
       promotion_id: publicPromotionId(r.chain_slug, r.promotion_code),
@@ -123,10 +127,53 @@ export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
       max_qty: r.max_qty,
       discounted_price_ils: r.discounted_price === null ? null : formatIls(r.discounted_price),
       discount_rate: r.discount_rate,
-      store_count: (storeCount.get(r.id) as { n: number }).n,
-      item_count: (itemCount.get(r.id) as { n: number }).n,
-      items: (itemsOf.all(r.id) as { barcode: string; name: string; is_gift: number }[]).map((i) => ({ barcode: i.barcode, name: i.name, is_gift: i.is_gift === 1 })),
+      ...lists(r.id),
     })),
     nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(version, queryKey, [last.starts_at ?? "", last.id]) : null,
   };
+}
+
+interface ListItem {
+  barcode: string;
+  name: string | null;
+  is_gift: number;
+}
+
+/**
+ * Store count and items of each promotion of a page, counted for the page only. Stores of one
+ * chain may list different items under one promotion (an item list per store, see
+ * ingest/load/promos.ts): with a store filter the items are that store's list; otherwise every
+ * item any of its stores lists. With a barcode, the stores counted are those whose list names
+ * the product. Items no price file has published yet are listed by their code, without a name.
+ */
+function pageLists(deps: AppDeps, ids: number[], storeCode: string | null, barcode: string | null) {
+  const db = deps.db.prices;
+  const storeCount =
+    barcode === null
+      ? stmt(db, "SELECT count(*) AS n FROM promotion_stores WHERE promotion_id = ?")
+      : stmt(
+          db,
+          `SELECT count(*) AS n FROM promotion_stores WHERE promotion_id = ?1 AND list_id IN
+             (SELECT pi.list_id FROM products p JOIN promotion_items pi ON pi.product_id = p.id WHERE p.barcode_key = ?2 AND pi.promotion_id = ?1)`,
+        );
+  const listsOf =
+    storeCode === null
+      ? stmt(db, "SELECT DISTINCT list_id FROM promotion_stores WHERE promotion_id = ?")
+      : stmt(db, "SELECT DISTINCT ps.list_id FROM promotion_stores ps JOIN stores s ON s.id = ps.store_id WHERE ps.promotion_id = ? AND s.store_code = ?");
+  const itemsSql = (select: string, tail: string) =>
+    `SELECT ${select} FROM (SELECT pi.item_key, pi.is_gift, max(p.barcode) AS barcode, max(p.name) AS name
+                              FROM promotion_items pi LEFT JOIN products p ON p.id = pi.product_id
+                             WHERE pi.list_id IN (SELECT value FROM json_each(?)) GROUP BY pi.item_key, pi.is_gift) ${tail}`;
+  const itemCount = stmt(db, itemsSql("count(*) AS n", ""));
+  const itemsOf = stmt(db, itemsSql("coalesce(barcode, item_key) AS barcode, name, is_gift", "ORDER BY is_gift, coalesce(barcode, item_key) LIMIT 50"));
+  const out = new Map<number, { store_count: number; item_count: number; items: { barcode: string; name: string | null; is_gift: boolean }[] }>();
+  for (const id of ids) {
+    const lists = JSON.stringify((storeCode === null ? listsOf.values(id) : listsOf.values(id, storeCode)).map((r) => r[0]));
+    out.set(id, {
+      store_count: ((barcode === null ? storeCount.get(id) : storeCount.get(id, barcode)) as { n: number }).n,
+      item_count: (itemCount.get(lists) as { n: number }).n,
+      items: (itemsOf.all(lists) as ListItem[]).map((i) => ({ barcode: i.barcode, name: i.name, is_gift: i.is_gift === 1 })),
+    });
+  }
+  return (id: number) => out.get(id)!;
 }

@@ -29,6 +29,12 @@ describe("parseFileName", () => {
     ["PricesFull7290103152017-010-201506030830.xml", { type: "pricefull", chainCode: "7290103152017", subChainCode: null, storeCode: "10", time: "2015-06-03T08:30:00+03:00", isNullPlaceholder: false }],
     ["promofull7290058159628-001-202211021214.GZ", { type: "promofull", chainCode: "7290058159628", subChainCode: null, storeCode: "1", time: "2022-11-02T12:14:00+02:00", isNullPlaceholder: false }],
     ["PriceFull7290058159628-0037-20221102121405.zip", { type: "pricefull", chainCode: "7290058159628", subChainCode: null, storeCode: "37", time: "2022-11-02T12:14:05+02:00", isNullPlaceholder: false }],
+    // a dash after the type (Victory 2016, Mahsanei HaShuk 2015 Stores)
+    ["PriceFull-7290696200003-097-201608280606-001.xml", { type: "pricefull", chainCode: "7290696200003", subChainCode: null, storeCode: "97", time: "2016-08-28T06:06:00+03:00", isNullPlaceholder: false }],
+    ["StoresFull-7290661400001-000-201507060600-000.xml", { type: "stores", chainCode: "7290661400001", subChainCode: null, storeCode: null, time: "2015-07-06T06:00:00+03:00", isNullPlaceholder: false }],
+    ["Promo-7290696200003-097-201608281100-001.xml.gz", { type: "promo", chainCode: "7290696200003", subChainCode: null, storeCode: "97", time: "2016-08-28T11:00:00+03:00", isNullPlaceholder: false }],
+    // underscores for dashes
+    ["PriceFull7290873255550_004_202410011200.xml", { type: "pricefull", chainCode: "7290873255550", subChainCode: null, storeCode: "4", time: "2024-10-01T12:00:00+03:00", isNullPlaceholder: false }],
     // path prefixes are ignored
     ["/data/in/PromoFull7290103152017-010-201506030830.xml", { type: "promofull", chainCode: "7290103152017", subChainCode: null, storeCode: "10", time: "2015-06-03T08:30:00+03:00", isNullPlaceholder: false }],
   ] as const)("%s", (name, expected) => {

@@ -50,7 +50,7 @@ describe("promotions", () => {
     });
   });
 
-  test("items of unknown products are skipped and counted; internal codes resolve within the chain", () => {
+  test("items of unknown products are counted and kept by code; internal codes resolve within the chain", () => {
     const db = freshDb();
     withProducts(db);
     const { outcomes } = runInputs(db, [
@@ -61,8 +61,10 @@ describe("promotions", () => {
         }),
       ]),
     ]);
-    expect(outcomes[0]!.counts).toMatchObject({ unknownItems: 2 });
-    expect(outcomes[0]!.warnings.join()).toContain("2 promotion items of unknown products skipped");
+    expect(outcomes[0]!.counts).toMatchObject({ unknownItems: 1 });
+    expect(outcomes[0]!.warnings.join()).toContain("1 promotion items of products no price file has published yet (kept; linked when one does)");
+    // Kept by code (the all-zero basket-level sentinel is not an item), waiting for their product.
+    expect(db.query("SELECT item_key FROM promotion_items WHERE product_id IS NULL").all()).toEqual([{ item_key: gtin(99) }]);
     expect(db.query("SELECT p.barcode_key, pi.is_gift FROM promotion_items pi JOIN products p ON p.id = pi.product_id ORDER BY p.barcode_key").all()).toEqual([
       { barcode_key: A, is_gift: 0 },
       { barcode_key: "77", is_gift: 1 },
