@@ -37,6 +37,10 @@ export interface StoresFile {
   kind: "stores";
   chainCode: string | null;
   chainName: string | null;
+  /** The list's own time (header `LastUpdateDate`/`LastUpdateTime`, Matrix `<Store Date= Time=>`); null when absent. */
+  updatedAt?: string | null;
+  /** The newest of the rows' own `LastUpdateDate` (Matrix branches); the last stand-in for a time. */
+  newestRowAt?: string | null;
   stores: StoreRecord[];
 }
 

@@ -12,4 +12,5 @@ export const STORE_FIELDS = new FieldMap({
   address: ["Address", "ADDRESS", "StoreAddress"],
   city: ["City", "CITY", "CityName"],
   zip: ["ZipCode", "ZIPCode", "ZIPCODE", "ZipCod"],
+  updatedAt: ["LastUpdateDate", "LASTUPDATEDATE"],
 });

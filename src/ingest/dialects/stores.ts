@@ -6,7 +6,8 @@ import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { STORE_FIELDS } from "./store-fields.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
 import { collectRows, fromPath, headerOf } from "./tree.ts";
-import { cleanText, stripCode, toInt } from "./values.ts";
+import { cleanText, stripCode, textOf, toInt } from "./values.ts";
+import { parseIsraelDateTime } from "./dates.ts";
 
 /** Row elements of store files: `Store` (Cerberus, Bina, 2026), `Branch` (Matrix), `Line` (Super-Pharm), `STORE` (SAP). */
 export const STORE_ROWS: ReadonlySet<string> = new Set(["store", "branch", "line"]);
@@ -35,9 +36,16 @@ export function storeRowParser(): RowParser<StoresFile> {
   const stores: StoreRecord[] = [];
   let noId = 0;
   let chainName: string | null = null;
+  let newestRowAt: string | null = null;
+  let newestRowMs = -Infinity;
   return {
     row(row, path) {
       const f = STORE_FIELDS.read(rowNode(row));
+      const rowAt = parseIsraelDateTime(textOf(f.updatedAt)?.trim());
+      if (rowAt !== null && Date.parse(rowAt) > newestRowMs) {
+        newestRowAt = rowAt;
+        newestRowMs = Date.parse(rowAt);
+      }
       const storeCode = stripCode(f.storeCode);
       if (storeCode === null) {
         noId++;
@@ -64,6 +72,8 @@ export function storeRowParser(): RowParser<StoresFile> {
           kind: "stores",
           chainCode: headerChain ?? mostCommonChain(stores),
           chainName: cleanText(fromContext(header, HEADER_FIELDS.chainName)) ?? chainName,
+          updatedAt: listTime(root, header),
+          newestRowAt,
           stores,
         },
         warnings: noId ? [`${noId} store rows without StoreId skipped`] : [],
@@ -80,6 +90,16 @@ export function parseStores(root: XmlNode): Parsed<StoresFile> {
   const parser = storeRowParser();
   for (const { node, path } of collectRows(root, STORE_ROWS)) parser.row(node, path);
   return parser.finish(root);
+}
+
+/**
+ * The time a Stores list gives itself: `LastUpdateDate` + `LastUpdateTime` of the header (Cerberus,
+ * Bina, 2026), `LASTUPDATEDATE` (SAP), or the Matrix root's `Date`/`Time` attributes (`02/11/22`).
+ */
+function listTime(root: XmlNode, header: Readonly<Record<string, string>>): string | null {
+  const date = header.lastupdatedate ?? (typeof root["@Date"] === "string" ? root["@Date"] : undefined);
+  const clock = header.lastupdatetime ?? (typeof root["@Time"] === "string" ? root["@Time"] : undefined);
+  return parseIsraelDateTime(date?.trim(), clock?.trim());
 }
 
 /** Matrix files list branches of several chain ids (Victory + its second id): the usual one names the file. */

@@ -1,6 +1,5 @@
 import { normaliseCode, type Chain, type Registry } from "../../registry.ts";
 import type { FileType, ParsedFile } from "../records.ts";
-import { toIsraelIso } from "../../time.ts";
 import { resolveFileChain } from "./chain.ts";
 import { fileTypeOfName } from "../files/name.ts";
 import { detach } from "./detach.ts";
@@ -65,6 +64,11 @@ export function newestRowTime(parsed: ParsedFile | PriceList, now: Date): string
   return best === null ? null : detach(best);
 }
 
+/** A time no later than `now` (a time in the future is a wrong clock, not a publication time). */
+function notAfter(value: string | null, now: Date): string | null {
+  return value !== null && Date.parse(value) <= now.getTime() ? value : null;
+}
+
 /**
  * Works out a parsed file's type, chain, store and time from its name and header, or why it
  * is rejected: unknown chain, a header chain that is not the name's, content of another type
@@ -106,11 +110,15 @@ export function describeFile(registry: Registry, input: LoadInput, now: Date): D
   if (nameStore && headerStore && nameStore !== headerStore) {
     warnings.push(`header store ${headerStore} differs from the file name's store ${nameStore}; used the name's`);
   }
+  // The chains' time, never the import's: the name's, else the list's own header time, else the
+  // newest of the rows' own times; a file with none cannot be ordered against the data held.
   let at = time;
   if (!at) {
-    const newest = newestRowTime(parsed, now);
-    at = newest ?? toIsraelIso(now);
-    warnings.push(newest ? "no time in the file name; used the newest update time in the file" : "no time in the file name; used the import time");
+    const header = parsed.kind === "stores" ? notAfter(parsed.updatedAt ?? null, now) : null;
+    const newest = header ?? (parsed.kind === "stores" ? notAfter(parsed.newestRowAt ?? null, now) : newestRowTime(parsed, now));
+    if (!newest) return fail("no publication time in the file name, its header or its rows: it cannot be ordered against the data held", slug);
+    at = detach(newest);
+    warnings.push(header ? "no time in the file name; used the time in the file's header" : "no time in the file name; used the newest update time in the file");
   }
   return {
     ok: true,

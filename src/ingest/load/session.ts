@@ -7,6 +7,7 @@ import { describeFile, type FileDescription } from "./describe.ts";
 import { ProductCache, type Classifier } from "./products.ts";
 import { reclassifyIfTableChanged } from "./reclassify.ts";
 import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
+import { closeMissingStores } from "./store-lifecycle.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
 import { PromotionStatements, collectOrphanPromotions, linkPendingItems, loadPromos } from "./promos.ts";
 import { wipePriceData } from "./wipe.ts";
@@ -208,12 +209,27 @@ export class LoadSession {
     const placeholder = input.name?.isNullPlaceholder ?? false;
 
     if (parsed.kind === "stores") {
-      const result = loadStores(this.db, this.registry, this.chainIds, parsed, { chain: file.chain, code: file.chainCode }, file.time, this.resolveCity);
+      const { listed, codes, ...result } = loadStores(this.db, this.registry, this.chainIds, parsed, { chain: file.chain, code: file.chainCode }, file.time, this.resolveCity);
       outcome.rows = result.rows;
-      outcome.counts = { ...result };
+      outcome.counts = { ...result, closed: 0 };
       if (result.skipped > 0) outcome.warnings.push(`${result.skipped} store records of other chains or without a store code skipped`);
+      if (result.older > 0) outcome.warnings.push(`${result.older} stores already described by a newer Stores list kept as they are`);
+      if (result.reopened > 0) outcome.warnings.push(`${result.reopened} closed stores listed again: open`);
+      // A cut or placeholder list says nothing about the stores it does not name.
+      if (!input.partial && !placeholder) {
+        const closing = closeMissingStores(this.db, { chainId, codes, listed, time: file.time, prices: this.prices, history: this.history, promos: this.promos });
+        outcome.counts.closed = closing.closed;
+        if (closing.closed > 0) outcome.warnings.push(`${closing.closed} stores missing from this full list closed`);
+        if (closing.partialReason) outcome.warnings.push(closing.partialReason);
+        this.stores.clear();
+      }
     } else {
       const store = this.stores.resolve(chainId, file.chainCode, file.storeCode!, file.subChainCode);
+      if (store.closedAt !== null) {
+        outcome.status = "skipped";
+        outcome.reason = `store ${file.storeCode} is closed: missing from the chain's Stores list of ${store.closedAt}`;
+        return;
+      }
       const loadedMs = parsed.kind === "price-rows" ? store.pricesMs : store.promosMs;
       if (loadedMs !== null && file.timeMs < loadedMs) {
         outcome.status = "skipped";

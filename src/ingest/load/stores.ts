@@ -11,6 +11,8 @@ export interface StoreEntry {
   /** Epoch ms of `prices_at` / `promos_at`, null when no such file was loaded yet. */
   pricesMs: number | null;
   promosMs: number | null;
+  /** `closed_at`: the time of the full Stores list that no longer listed it; null while open. */
+  closedAt: string | null;
 }
 
 const parseTime = (value: string | null) => (value ? Date.parse(value) : null);
@@ -28,7 +30,7 @@ export class StoreCache {
   private readonly setPromosAt: Statement;
 
   constructor(db: Database) {
-    this.select = db.prepare("SELECT id, prices_at, promos_at FROM stores WHERE chain_code = ? AND store_code = ?");
+    this.select = db.prepare("SELECT id, prices_at, promos_at, closed_at FROM stores WHERE chain_code = ? AND store_code = ?");
     this.insert = db.prepare("INSERT INTO stores (chain_id, chain_code, store_code, sub_chain_code) VALUES (?, ?, ?, ?) RETURNING id");
     this.setPricesAt = db.prepare("UPDATE stores SET prices_at = ? WHERE id = ?");
     this.setPromosAt = db.prepare("UPDATE stores SET promos_at = ? WHERE id = ?");
@@ -39,10 +41,10 @@ export class StoreCache {
     const key = `${chainCode}-${storeCode}`;
     let entry = this.entries.get(key);
     if (entry) return entry;
-    const row = this.select.get(chainCode, storeCode) as { id: number; prices_at: string | null; promos_at: string | null } | null;
+    const row = this.select.get(chainCode, storeCode) as { id: number; prices_at: string | null; promos_at: string | null; closed_at: string | null } | null;
     entry = row
-      ? { id: row.id, pricesMs: parseTime(row.prices_at), promosMs: parseTime(row.promos_at) }
-      : { id: (this.insert.get(chainId, chainCode, storeCode, subChainCode) as { id: number }).id, pricesMs: null, promosMs: null };
+      ? { id: row.id, pricesMs: parseTime(row.prices_at), promosMs: parseTime(row.promos_at), closedAt: row.closed_at }
+      : { id: (this.insert.get(chainId, chainCode, storeCode, subChainCode) as { id: number }).id, pricesMs: null, promosMs: null, closedAt: null };
     this.entries.set(key, entry);
     return entry;
   }
@@ -70,12 +72,21 @@ export interface StoresResult {
   rows: number;
   /** Records of another chain (by registry) or without a store code. */
   skipped: number;
+  /** Closed stores this list lists again (opened anew). */
+  reopened: number;
+  /** Rows not written: the store's data is from a newer Stores list than this one. */
+  older: number;
+  /** `chain code-store code` of each store listed, and the chain codes they were listed under. */
+  listed: Set<string>;
+  codes: Set<string>;
 }
 
 /**
  * Upserts the stores and sub-chains of a Stores file. Values missing from the file (null) keep
- * what is known; a file older than the row's `updated_at` changes nothing. Each record carries
- * its own chain code (a Victory file lists two); records of other chains are skipped.
+ * what is known; a file older than the row's `updated_at` changes nothing (an older list never
+ * overwrites a newer one). A closed store the list names again is open again. Each record
+ * carries its own chain code (a Victory file lists two); records of other chains are skipped.
+ * Closing the stores a full list leaves out is closeMissingStores's (store-lifecycle.ts).
  *
  * @example loadStores(db, registry, chainIds, file, ramiLevy, "2026-11-22T05:00:00+02:00", resolveCity) // → { rows: 58, skipped: 0 }
  */
@@ -89,8 +100,8 @@ export function loadStores(
   resolveCity: CityResolver,
 ): StoresResult {
   const upsertStore = db.prepare(
-    `INSERT INTO stores (chain_id, chain_code, store_code, sub_chain_code, name, address, city, region, zip, store_type, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO stores (chain_id, chain_code, store_code, sub_chain_code, name, address, city, region, zip, store_type, updated_at, listed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (chain_code, store_code) DO UPDATE SET
        sub_chain_code = coalesce(excluded.sub_chain_code, sub_chain_code),
        name = coalesce(excluded.name, name),
@@ -99,9 +110,13 @@ export function loadStores(
        region = CASE WHEN excluded.city IS NULL THEN region ELSE excluded.region END,
        zip = coalesce(excluded.zip, zip),
        store_type = coalesce(excluded.store_type, store_type),
-       updated_at = excluded.updated_at
-     WHERE stores.updated_at IS NULL OR stores.updated_at <= excluded.updated_at`,
+       updated_at = excluded.updated_at,
+       listed_at = excluded.updated_at,
+       closed_at = CASE WHEN stores.closed_at <= excluded.updated_at THEN NULL ELSE stores.closed_at END
+     WHERE stores.updated_at IS NULL OR stores.updated_at <= excluded.updated_at
+     RETURNING closed_at`,
   );
+  const stateOf = db.prepare("SELECT closed_at, updated_at FROM stores WHERE chain_code = ? AND store_code = ?");
   const upsertSubChain = db.prepare(
     `INSERT INTO sub_chains (chain_id, code, name) VALUES (?, ?, ?)
      ON CONFLICT (chain_id, code) DO UPDATE SET name = coalesce(excluded.name, name)`,
@@ -109,6 +124,10 @@ export function loadStores(
   const chainId = chainIds.get(fileChain.chain.slug)!;
   let rows = 0;
   let skipped = 0;
+  let reopened = 0;
+  let older = 0;
+  const listed = new Set<string>();
+  const codes = new Set<string>();
   for (const store of file.stores) {
     const published = store.chainCode?.trim() ? normaliseCode(store.chainCode.trim()) : fileChain.code;
     const storeCode = store.storeCode?.trim() ? normaliseCode(store.storeCode.trim()) : "";
@@ -119,9 +138,16 @@ export function loadStores(
     const code = storeChainCode(fileChain.chain, published);
     const subChain = store.subChainCode?.trim() ? normaliseCode(store.subChainCode.trim()) : null;
     const { city, region } = resolveCity(store.city);
-    upsertStore.run(chainId, code, storeCode, subChain, store.name, store.address, city, region, store.zip, store.storeType, time);
+    const before = stateOf.get(code, storeCode) as { closed_at: string | null; updated_at: string | null } | null;
+    const after = upsertStore.get(chainId, code, storeCode, subChain, store.name, store.address, city, region, store.zip, store.storeType, time, time) as {
+      closed_at: string | null;
+    } | null;
+    if (!after) older++;
+    else if (before?.closed_at && after.closed_at === null) reopened++;
     if (subChain) upsertSubChain.run(chainId, subChain, store.subChainName);
+    listed.add(`${code}-${storeCode}`);
+    codes.add(code);
     rows++;
   }
-  return { rows, skipped };
+  return { rows, skipped, reopened, older, listed, codes };
 }

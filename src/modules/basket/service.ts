@@ -93,7 +93,7 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
 /** City pricing: every store of the city priced exactly; per chain the store with most items, then lowest total. */
 function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chainFilter: Set<number> | null): Priced[] {
   const stores = deps.db.prices
-    .query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ?`)
+    .query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ? AND closed_at IS NULL`)
     .all(city) as { id: number; chain_id: number; store_code: string; name: string | null; city: string | null; region: string | null }[];
   const inScope = stores.filter((s) => !chainFilter || chainFilter.has(s.chain_id));
   const found = items.filter((i) => i.product);

@@ -34,7 +34,7 @@ function counts(deps: AppDeps): Map<string, Counts> {
     .query(
       // chain_products holds one row per chain and product sold: no scan of price_current.
       `SELECT c.slug,
-              (SELECT count(*) FROM stores s WHERE s.chain_id = c.id) AS store_count,
+              (SELECT count(*) FROM stores s WHERE s.chain_id = c.id AND s.closed_at IS NULL) AS store_count,
               (SELECT count(*) FROM chain_products cp WHERE cp.chain_id = c.id) AS product_count
          FROM chains c`,
     )

@@ -166,13 +166,13 @@ describe("a file without a time in its name", () => {
     ]);
   });
 
-  test("with no update times either, the import time stands in", () => {
+  test("with no update times either, it is rejected: the import time is never a file's time", () => {
     const db = freshDb();
     const undated = pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100, { updatedAt: null })], {
       name: { type: "pricefull", chainCode: RAMI_LEVY, subChainCode: null, storeCode: "1", time: null, isNullPlaceholder: false },
     });
-    const { outcomes } = runInputs(db, [undated]);
-    expect(outcomes[0]!.warnings).toContain("no time in the file name; used the import time");
-    expect(history(db, RAMI_LEVY, "1", A)[0]![0]).toBe("2026-11-25T12:00:00+02:00");
+    const { outcomes, version } = runInputs(db, [undated]);
+    expect(outcomes[0]).toMatchObject({ status: "rejected", reason: expect.stringContaining("no publication time") });
+    expect(version).toBeNull();
   });
 });
