@@ -6,6 +6,36 @@ function cut(text: string, width: number): string {
   return text.length <= width ? text : text.slice(0, width - 1) + "…";
 }
 
+/** What a file contained that the service did not use (or used its own way), per case. */
+const CASES: [key: string, label: string][] = [
+  ["duplicates", "repeated"],
+  ["conflicting", "at 2 prices"],
+  ["unknownItems", "awaiting product"],
+  ["gifts", "gifts"],
+  ["unreadableDates", "bad dates"],
+  ["closed", "closed"],
+  ["reopened", "reopened"],
+  ["older", "older list"],
+  ["skipped", "other chains"],
+];
+
+/**
+ * A file's case counts (empty when none); the README's "Import report" says what each means.
+ * @example caseCounts(file.counts) // "2 awaiting product, 1 bad dates"
+ */
+export function caseCounts(counts: Record<string, number>): string {
+  return CASES.filter(([key]) => (counts[key] ?? 0) > 0)
+    .map(([key, label]) => `${n(counts[key]!)} ${label}`)
+    .join(", ");
+}
+
+/** The case counts of a run, summed over its files. */
+export function runCases(report: ImportReport): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const f of report.files) for (const [key] of CASES) if (f.counts[key]) sums[key] = (sums[key] ?? 0) + f.counts[key]!;
+  return sums;
+}
+
 /**
  * The per-file table and summary `mehir import` prints.
  * @example formatImportReport(report)
@@ -16,7 +46,7 @@ function cut(text: string, width: number): string {
  */
 export function formatImportReport(report: ImportReport, options: { width?: number } = {}): string {
   const width = options.width ?? 160;
-  const header = ["status", "type", "chain", "store", "rows", "file", "reason"];
+  const header = ["status", "type", "chain", "store", "rows", "file", "cases", "reason"];
   const rows = report.files.map((f) => [
     f.status,
     f.type ?? "?",
@@ -24,13 +54,14 @@ export function formatImportReport(report: ImportReport, options: { width?: numb
     f.storeCode ?? "",
     n(f.rows),
     f.fileName,
+    caseCounts(f.counts),
     [f.reason, ...f.warnings].filter(Boolean).join("; "),
   ]);
-  const widths = header.map((h, i) => Math.min(i === 5 ? 48 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const widths = header.map((h, i) => Math.min(i === 5 || i === 6 ? 48 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
   const line = (cells: string[]) => {
-    const fixed = cells.slice(0, 6).map((c, i) => (i === 4 ? cut(c, widths[i]!).padStart(widths[i]!) : cut(c, widths[i]!).padEnd(widths[i]!))).join("  ");
+    const fixed = cells.slice(0, 7).map((c, i) => (i === 4 ? cut(c, widths[i]!).padStart(widths[i]!) : cut(c, widths[i]!).padEnd(widths[i]!))).join("  ");
     const rest = Math.max(10, width - fixed.length - 2);
-    return cells[6] ? `${fixed}  ${cut(cells[6], rest)}` : fixed.trimEnd();
+    return cells[7] ? `${fixed}  ${cut(cells[7], rest)}` : fixed.trimEnd();
   };
   const t = report.totals;
   const notes = [
@@ -45,7 +76,8 @@ export function formatImportReport(report: ImportReport, options: { width?: numb
   const summary =
     `imported ${n(t.imported)} of ${n(t.files)} files${notes.length ? ` (${notes.join(", ")})` : ""} — ` +
     `${n(t.rows)} rows (${n(t.priceRows)} prices) in ${(report.durationMs / 1000).toFixed(1)} s; ${outcome}`;
-  return [line(header), ...rows.map(line), "", summary].join("\n");
+  const cases = caseCounts(runCases(report));
+  return [line(header), ...rows.map(line), "", summary, ...(cases ? [`cases: ${cases}`] : [])].join("\n");
 }
 
 /** A one-line progress bar for a terminal (rewritten in place with `\r`). */

@@ -8,7 +8,7 @@ import { loadRegistry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import type { ImportReport } from "../ingest/report.ts";
 import { runAtImportPriority } from "../ingest/import-priority.ts";
-import { formatImportReport, progressLine } from "./import-report.ts";
+import { formatImportReport, progressLine, runCases } from "./import-report.ts";
 
 /**
  * 0 when something was imported, or when every file was skipped as already loaded (re-running an
@@ -77,7 +77,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
         onProgress: tty ? (done, total, file) => process.stderr.write(progressLine(done, total, file, process.stderr.columns ?? 80)) : undefined,
       });
       if (tty) process.stderr.write("\r\x1b[2K");
-      if (values.json) console.log(JSON.stringify(report, null, 2));
+      if (values.json) console.log(JSON.stringify({ ...report, cases: runCases(report) }, null, 2));
       else console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
       if (!values.json && report.dataVersion !== null) console.log(`data dir: ${join(settings.dataDir)}`);
       return importExitStatus(report);

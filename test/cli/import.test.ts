@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { writeDay } from "../../bench/lib/price-files.ts";
 import { formatImportReport, progressLine } from "../../src/cli/import-report.ts";
 import type { ImportReport } from "../../src/ingest/report.ts";
+import { binaPriceXml, binaPromoXml, cerberusStoresXml, writeFiles } from "../helpers/real-shape.ts";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-cli-import-"));
@@ -102,3 +103,35 @@ test("the progress line fits the terminal and counts files", () => {
     "nothing changed: no files to import",
   );
 });
+
+test("mehir import prints, per file, what it contained that the service did not use, and why (table and --json)", () => {
+  const dir = join(root, "cases");
+  const KING = "7290058108879";
+  const A = "7290111111112";
+  const B = "7290111111129";
+  writeFiles(dir, {
+    [`Stores${KING}-202611200200.xml`]: cerberusStoresXml(KING, [{ code: "1" }, { code: "2" }, { code: "3" }], null),
+    // The same item twice at two prices.
+    [`PriceFull${KING}-001-202611200300.xml`]: binaPriceXml(KING, "1", [{ code: A, price: "5.00" }, { code: A, price: "4.50" }]),
+    [`PromoFull${KING}-001-202611200300.xml`]: binaPromoXml(KING, "1", [
+      { id: "1", items: [A, B], gifts: [A] },
+      { id: "2", items: [A], end: "בקרוב", endHour: "" },
+    ]),
+  });
+  const data = join(root, "data-cases");
+  expect(mehir(["import", dir, "--data-dir", data]).code).toBe(0);
+  // A newer full list without store 3 closes it.
+  writeFiles(join(root, "cases2"), { [`Stores${KING}-202611210200.xml`]: cerberusStoresXml(KING, [{ code: "1" }, { code: "2" }], null) });
+  const r = mehir(["import", dir, join(root, "cases2"), "--data-dir", data]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/PriceFull7290058108879-001-202611200300\.xml\s+1 repeated, 1 at 2 prices\s/);
+  expect(r.stdout).toMatch(/PromoFull7290058108879-001-202611200300\.xml\s+1 awaiting product, 1 gifts, 1 bad dates\s/);
+  expect(r.stdout).toMatch(/Stores7290058108879-202611210200\.xml\s+1 closed\s/);
+  expect(r.stdout).toContain("cases: 1 repeated, 1 at 2 prices, 1 awaiting product, 1 gifts, 1 bad dates, 1 closed");
+
+  const json = JSON.parse(mehir(["import", dir, "--data-dir", join(root, "data-cases-json"), "--json"]).stdout) as ImportReport & { cases: Record<string, number> };
+  const promo = json.files.find((f) => f.fileName.startsWith("PromoFull"))!;
+  expect(promo.counts).toMatchObject({ rows: 2, items: 2, gifts: 1, unknownItems: 1, unreadableDates: 1 });
+  expect(promo.warnings.join("\n")).toContain('1 promotions left out: dates that cannot be read: 2 ("בקרוב")');
+  expect(json.cases).toMatchObject({ duplicates: 1, conflicting: 1, unknownItems: 1, gifts: 1, unreadableDates: 1 });
+}, 120_000);

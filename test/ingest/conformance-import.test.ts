@@ -102,7 +102,7 @@ describe.skipIf(!present)("conformance: every real file imported into SQLite", (
     expect(subChains).toContainEqual({ code: "18", name: null });
   });
 
-  test("current prices per store; repeated items count once, the last row's price", () => {
+  test("current prices per store; repeated items count once, the row updated last (ties: the last listed)", () => {
     const perStore = db
       .query("SELECT s.chain_code, s.store_code, count(*) AS n FROM price_current pc JOIN stores s ON s.id = pc.store_id GROUP BY s.id ORDER BY s.chain_code")
       .all();
@@ -118,9 +118,11 @@ describe.skipIf(!present)("conformance: every real file imported into SQLite", (
           WHERE s.chain_code = ? AND s.store_code = ? AND p.barcode_key = ?`,
         chain, store, code,
       ) as { price: number } | null)?.price;
-    expect(price(SUPER_COFIX, "299", "7290002657866")).toBe(2990); // 30.90 then 29.90
-    expect(price(SUPER_COFIX, "299", "7290000051710")).toBe(1340); // 13.90 then 13.40
-    expect(price(SUPER_COFIX, "299", "7290004048518")).toBe(3090); // 29.90 then 30.90
+    // 30.90 (updated 2022-01-09) then 29.90 (updated 2020-09-15): the 2022 update counts — the same
+    // fillet is listed at 30.90, updated 2022-01-09, under 7290004048518 below.
+    expect(price(SUPER_COFIX, "299", "7290002657866")).toBe(3090);
+    expect(price(SUPER_COFIX, "299", "7290000051710")).toBe(1340); // 13.90 (2020) then 13.40 (2022)
+    expect(price(SUPER_COFIX, "299", "7290004048518")).toBe(3090); // 29.90 (2020) then 30.90 (2022)
     // One history row per current price (a first import), none for the repeats.
     expect(n("SELECT count(*) AS n FROM price_history")).toBe(238 + 1568 + 2221);
     expect(n("SELECT count(*) AS n FROM price_history WHERE price IS NULL")).toBe(0);

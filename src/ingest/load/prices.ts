@@ -19,8 +19,10 @@ export interface PriceResult {
   changed: number;
   unchanged: number;
   removed: number;
-  /** Rows repeating an item already listed in the same file (the last one wins). */
+  /** Rows repeating an item already listed in the same file (see byProduct for which counts). */
   duplicates: number;
+  /** Of those, the items listed with different prices. */
+  conflicting: number;
 }
 
 /**
@@ -95,11 +97,24 @@ const ROW_SPAN = 2 ** 22;
 /** Product ids below this keep the packed key exact (2³¹ × 2²² = 2⁵³). */
 const ID_SPAN = 2 ** 31;
 
+/** Epoch ms of a row's PriceUpdateDate, -Infinity when it has none. */
+function rowTime(rows: PriceRows, i: number): number {
+  const at = rows.updatedAt(i);
+  return at === null ? -Infinity : Date.parse(at);
+}
+
 /**
- * The file's rows ordered by product id, one per product (the last row of a repeated item
- * counts): product ids in `ids`, their row indexes in `at`.
+ * The file's rows ordered by product id, one per product: product ids in `ids`, their row
+ * indexes in `at`. An item listed twice counts once — the row with the newest PriceUpdateDate,
+ * and at equal (or missing) times the last one listed; `conflicting` counts the items listed with
+ * different prices. The same rule holds for the price, its history row and the product's
+ * description, whatever thread parsed the file.
  */
-function byProduct(productOf: Float64Array, n: number): { ids: Float64Array; at: Int32Array; count: number } {
+function byProduct(
+  productOf: Float64Array,
+  n: number,
+  rows: PriceRows,
+): { ids: Float64Array; at: Int32Array; count: number; conflicting: number; notLast: number[] } {
   const order = new Int32Array(n);
   let packed = n < ROW_SPAN;
   for (let i = 0; i < n && packed; i++) if (productOf[i]! >= ID_SPAN) packed = false;
@@ -116,14 +131,35 @@ function byProduct(productOf: Float64Array, n: number): { ids: Float64Array; at:
   const ids = new Float64Array(n);
   const at = new Int32Array(n);
   let count = 0;
+  let conflicting = 0;
+  const notLast: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
     const id = productOf[i]!;
     if (k + 1 < n && productOf[order[k + 1]!] === id) continue;
+    let chosen = i;
+    if (k > 0 && productOf[order[k - 1]!] === id) {
+      // A repeated item (rare): rows k0..k in file order; the newest update wins, ties the last.
+      let k0 = k;
+      while (k0 > 0 && productOf[order[k0 - 1]!] === id) k0--;
+      let best = rowTime(rows, chosen);
+      let differs = false;
+      for (let j = k - 1; j >= k0; j--) {
+        const r = order[j]!;
+        if (rows.price(r) !== rows.price(i)) differs = true;
+        const t = rowTime(rows, r);
+        if (t > best) {
+          best = t;
+          chosen = r;
+        }
+      }
+      if (differs) conflicting++;
+      if (chosen !== i) notLast.push(chosen);
+    }
     ids[count] = id;
-    at[count++] = i;
+    at[count++] = chosen;
   }
-  return { ids, at, count };
+  return { ids, at, count, conflicting, notLast };
 }
 
 function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, count: number, wholeStore: boolean): Existing {
@@ -156,7 +192,7 @@ function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, c
  * rows and the store's current rows are matched by one ordered walk over both.
  *
  * @example loadPrices(statements, products, history, storeId, chainId, recordRows(items), { replace: true, time, timeMs })
- * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0 }
+ * // → { rows: 3500, inserted: 12, changed: 104, unchanged: 3384, removed: 7, duplicates: 0, conflicting: 0 }
  */
 export function loadPrices(
   st: PriceStatements,
@@ -171,8 +207,10 @@ export function loadPrices(
   const n = rows.count;
   const productOf = new Float64Array(n);
   for (let i = 0; i < n; i++) productOf[i] = products.upsert(rows, i, chainId, time, timeMs);
-  const { ids, at, count } = byProduct(productOf, n);
+  const { ids, at, count, conflicting, notLast } = byProduct(productOf, n, rows);
   const duplicates = n - count;
+  // The row that counts describes the product too (the cache took the last row's description).
+  for (const i of notLast) products.upsert(rows, i, chainId, time, timeMs);
 
   const existing = readExisting(st, storeId, ids, count, options.replace || count > POINT_LOOKUP_LIMIT);
   const exIds = existing.ids;
@@ -223,5 +261,5 @@ export function loadPrices(
     }
     removed = gone.length;
   }
-  return { rows: n, inserted, changed, unchanged, removed, duplicates };
+  return { rows: n, inserted, changed, unchanged, removed, duplicates, conflicting };
 }

@@ -43,12 +43,15 @@ export class PromotionStatements {
   readonly written = new Map<string, { id: number; hash: string }>();
   /** (row id:items hash) → list id. */
   readonly lists = new Map<string, number>();
+  /** Items of each list seen this run still awaiting their product. */
+  readonly pending = new Map<number, number>();
   /** Item lists that lost a store link this run: checked for orphans at finish. */
   readonly released = new Set<number>();
   /** The last list id handed out (read once per run). */
   private lastList: number | null = null;
   readonly upsert: Statement;
   readonly findList: Statement;
+  readonly countPending: Statement;
   readonly maxList: Statement;
   readonly addList: Statement;
   readonly addItem: Statement;
@@ -75,6 +78,7 @@ export class PromotionStatements {
        RETURNING id`,
     );
     this.findList = db.prepare("SELECT list_id FROM promotion_lists WHERE promotion_id = ? AND items_hash = ?");
+    this.countPending = db.prepare("SELECT count(*) AS n FROM promotion_items WHERE list_id = ? AND product_id IS NULL");
     this.maxList = db.prepare(
       "SELECT max(coalesce((SELECT max(list_id) FROM promotion_lists), 0), coalesce((SELECT max(list_id) FROM promotion_stores), 0)) AS n",
     );
@@ -103,6 +107,7 @@ export class PromotionStatements {
   clear(): void {
     this.written.clear();
     this.lists.clear();
+    this.pending.clear();
     this.lastList = null;
   }
 }
@@ -214,11 +219,14 @@ export function loadPromos(
       if (list === undefined) {
         list = st.nextList();
         st.addList.run(list, id, itemsHash);
-        unknownItems += writeItems(st, products, id, list, promo.items, chain.chainId, storeId);
+        st.pending.set(list, writeItems(st, products, id, list, promo.items, chain.chainId, storeId));
         newLists++;
+      } else {
+        st.pending.set(list, (st.countPending.get(list) as { n: number }).n);
       }
       st.lists.set(listKey, list);
     }
+    unknownItems += st.pending.get(list) ?? 0;
     links.set(id, list);
   }
 

@@ -244,7 +244,11 @@ export class LoadSession {
         outcome.rows = result.rows;
         outcome.counts = { ...result };
         if (file.type === "pricefull" && count === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
-        if (result.duplicates > 0) outcome.warnings.push(`${result.duplicates} repeated items (the last one counts)`);
+        if (result.duplicates > 0) {
+          outcome.warnings.push(
+            `${result.duplicates} repeated items, ${result.conflicting} of them with different prices (the row updated last counts; at equal times the last listed)`,
+          );
+        }
       } else {
         const replace = file.type === "promofull" && !input.partial && !placeholder;
         const { result, unreadable } = loadPromos(this.promos, this.products, store.id, { chainId, chainCode: file.chainCode }, parsed.promotions, { replace });

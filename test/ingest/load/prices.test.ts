@@ -155,11 +155,29 @@ describe("products", () => {
     expect(db.query("SELECT category FROM products").get()).toEqual({ category: "dairy" });
   });
 
-  test("repeated items in one file: the last one counts", () => {
+  test("repeated items in one file: at equal update times the last one counts", () => {
     const db = freshDb();
     const { outcomes } = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(A, 450)])]);
-    expect(outcomes[0]!.warnings.join()).toContain("1 repeated items");
+    expect(outcomes[0]!.warnings.join()).toContain("1 repeated items, 1 of them with different prices");
+    expect(outcomes[0]!.counts).toMatchObject({ duplicates: 1, conflicting: 1 });
     expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 450 });
     expect(count(db, "SELECT count(*) AS n FROM price_history")).toBe(1);
+  });
+
+  test("repeated items in one file: the row updated last counts — price, history and name alike, in a full and a delta file", () => {
+    const db = freshDb();
+    const rows = [
+      item(A, 3090, { name: "פילה אמנון", updatedAt: at(9, 8) }),
+      item(A, 2990, { name: "פילה אמנון ישן", updatedAt: at(1, 8) }),
+      item(B, 700),
+      item(B, 700),
+    ];
+    const { outcomes } = runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), rows)]);
+    expect(outcomes[0]!.counts).toMatchObject({ duplicates: 2, conflicting: 1 });
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 3090, [B]: 700 });
+    expect(db.query("SELECT name FROM products WHERE barcode_key = ?").get(A)).toEqual({ name: "פילה אמנון" });
+    // A delta file (few rows: the point-lookup path) follows the same rule.
+    runInputs(db, [pricesInput("price", RAMI_LEVY, "1", at(21), [item(A, 2800, { updatedAt: at(21, 4) }), item(A, 2500, { updatedAt: at(21, 3) })])]);
+    expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 2800, [B]: 700 });
   });
 });
