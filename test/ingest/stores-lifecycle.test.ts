@@ -122,7 +122,7 @@ describe("stores close and reopen (part 7)", () => {
     expect(reopening.files[0]!.counts).toMatchObject({ reopened: 1, closed: 0 });
     expect((await chain()).store_count).toBe(3);
     expect(await priced()).toEqual(["1", "2", "3"]);
-  });
+  }, 120_000);
 
   test("a list naming fewer than half of the chain's open stores is partial: it closes nothing", async () => {
     const { ctx, run } = setup();
