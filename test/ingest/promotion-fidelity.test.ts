@@ -115,6 +115,23 @@ describe("promotion items per store (part 1)", () => {
     const a = await storePrices(A);
     expect(a["king-store/2"]).toEqual(["5.00", "4.00"]);
   });
+
+  test("the basket counts a promotion's stores over all its lists naming the item", async () => {
+    const res = await ctx.app.handle(
+      new Request("http://localhost/api/v1/basket/compare/", {
+        method: "POST",
+        headers: { ...key, "Content-Type": "application/json" },
+        body: JSON.stringify({ items: [{ barcode: A, quantity: 1 }, { barcode: C, quantity: 1 }], chain_ids: ["king-store"] }),
+      }),
+    );
+    const king = ((await res.json()) as any).data.stores[0];
+    // A: in both stores' lists of promotion 100 → 4.00. C: only store 1's list names it, one store
+    // of the two selling C: half of them → 4.00 too.
+    expect(king.items.map((i: any) => [i.barcode, i.line_total_ils, i.promotion_id])).toEqual([
+      [A, "4.00", "king-store:100"],
+      [C, "4.00", "king-store:100"],
+    ]);
+  });
 });
 
 describe("gift items (part 2)", () => {

@@ -75,11 +75,17 @@ export function itemPricing(deps: AppDeps, barcode: string, quantity: number, pr
     if (!(p.startsMs > now) && !(p.endsMs <= now)) active.push(p);
   }
   const storesOf = data.promotionStores(active.map((p) => p.list_id));
+  // A promotion's stores for this product: those of every item list of it that names the product.
+  const reach = new Map<number, number>();
+  for (const p of active) reach.set(p.promotion_db_id, (reach.get(p.promotion_db_id) ?? 0) + storesOf.get(p.list_id)!.length);
   const byChain = new Map<number, ChainLine>();
   for (const figure of figures) {
     const applicable: UnitPromotion[] = [];
+    const taken = new Set<number>();
     for (const p of active) {
-      if (p.chain_id === figure.chain_id && storesOf.get(p.list_id)!.length * 2 >= figure.store_count) applicable.push(toUnitPromotion(p));
+      if (p.chain_id !== figure.chain_id || taken.has(p.promotion_db_id) || reach.get(p.promotion_db_id)! * 2 < figure.store_count) continue;
+      taken.add(p.promotion_db_id);
+      applicable.push(toUnitPromotion(p));
     }
     const { total, promotionId } = lineTotal(figure.price_mode, quantity, applicable);
     byChain.set(figure.chain_id, {
