@@ -1,4 +1,4 @@
-/** Structured JSON logs, one line per event, to stdout (errors to stderr). */
+/** Structured JSON logs, one line per event, to stdout (errors to stderr); CLI commands send them all to stderr (setLogStream). */
 import { writeSync } from "node:fs";
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -13,10 +13,19 @@ export function setLogLevel(level: Level | "silent"): void {
   threshold = RANK[level];
 }
 
+// The server logs to stdout (the journal); a command whose output is a report for people or
+// scripts (`mehir fetch`) keeps stdout for it and logs to stderr.
+let logFd: 1 | 2 = 1;
+
+export function setLogStream(stream: "stdout" | "stderr"): void {
+  flushStdout();
+  logFd = stream === "stderr" ? 2 : 1;
+}
+
 function write(level: Level, msg: string, fields: Record<string, unknown>): void {
   if (RANK[level] < threshold) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
-  if (level === "error") {
+  if (level === "error" || logFd === 2) {
     flushStdout();
     console.error(line);
   } else {

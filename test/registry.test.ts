@@ -45,6 +45,12 @@ describe("data/chains.json", () => {
     expect(registry.bySlug.get("super-yuda")!.portal.folder).toBe("/Yuda");
   });
 
+  test("portals are named by host name, never a bare IP address (addresses change; overrides go in MEHIR_SOURCES_FILE)", () => {
+    const urls = registry.chains.flatMap((c) => [c.portal, ...(c.extra_portals ?? [])].flatMap((p) => [p.base_url, p.fallback_url ?? []].flat()));
+    expect(urls.length).toBeGreaterThan(30);
+    expect(urls.filter((url) => /^\d+\.\d+\.\d+\.\d+$|:/.test(new URL(url).hostname))).toEqual([]);
+  });
+
   test("a code claimed twice is rejected", () => {
     const twice = [
       { slug: "a", name: "א", name_en: "A", chain_codes: ["7290000001"], portal: { family: "bina", base_url: "https://a.example" } },

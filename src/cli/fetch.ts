@@ -2,25 +2,47 @@ import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
 import { openDataDir } from "../db/open.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
-import { setLogLevel } from "../log.ts";
+import { setLogLevel, setLogStream } from "../log.ts";
 import { loadRegistry } from "../registry.ts";
 import { FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { fetchAndImport, FetchImportError, type FetchAndImportResult } from "../ingest/sources/fetch-and-import.ts";
 import { runImportInWorker } from "../ingest/run-in-worker.ts";
 import { FetchBusyError } from "../ingest/sources/fetch-lock.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
+import { describe } from "../ingest/sources/reachability.ts";
 import { formatImportReport } from "./import-report.ts";
 
-/** One line per chain: slug, status, files, first error. */
+/**
+ * One line per chain (slug, status, files, first error), then one line per reason portals could
+ * not be reached at all, naming the hosts and the chains it stopped: with no network, one line
+ * ("cannot resolve url.publishedprices.co.il, prices.shufersal.co.il and 18 more: no network?")
+ * instead of thirty copies of it.
+ */
 export function formatReport(report: FetchReport): string {
   const width = Math.max(4, ...report.chains.map((c) => c.slug.length));
   const lines = [`fetch ${report.date}: ${report.files.length} new file(s)`];
+  const causes = new Map<string, { failure: string; reason: string; subjects: Set<string>; chains: Set<string> }>();
   for (const c of report.chains) {
     const counts = `${c.downloaded.length} new, ${c.alreadyFetched} already fetched, ${c.selected} selected of ${c.listed} listed`;
-    const error = c.errors[0] ? `  — ${c.errors[0]}` : "";
+    const notReached = c.unreachable.length > 0 && c.errors.every((e) => c.unreachable.some((u) => e.includes(describe(u))));
+    const error = notReached ? "  — not reached (below)" : c.errors[0] ? `  — ${c.errors[0]}` : "";
     lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}`);
+    for (const u of c.unreachable) {
+      const key = `${u.failure}\0${u.reason}`;
+      const cause = causes.get(key) ?? { failure: u.failure, reason: u.reason, subjects: new Set(), chains: new Set() };
+      causes.set(key, cause);
+      cause.subjects.add(u.subject);
+      cause.chains.add(c.slug);
+    }
   }
+  if (causes.size > 0) lines.push(`not reached (${causes.size} cause${causes.size > 1 ? "s" : ""}):`);
+  for (const cause of causes.values()) lines.push(`  ${cause.failure} ${listed([...cause.subjects], 3)}: ${cause.reason}  (chains: ${listed([...cause.chains], 4)})`);
   return lines.join("\n");
+}
+
+/** @example listed(["a", "b", "c", "d", "e"], 3) // "a, b, c and 2 more" */
+function listed(items: string[], shown: number): string {
+  return items.length > shown ? `${items.slice(0, shown).join(", ")} and ${items.length - shown} more` : items.join(", ");
 }
 
 /** The import runner `mehir fetch` hands to fetchAndImport (tests replace it). */
@@ -50,7 +72,13 @@ Options:
 Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (several portals refuse
 non-Israeli addresses). NODE_EXTRA_CA_CERTS adds CA certificates (the Cerberus HTTPS site
 has been seen without its intermediate certificate; its FTP fallback, ftp:// or ftps://,
-switches to TLS when the server asks). Exit status 1 when any chain failed.`,
+switches to TLS when the server asks).
+
+Before anything else every portal (and proxy) is resolved and connected to once, all at the
+same time, within 10 s; a portal that cannot be reached is not tried, and the report ends with
+one line per cause ("cannot resolve url.publishedprices.co.il: no network?"), so a run with no
+network fails in seconds. The report goes to stdout, JSON log lines to stderr.
+Exit status 1 when any chain failed.`,
     async run(args) {
       if (wantsHelp(args)) {
         console.log(this.help);
@@ -66,6 +94,8 @@ switches to TLS when the server asks). Exit status 1 when any chain failed.`,
       if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new UsageError(`--date expects YYYY-MM-DD, got "${values.date}"`);
       const settings = loadSettings(process.env, { dataDir: values["data-dir"], sourcesFile: values["sources-file"] });
       setLogLevel(settings.logLevel);
+      // The report is the command's output (stdout); the JSON log lines are diagnostics (stderr).
+      setLogStream("stderr");
       const registry = loadRegistry();
       for (const slug of values.chain ?? []) {
         if (!registry.bySlug.has(slug)) throw new UsageError(`unknown chain "${slug}"; known: ${registry.chains.map((c) => c.slug).join(", ")}`);

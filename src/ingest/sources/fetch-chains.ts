@@ -7,9 +7,10 @@ import type { FileType } from "../records.ts";
 import { createAdapter, fallbackPortal } from "./adapters.ts";
 import { isFtpUrl } from "./cerberus-ftp.ts";
 import { saveResponse } from "./download.ts";
-import { HttpClient, redact, type HttpOptions } from "./http.ts";
+import { DEFAULT_HTTP, HttpClient, redact, type HttpOptions } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { effectiveExtraPortals, effectivePortal, type SourcesOverride } from "./overrides.ts";
+import { DEFAULT_PROBE_TIMEOUT_MS, describe, endpointKey, endpointOf, probeEndpoints, type Reachability, type Unreachable } from "./reachability.ts";
 import { selectFiles } from "./select.ts";
 import type { ListedFile, PortalAdapter, SourceLog } from "./types.ts";
 
@@ -34,6 +35,8 @@ export interface FetchChainsOptions {
   perHostConcurrency?: number;
   /** Chains fetched at once (default 4). */
   chainConcurrency?: number;
+  /** Time to resolve and connect to each portal endpoint before the run (default 10 s; see reachability.ts). */
+  probeTimeoutMs?: number;
   now?: () => Date;
 }
 
@@ -66,6 +69,8 @@ export interface ChainFetchResult {
   downloaded: DownloadedFile[];
   dropped: Record<string, number>;
   errors: string[];
+  /** Why portals of the chain were not tried: their endpoint could not be reached (see reachability.ts). */
+  unreachable: Unreachable[];
 }
 
 export interface FetchReport {
@@ -111,8 +116,9 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
     if (!limiter) hostLimiters.set(host, (limiter = createLimiter(ftp ? 1 : (options.perHostConcurrency ?? 3))));
     return limiter;
   };
+  const reachability = await probePortals(chains, options, log);
   const chainLimit = createLimiter(options.chainConcurrency ?? 4);
-  const results = await Promise.all(chains.map((chain) => chainLimit(() => fetchChain(chain, { ...options, date, log, now, limiterFor }))));
+  const results = await Promise.all(chains.map((chain) => chainLimit(() => fetchChain(chain, { ...options, date, log, now, limiterFor, reachability }))));
   return {
     date,
     startedAt,
@@ -120,6 +126,17 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
     chains: results,
     files: results.flatMap((r) => r.downloaded.map((d) => d.path)),
   };
+}
+
+/** Every portal (and fallback) of the chains, as reachable or not, probed once per endpoint at the same time. */
+async function probePortals(chains: Chain[], options: FetchChainsOptions, log: SourceLog): Promise<Reachability> {
+  const env = options.http?.env ?? DEFAULT_HTTP.env;
+  const urls = chains.flatMap((chain) =>
+    [effectivePortal(chain, options.sourcesOverride), ...effectiveExtraPortals(chain, options.sourcesOverride)].flatMap((p) => [p.base_url, p.fallback_url ?? []].flat()),
+  );
+  const reachability = await probeEndpoints(urls.map((url) => endpointOf(url, env)), options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+  for (const [endpoint, cause] of reachability) if (cause) log("warn", "fetch: portal unreachable", { endpoint, cause: describe(cause) });
+  return reachability;
 }
 
 function pickChains(registry: Registry, slugs: string[] | undefined): Chain[] {
@@ -136,11 +153,12 @@ interface ChainRun extends FetchChainsOptions {
   log: SourceLog;
   now: () => Date;
   limiterFor: (url: string) => <T>(task: () => Promise<T>) => Promise<T>;
+  reachability: Reachability;
 }
 
 async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult> {
   const { db, log, date } = run;
-  const result: ChainFetchResult = { slug: chain.slug, status: "failed", portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [] };
+  const result: ChainFetchResult = { slug: chain.slug, status: "failed", portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [], unreachable: [] };
   markAttempt(db, chain.slug, toIsraelIso(run.now()));
   log("info", "fetch: chain started", { chain: chain.slug, date });
 
@@ -151,6 +169,7 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   for (const portal of portals) {
     const listed = await listPortal(chain, portal, run, adapters);
     result.portals.push(listed.outcome);
+    for (const cause of listed.unreachable) if (!result.unreachable.some((u) => describe(u) === describe(cause))) result.unreachable.push(cause);
     if (listed.outcome.error) result.errors.push(`${portal.family} ${redact(listed.outcome.url)}: ${listed.outcome.error}`);
     for (const file of listed.files) {
       if (owner.has(file.fileName)) continue;
@@ -230,23 +249,30 @@ async function listPortal(
   portal: Portal,
   run: ChainRun,
   adapters: PortalAdapter[],
-): Promise<{ outcome: PortalOutcome; files: ListedFile[]; adapter?: PortalAdapter; client?: HttpClient }> {
+): Promise<{ outcome: PortalOutcome; files: ListedFile[]; unreachable: Unreachable[]; adapter?: PortalAdapter; client?: HttpClient }> {
   const attempts = [portal, fallbackPortal(portal)].filter((p): p is Portal => p !== null);
   const errors: string[] = [];
+  const unreachable: Unreachable[] = [];
   for (const p of attempts) {
+    const cause = run.reachability.get(endpointKey(endpointOf(p.base_url, run.http?.env ?? DEFAULT_HTTP.env)));
+    if (cause) {
+      errors.push(describe(cause));
+      unreachable.push(cause);
+      continue;
+    }
     const client = new HttpClient(run.http);
     const adapter = createAdapter({ chain, portal: p, http: client, log: run.log });
     adapters.push(adapter);
     try {
       const files = await adapter.list({ date: run.date, deltas: run.deltas ?? false });
-      return { outcome: { family: p.family, url: p.base_url, listed: files.length, error: null }, files, adapter, client };
+      return { outcome: { family: p.family, url: p.base_url, listed: files.length, error: null }, files, unreachable: [], adapter, client };
     } catch (error) {
       const message = (error as Error).message;
       errors.push(message);
       run.log("warn", "fetch: listing failed", { chain: chain.slug, family: p.family, url: redact(p.base_url), error: message });
     }
   }
-  return { outcome: { family: portal.family, url: attempts[attempts.length - 1]!.base_url, listed: 0, error: errors.join(" | then: ") }, files: [] };
+  return { outcome: { family: portal.family, url: attempts[attempts.length - 1]!.base_url, listed: 0, error: errors.join(" | then: ") }, files: [], unreachable };
 }
 
 function markAttempt(db: Database, slug: string, at: string): void {

@@ -146,6 +146,49 @@ describe("fetchChains", () => {
     expect(report.chains[0]!.downloaded).toHaveLength(1);
   });
 
+  test("a portal whose host does not resolve is not tried; its working fallback is, without an error", async () => {
+    const mirror = jsonPortal(names(1), () => bytesResponse(priceFullGz(C, "1")));
+    stops.push(mirror.stop);
+    const registry = registryOf({ ...chainAt("https://portal.mehir-test.invalid"), portal: { family: "meshnatyosef", base_url: "https://portal.mehir-test.invalid", fallback_url: mirror.url } });
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(report.chains[0]).toMatchObject({ status: "ok", errors: [], unreachable: [] });
+    expect(report.chains[0]!.downloaded).toHaveLength(1);
+  });
+
+  test("unreachable portals fail their chain at once with the cause, recorded in its health", async () => {
+    const port = (() => {
+      const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+      const p = s.port!;
+      s.stop(true);
+      return p;
+    })();
+    const db = memoryPrices();
+    const registry = registryOf(chainAt("https://portal.mehir-test.invalid"), { ...chainAt(`http://127.0.0.1:${port}`, "king-store"), chain_codes: ["7290000000001"] });
+    const logs: { msg: string; fields?: Record<string, unknown> }[] = [];
+    // Retries with a long backoff: a portal that were tried would take far longer than the test allows.
+    const report = await fetchChains({ db, registry, dataDir: tempDir(), date: DAY, http: { ...FAST_HTTP, retries: 3, backoffMs: 60_000 }, now: NOW, log: (_l, msg, fields) => void logs.push({ msg, fields }) });
+    expect(report.chains.map((c) => [c.slug, c.status, c.unreachable])).toEqual([
+      ["maayan-2000", "failed", [{ failure: "cannot resolve", subject: "portal.mehir-test.invalid", reason: "no network?" }]],
+      ["king-store", "failed", [{ failure: "cannot connect to", subject: `127.0.0.1:${port}`, reason: "connection refused" }]],
+    ]);
+    expect(healthOf(db, "maayan-2000")!.last_error).toBe("meshnatyosef https://portal.mehir-test.invalid: cannot resolve portal.mehir-test.invalid: no network?");
+    expect(logs.filter((l) => l.msg === "fetch: portal unreachable").map((l) => l.fields!.endpoint)).toEqual(["portal.mehir-test.invalid:443", `127.0.0.1:${port}`]);
+    expect(logs.some((l) => l.msg === "fetch: listing failed")).toBe(false);
+  });
+
+  test("behind a proxy, the proxy is what must be reached", async () => {
+    const report = await fetchChains({
+      db: memoryPrices(),
+      registry: registryOf(chainAt("https://portal.mehir-test.invalid")),
+      dataDir: tempDir(),
+      date: DAY,
+      http: { ...FAST_HTTP, env: { HTTPS_PROXY: "http://proxy.mehir-test.invalid:3128" } },
+      now: NOW,
+      log: () => {},
+    });
+    expect(report.chains[0]!.unreachable).toEqual([{ failure: "cannot resolve", subject: "the proxy proxy.mehir-test.invalid", reason: "no network?" }]);
+  });
+
   test("a malformed sources file names the file and the field", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ "rami-levy": { base_url: "not a url" } }));
