@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { ColdBudget } from "./http/cold-budget.ts";
 import type { Settings } from "./config.ts";
 import type { Databases } from "./db/open.ts";
 import type { Registry } from "./registry.ts";
@@ -49,6 +50,11 @@ export interface AppDeps {
    * app stops its timers.
    */
   alerts?: AlertService;
+  /**
+   * How much of the serving thread cold answers may take after a new data version (see
+   * cold-budget.ts); default one measured on this thread's CPU time. Tests give one of their own.
+   */
+  coldBudget?: ColdBudget;
 }
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */

@@ -49,7 +49,7 @@ export const SettingsSchema = z.object({
   importPriority: z
     .enum(["idle", "low", "normal"])
     .default("idle")
-    .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (nice 10) or normal"),
+    .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (nice 10) or normal; the first start's demo import, with nothing served yet, runs at normal"),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

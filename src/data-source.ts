@@ -47,7 +47,7 @@ export function startDataSource(deps: DataSourceDeps): RunningDataSource {
       dataDir: deps.settings.dataDir,
       source: "demo",
       log: deps.info,
-      importPriority: deps.settings.importPriority,
+      // No importPriority: nothing is served before the demo is in, so its import runs at normal priority.
       ...deps.demo,
     })
       .then(() => void deps.data.refresh())

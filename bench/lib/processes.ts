@@ -71,7 +71,7 @@ async function startChild(name: string, script: string, args: string[], env: Rec
 
 /** The real server (startServer) on a data dir, with extra MEHIR_* settings; resolves once /readyz answers 200. */
 export async function startApi(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startChild("api", "lib/serve-api.ts", ["--data-dir", dataDir], env);
+  const server = await startApiListening(dataDir, env);
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     const res = await fetch(`${server.url}/readyz`).catch(() => null);
@@ -80,6 +80,11 @@ export async function startApi(dataDir: string, env: Record<string, string> = {}
   }
   await server.stop();
   throw new Error("server not ready (GET /readyz) after 180 s");
+}
+
+/** The real server on a data dir, as soon as it listens (before /readyz says 200). */
+export function startApiListening(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startChild("api", "lib/serve-api.ts", ["--data-dir", dataDir], env);
 }
 
 /** The bare Bun.serve baseline. */

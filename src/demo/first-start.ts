@@ -28,7 +28,11 @@ export interface EnsureDemoOptions {
    */
   importer?: "worker" | "inline";
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** CPU priority of the worker's import (MEHIR_IMPORT_PRIORITY; default idle). */
+  /**
+   * CPU priority of the worker's import. Default normal: on a first start no data is served
+   * yet, so there is nothing for MEHIR_IMPORT_PRIORITY's idle default to protect, and an idle
+   * import on a busy machine waits behind everything else (minutes instead of seconds).
+   */
   importPriority?: ImportPriority;
 }
 
@@ -54,14 +58,15 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   const outDir = join(options.dataDir, DEMO_FILES_DIR);
   // A half-written folder from an interrupted first start would mix two `now`s.
   rmSync(outDir, { recursive: true, force: true });
-  log("demo: generating files", { dir: outDir });
-  const demo = await generateDemo({ registry: options.registry, outDir, seed: options.seed, now: options.now, scale: options.scale });
-  log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
-
   const filename = (options.db as Database & { filename?: string }).filename ?? ":memory:";
   const inWorker = (options.importer ?? (filename === ":memory:" || filename === "" ? "inline" : "worker")) === "worker";
+  log("demo: generating files", { dir: outDir });
+  // With the import in a worker the caller is a server: generation leaves its thread alone too.
+  const demo = await generateDemo({ registry: options.registry, outDir, seed: options.seed, now: options.now, scale: options.scale, offThread: inWorker });
+  log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
+
   const report = inWorker
-    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority, onProgress: importProgressLogger("demo", log) })
+    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", onProgress: importProgressLogger("demo", log) })
     : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
   log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
   return { generated: true, report: { demo, import: report } };

@@ -21,6 +21,11 @@ export interface GenerateOptions {
   months?: number;
   /** Share the chains with a worker thread (a second core). Default true. */
   parallel?: boolean;
+  /**
+   * Generate nothing on the calling thread: both shares go to worker threads, so a server's
+   * thread stays free to answer (its /healthz and /readyz during a first start). Default false.
+   */
+  offThread?: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -67,7 +72,10 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
     results = await generateChains(chains, run, log);
   } else {
     const [mine, theirs] = split(chains);
-    const [a, b] = await Promise.all([generateChains(mine, run, log), inWorker(theirs, run).catch(() => generateChains(theirs, run, log))]);
+    // A worker that cannot start (a binary built without its entrypoint) leaves its share to this thread.
+    const here = (share: Chain[]) => generateChains(share, run, log);
+    const first = options.offThread ? inWorker(mine, run).catch(() => here(mine)) : here(mine);
+    const [a, b] = await Promise.all([first, inWorker(theirs, run).catch(() => here(theirs))]);
     results = [...a, ...b];
   }
 

@@ -1,8 +1,11 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRegistry } from "../../src/registry.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * `mehir fetch` with no network, simulated without touching one: every active chain's portals

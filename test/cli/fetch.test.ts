@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, spyOn, test } from "bun:test";
+import { afterAll, describe, expect, spyOn, test, setDefaultTimeout } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
@@ -6,6 +6,9 @@ import { main } from "../../src/main.ts";
 import { createFetchCommand } from "../../src/cli/fetch.ts";
 import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../ingest/sources/fake-portal.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 const KS = "7290058108879";
 

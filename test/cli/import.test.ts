@@ -1,4 +1,4 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,9 @@ import { writeDay } from "../../bench/lib/price-files.ts";
 import { formatImportReport, progressLine } from "../../src/cli/import-report.ts";
 import type { ImportReport } from "../../src/ingest/report.ts";
 import { binaPriceXml, binaPromoXml, cerberusStoresXml, writeFiles } from "../helpers/real-shape.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-cli-import-"));

@@ -3,7 +3,7 @@
  * keys created, plans changed and keys revoked take effect within a second, without a restart;
  * the quota count survives a graceful stop exactly and a SIGKILL up to the last unflushed second.
  */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,9 @@ import { openDataDir } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { bumpDataVersion } from "../../src/data-state.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "mehir-cli-live-"));

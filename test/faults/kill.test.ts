@@ -1,4 +1,4 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -8,6 +8,9 @@ import { createKey } from "../../src/http/access/keys.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { FLUSH_SLACK_MS, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * SIGKILL of the serving process at random points of an import it runs in a worker thread (the

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
 import { eachLine, dayOneImported, FLUSH_SLACK_MS, MAIN, priceDigest, tempRoot, USAGE_FLUSH_MS } from "./helpers.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * Faults of the processes an operator runs — `bun src/main.ts serve` and `bun src/main.ts import`,

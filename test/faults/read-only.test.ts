@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCOUNTS_FILE, openDatabase, PRICES_FILE } from "../../src/db/open.ts";
@@ -7,6 +7,9 @@ import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { withKey } from "../helpers/keys.ts";
 import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays } from "./helpers.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * A data dir the import cannot write: the import fails with a message naming the cause and the

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,9 @@ import { importPaths } from "../../src/ingest/import.ts";
 import type { ImportReport } from "../../src/ingest/report.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { makeZip } from "../ingest/helpers/zip.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * Fuzz of the file importer with mutated real-format files. Seeds: the real published files of

@@ -3,11 +3,17 @@ import { loadSettings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { DataState, bumpDataVersion } from "../../src/data-state.ts";
+import { ColdBudget } from "../../src/http/cold-budget.ts";
 import { loadRegistry } from "../../src/registry.ts";
 
 export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
 
-/** An app on fresh in-memory databases; `now` pinned unless given. */
+/**
+ * An app on fresh in-memory databases; `now` pinned unless given. Its cold budget is as good as
+ * unlimited (a quiet server's: a new data version is answered at once), not one measured on this
+ * thread's CPU time — the test runner's own work would make it serve previous answers at random.
+ * Tests of the budget pass their own (`coldBudget`).
+ */
 export function testApp(overrides: Partial<AppDeps> = {}) {
   const db = openMemory();
   const registry = loadRegistry();
@@ -18,6 +24,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     registry,
     data: new DataState(db.prices),
     now: () => FIXED_NOW,
+    coldBudget: new ColdBudget(1_000_000),
     ...overrides,
   };
   const app = createApp(deps);

@@ -1,4 +1,4 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,9 @@ import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { writeDay } from "../../bench/lib/price-files.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-kill-"));

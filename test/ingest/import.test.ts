@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,9 @@ import { loadRegistry } from "../../src/registry.ts";
 import { importPaths, type ImportOptions } from "../../src/ingest/import.ts";
 import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 const PLAN: FilesPlan = { stores: 6, itemsPerStore: 40, products: 300, chains: 2, promos: true };
 const root = mkdtempSync(join(tmpdir(), "mehir-import-"));

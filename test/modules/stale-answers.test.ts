@@ -3,13 +3,15 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { coldBudgetOf } from "../../src/http/cold-budget.ts";
+import { ColdBudget, coldBudgetOf } from "../../src/http/cold-budget.ts";
 import { revalidatorOf } from "../../src/http/revalidator.ts";
 
 // Just after an import, a busy server (its cold-computation budget spent) answers from the
 // previous data version while it recomputes: every such answer is the old data whole, and says so
 // in meta.data_updated_at, Last-Modified and its ETag. Once recomputed, the new data is served.
-const ctx = testApp();
+// The budget's clock is the test's: "a second later" is a step of it, not a sleep.
+let budgetClock = 0;
+const ctx = testApp({ coldBudget: new ColdBudget(250, () => budgetClock) });
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
 let key: Record<string, string>;
 const MILK = "7290000066318";
@@ -46,7 +48,7 @@ describe("answers across a data version switch", () => {
     expect(during.headers.get("etag")).toBe(oldTag);
     expect(during.headers.get("last-modified")).toBe(new Date("2026-11-22T05:00:00+02:00").toUTCString());
 
-    await Bun.sleep(1_100); // the budget frees up; the background recomputes
+    budgetClock += 1_100; // a second later the budget frees up; the background recomputes
     await revalidatorOf(ctx.deps).idle();
     const after = await call(`/api/v1/prices/?barcode=${MILK}`);
     expect(after.body.data.prices[0].price_ils).toBe("5.90");
@@ -55,7 +57,7 @@ describe("answers across a data version switch", () => {
   });
 
   test("with budget to spare the new version is answered at once", async () => {
-    await Bun.sleep(1_100);
+    budgetClock += 1_100;
     ctx.db.prices.run("UPDATE price_current SET price = 490 WHERE product_id = ?", [milk]);
     refreshChainProducts(ctx.db.prices);
     commitData(ctx.deps, "2026-11-24T05:00:00+02:00");

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { createAccount } from "../../../src/http/access/accounts.ts";
 import { createKey } from "../../../src/http/access/keys.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
 import { eachLine, dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 /**
  * /metrics of a real `bun src/main.ts serve` while the things it reports happen: an import in a

@@ -30,8 +30,17 @@ export function startFakePortal(handler: Handler): FakePortal {
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
 
-/** Fast, proxy-free HTTP settings for tests. */
-export const FAST_HTTP: Partial<HttpOptions> = { timeoutMs: 400, downloadTimeoutMs: 600, retries: 2, backoffMs: 1, env: {} };
+/**
+ * Proxy-free HTTP settings for tests: no wait between retries, and timeouts long enough for a
+ * loopback answer on a loaded 2-core machine (tests of timeouts set their own, against a handler
+ * that never answers: see `never`).
+ */
+export const FAST_HTTP: Partial<HttpOptions> = { timeoutMs: 15_000, downloadTimeoutMs: 15_000, retries: 2, backoffMs: 1, env: {} };
+
+/** A handler's wait for an answer that never comes: until the client gives up (aborts the request). */
+export function never(req: Request): Promise<never> {
+  return new Promise((_, reject) => req.signal.addEventListener("abort", () => reject(new Error("client gave up"))));
+}
 
 export const DAY = "2026-11-22";
 export const NOW = () => new Date("2026-11-22T10:00:00+02:00");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
 import { createApp, type AppDeps } from "../../../src/app.ts";
 import { loadSettings } from "../../../src/config.ts";
@@ -11,6 +11,9 @@ import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { withKey } from "../../helpers/keys.ts";
 import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
+
+// Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
+setDefaultTimeout(60_000);
 
 // End to end on a real data dir: demo first start, then a live fetch of one chain from a fake
 // Bina portal, imported in the worker — the API must then show live data only, never mixed.
