@@ -6,3 +6,8 @@
  * they need and show the lines in their failure messages.
  */
 process.env.MEHIR_LOG_LEVEL ||= "warn";
+
+// Imports run by servers and commands under test share the CPU with the test runner and whatever
+// else runs on the machine: at the idle priority (the production default, SCHED_IDLE) a busy
+// machine starves them for minutes. Tests of the priority itself set their own.
+process.env.MEHIR_IMPORT_PRIORITY ||= "normal";

@@ -173,7 +173,7 @@ describe("runImportInWorker", () => {
   test("imports on the worker's own connection and reports progress", async () => {
     const { db, path } = freshFileDb();
     const progress: number[] = [];
-    const report = await runImportInWorker({ dbPath: path, paths: [join(root, "day1")], origin: "demo", source: "demo", onProgress: (done) => progress.push(done) });
+    const report = await runImportInWorker({ dbPath: path, paths: [join(root, "day1")], origin: "demo", source: "demo", priority: "normal", onProgress: (done) => progress.push(done) });
     expect(report.status).toBe("ok");
     expect(progress.at(-1)).toBe(day1.paths.length);
     expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });

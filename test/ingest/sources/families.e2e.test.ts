@@ -301,7 +301,7 @@ beforeAll(async () => {
   dataDir = tempDir();
   db = openDataDir(dataDir);
   syncRegistry(db.prices, registry);
-  result = await fetchAndImport({ db: db.prices, registry, dataDir, chains: Object.keys(override), date: DAY, sourcesOverride: override, http: FAST_HTTP, now: () => NOW, log: () => {} });
+  result = await fetchAndImport({ db: db.prices, registry, dataDir, importPriority: "normal", chains: Object.keys(override), date: DAY, sourcesOverride: override, http: FAST_HTTP, now: () => NOW, log: () => {} });
   deps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => NOW };
 }, 60_000);
 

@@ -95,6 +95,7 @@ describe("fetchAndImport after a demo first start", () => {
       db: db.prices,
       registry,
       dataDir,
+      importPriority: "normal",
       chains: ["king-store"],
       date: DAY,
       sourcesOverride: { "king-store": { base_url: portal.url } },
@@ -124,6 +125,7 @@ describe("fetchAndImport after a demo first start", () => {
       db: db.prices,
       registry,
       dataDir,
+      importPriority: "normal",
       chains: ["king-store"],
       date: DAY,
       sourcesOverride: { "king-store": { base_url: portal.url } },
@@ -148,6 +150,7 @@ describe("fetchAndImport bookkeeping", () => {
           db: db.prices,
           registry,
           dataDir,
+          importPriority: "normal" as const,
           chains: ["king-store"],
           date: DAY,
           sourcesOverride: { "king-store": { base_url: portal.url } },
@@ -210,6 +213,7 @@ describe("fetchAndImport health", () => {
         db: db.prices,
         registry,
         dataDir,
+        importPriority: "normal",
         chains: ["king-store"],
         date: DAY,
         sourcesOverride: { "king-store": { base_url: portal.url } },
@@ -269,6 +273,7 @@ describe("fetchAndImport when a chain fails", () => {
           db: db.prices,
           registry,
           dataDir,
+          importPriority: "normal",
           chains: ["king-store", "maayan-2000"],
           date,
           sourcesOverride: { "king-store": { base_url: king.url }, "maayan-2000": { base_url: maayan.url } },
@@ -321,7 +326,7 @@ describe("health fields are the fetch's", () => {
       await importPaths({ db: db.prices, registry, paths: [file], origin: "cli", source: "live", classify: null });
       const afterImport = db.prices.query("SELECT last_success_at FROM chain_health WHERE chain_slug = 'king-store'").get() as { last_success_at: string | null } | null;
       expect(afterImport?.last_success_at ?? null).toBeNull();
-      await fetchAndImport({ db: db.prices, registry, dataDir, chains: ["king-store"], date: DAY, sourcesOverride: { "king-store": { base_url: portal.url } }, http: FAST_HTTP, now: () => NOW, log: () => {} });
+      await fetchAndImport({ db: db.prices, registry, dataDir, importPriority: "normal", chains: ["king-store"], date: DAY, sourcesOverride: { "king-store": { base_url: portal.url } }, http: FAST_HTTP, now: () => NOW, log: () => {} });
       expect(db.prices.query("SELECT last_success_at FROM chain_health WHERE chain_slug = 'king-store'").get()).toEqual({ last_success_at: "2026-11-22T10:00:00+02:00" });
     } finally {
       portal.stop();
@@ -371,7 +376,7 @@ describe("one fetch at a time per data dir", () => {
     expect(() => acquireFetchLock(dataDir)).toThrow(FetchBusyError);
     const db = openDataDir(dataDir);
     try {
-      await expect(fetchAndImport({ db: db.prices, registry, dataDir, chains: ["king-store"], date: DAY, http: FAST_HTTP, log: () => {} })).rejects.toBeInstanceOf(FetchBusyError);
+      await expect(fetchAndImport({ db: db.prices, registry, dataDir, importPriority: "normal", chains: ["king-store"], date: DAY, http: FAST_HTTP, log: () => {} })).rejects.toBeInstanceOf(FetchBusyError);
       release();
       // A dead holder (no such process id).
       writeFileSync(`${dataDir}/downloads/.fetch.lock`, "2147483646");
