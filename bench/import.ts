@@ -6,6 +6,13 @@
  * Baseline measured in the same run: `gunzip -c` of the same files to /dev/null.
  *
  *   bun bench/import.ts [--stores 200[,2000]] [--items 3500] [--promos] [--runs 2] [--parse-workers N] [--no-write]
+ *   bun bench/import.ts --real [220] [--real-only] [--runs 2]
+ *
+ * --real adds the real-format workload (bench/lib/real-files.ts: the PriceFull files chains
+ * published, from ../shared/samples/real/, replicated over 220 stores as published, gzip),
+ * reported in MB/s of XML beside rows/s against `gunzip -c` of the same files, in its own section
+ * "## Import, real-format files"; skipped, saying why, when the samples are absent. Target:
+ * ≤ 2.0× gunzip -c, peak RSS ≤ 1 GB.
  *
  * Each run imports day 1 into a fresh data dir and day 2 on top; the best run of each day is
  * reported (shared machines are noisy), with the CPU seconds the import process used (all
@@ -19,6 +26,7 @@ import { flag, numberOption } from "./lib/args.ts";
 import { writeDay, type FilesPlan } from "./lib/price-files.ts";
 import { loadavg } from "node:os";
 import { machineLine, writeSection } from "./lib/results.ts";
+import { realSamplesMissing, writeRealDay } from "./lib/real-files.ts";
 
 const args = process.argv.slice(2);
 const scales = (args.includes("--stores") ? args[args.indexOf("--stores") + 1]! : "200").split(",").map(Number);
@@ -105,11 +113,18 @@ async function importChild(dataDir: string, dir: string): Promise<ImportRun> {
 }
 
 function gunzipSeconds(paths: string[]): number {
+  return gunzipRun(paths).wall;
+}
+
+/** `gunzip -c` of the files to /dev/null: wall seconds and the CPU seconds it used. */
+function gunzipRun(paths: string[]): { wall: number; cpu: number } {
   const gz = paths.filter((p) => p.endsWith(".gz"));
   const started = performance.now();
   const result = Bun.spawnSync(["gunzip", "-c", ...gz], { stdout: "ignore", stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`gunzip failed: ${result.stderr.toString()}`);
-  return (performance.now() - started) / 1000;
+  const usage = result.resourceUsage;
+  const cpu = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1e6 : NaN;
+  return { wall: (performance.now() - started) / 1000, cpu };
 }
 
 const TARGET_ROWS = 150_000;
@@ -187,8 +202,59 @@ function reading(run: ImportRun): string {
   );
 }
 
-const sections: string[] = [];
-for (const stores of scales) sections.push((await benchScale(planFor(stores))).body);
-const body = sections.join("\n\n");
-console.log(body);
-if (!flag(args, "no-write")) writeSection("Import", body);
+/** The real-format workload: `stores` published PriceFull files, imported `runs` times into a fresh data dir. */
+async function benchReal(stores: number): Promise<string> {
+  const missing = realSamplesMissing();
+  if (missing) return `Real-format workload skipped: ${missing}.`;
+  const root = resolve(import.meta.dir, "..", ".bench-data", `import-real-${stores}`);
+  const day = writeRealDay(join(root, "files"), stores);
+  const dataDir = join(root, "data");
+  const load = [loadavg()[0]!];
+  let best!: ImportRun;
+  let gunzip = Infinity;
+  let gunzipCpu = Infinity;
+  let peakAll = 0;
+  for (let r = 0; r < runs; r++) {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    const g = gunzipRun(day.paths);
+    gunzip = Math.min(gunzip, g.wall);
+    gunzipCpu = Math.min(gunzipCpu, g.cpu);
+    const run = await importChild(dataDir, day.dir);
+    say(`real-format, run ${r + 1}: ${n(run.priceRows)} price rows, ${(day.xmlBytes / 2 ** 20).toFixed(0)} MiB of XML in ${run.seconds.toFixed(2)} s (${run.status}), gunzip -c ${gunzip.toFixed(2)} s, peak RSS ${(run.peakRss / 2 ** 20).toFixed(0)} MiB`);
+    if (!best || run.seconds < best.seconds) best = run;
+    peakAll = Math.max(peakAll, run.peakRss);
+    load.push(loadavg()[0]!);
+  }
+  const mb = day.xmlBytes / 1e6;
+  const ratio = best.seconds / gunzip;
+  const met = ratio <= 2 && peakAll <= TARGET_RSS && best.status === "ok";
+  return [
+    machineLine(`${stores} stores, ${day.samples.length} published PriceFull files (${day.samples.join(", ")}) replicated as published, gzip; best of ${runs} run(s); 1-min load average ${load.map((l) => l.toFixed(1)).join(" → ")}`),
+    "",
+    "| run | price rows | MB of XML | import s | MB/s of XML | price rows/s | CPU s (all threads) | gunzip -c s (CPU s) | gunzip MB/s | import ÷ gunzip, wall | CPU ÷ gunzip CPU | peak RSS |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    `| first import (empty data dir) | ${n(best.priceRows)} | ${mb.toFixed(0)} | ${best.seconds.toFixed(2)} | **${(mb / best.seconds).toFixed(1)}** | ${n(best.priceRows / best.seconds)} | ${best.cpuSeconds.toFixed(1)} | ${gunzip.toFixed(2)} (${gunzipCpu.toFixed(2)}) | ${(mb / gunzip).toFixed(1)} | **${ratio.toFixed(1)}×** | ${(best.cpuSeconds / gunzipCpu).toFixed(1)}× | ${(peakAll / 2 ** 20).toFixed(0)} MiB |`,
+    "",
+    `Parse (read + gunzip + decode + XML scan + records, thread time summed over the parse threads) ${s1(best.timings.parse)} s: ${(mb / (best.timings.parse / 1000)).toFixed(1)} MB of XML per second of parse-thread time; ` +
+      `${((day.xmlBytes / best.priceRows) | 0).toLocaleString("en-US")} bytes of XML per price row (the synthetic workload above: ≈300). gunzip -c is one process writing to /dev/null.`,
+    "",
+    `Target (≤ 2.0× gunzip -c of the same files, peak RSS ≤ 1 GB): **${met ? "met" : "not met"}** (${ratio.toFixed(1)}×, ${(peakAll / 2 ** 20).toFixed(0)} MiB, status ${best.status}).`,
+  ].join("\n");
+}
+
+const realOnly = flag(args, "real-only");
+if (!realOnly) {
+  const sections: string[] = [];
+  for (const stores of scales) sections.push((await benchScale(planFor(stores))).body);
+  const body = sections.join("\n\n");
+  console.log(body);
+  if (!flag(args, "no-write")) writeSection("Import", body);
+}
+if (realOnly || args.includes("--real")) {
+  const next = args[args.indexOf("--real") + 1];
+  const stores = next !== undefined && /^\d+$/.test(next) ? Number(next) : 220;
+  const body = await benchReal(stores);
+  console.log(body);
+  if (!flag(args, "no-write")) writeSection("Import, real-format files", body);
+}

@@ -59,7 +59,7 @@ beforeAll(async () => {
   key = createKey(db.accounts, { accountId: account.id, kind: "live" }, new Date()).key;
   db.prices.close();
   db.accounts.close();
-}, 60_000);
+}, 180_000);
 
 test("backup while serving and importing: consistent copies that a server restored from answers the same", async () => {
   const url = await serve(dataDir);
@@ -110,4 +110,4 @@ test("backup while serving and importing: consistent copies that a server restor
   expect(priceDigest(check)).toBe(copied);
   check.close();
   expect(a.meta.quota_remaining).toBeLessThanOrEqual(100_000 - 5 - 1);
-}, 60_000);
+}, 180_000);

@@ -121,4 +121,4 @@ test("keys and plans changed by the CLI reach a running serve within a second; q
   server!.kill("SIGTERM");
   expect(await server!.exited).toBe(0);
   server = null;
-}, 30_000);
+}, 90_000);

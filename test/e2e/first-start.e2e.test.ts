@@ -68,7 +68,7 @@ describe("mehir serve on an empty data dir", () => {
     expect(early.status).toBe(503);
     expect((await early.json()).code).toBe("data_not_ready");
 
-    const { body } = await waitReady(url, 90_000);
+    const { body } = await waitReady(url, 240_000);
     expect(body).toMatchObject({ ready: true, data: true, search: true, source: "demo" });
 
     const chains = await (await fetch(`${url}/api/v1/chains/`, { headers: { "x-api-key": key } })).json();
@@ -82,13 +82,13 @@ describe("mehir serve on an empty data dir", () => {
     expect(prices.status).toBe(200);
     expect((await prices.json()).data.prices.length).toBeGreaterThan(1);
     await stop();
-  }, 120_000);
+  }, 300_000);
 
   test("a later start reuses the data: same data version, nothing regenerated", async () => {
     const url = await serve();
     // Start-up time is measured in bench/demo.ts; here only that nothing is generated again.
-    const { body } = await waitReady(url, 10_000);
+    const { body } = await waitReady(url, 60_000);
     expect(body.data_version).toBe(1);
     await stop();
-  }, 30_000);
+  }, 90_000);
 });

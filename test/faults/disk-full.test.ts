@@ -71,7 +71,7 @@ describe("full disk during import", () => {
       served.close();
       Bun.spawnSync(["umount", "-l", dataDir]);
     }
-  }, 30_000);
+  }, 90_000);
 
   test("SQLite page limit on the import's connection: the import fails, the old data stays and is served", async () => {
     const dataDir = join(root, "page-limit");

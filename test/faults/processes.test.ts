@@ -178,7 +178,7 @@ beforeAll(async () => {
     await stopGracefully(server);
   }
   expect(newAnswer).not.toBe(oldAnswer);
-}, 120_000);
+}, 300_000);
 
 test("SIGKILL of `mehir import` at random points of its whole run and at the switch, while `mehir serve` answers: old or new snapshot, served and on disk; nothing of accounts, keys or usage lost", async () => {
   // Calibration under the same conditions (the server answering beside the import): when the
@@ -259,7 +259,7 @@ test("SIGKILL of `mehir import` at random points of its whole run and at the swi
   expect(outcomes).toContain("old");
   expect(outcomes).toContain("new");
   expect(outcomes[ROUNDS]).toBe("new");
-}, 180_000);
+}, 400_000);
 
 test("SIGKILL of `mehir serve` at random points while it answers and `mehir import` runs beside it: the import commits, usage loses at most the last second, the key works after a restart", async () => {
   for (let round = 0; round < 3; round++) {
@@ -297,4 +297,4 @@ test("SIGKILL of `mehir serve` at random points while it answers and `mehir impo
     expect(a.quotaRemaining).toBe(QUOTA - written - 1);
     await stopGracefully(again);
   }
-}, 180_000);
+}, 400_000);

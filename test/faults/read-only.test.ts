@@ -66,7 +66,7 @@ describe("read-only data dir during import", () => {
       for (const path of locked) Bun.spawnSync(["chattr", "-i", path]);
       served.close();
     }
-  }, 30_000);
+  }, 90_000);
 
   test("read-only connection for the import: the run fails naming the cause, the old data stays and is served", async () => {
     const dataDir = join(root, "readonly-connection");

@@ -147,7 +147,7 @@ beforeAll(async () => {
   });
   server = { proc, url: await listening.promise };
   for (let i = 0; i < 200 && (await fetch(`${server.url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
-}, 60_000);
+}, 180_000);
 
 test("quota and rate-limit refusals are counted as they happen", async () => {
   const before = await scrape();
@@ -212,4 +212,4 @@ test("an import in a separate `mehir import` process: running while it runs, the
     expect(value(after, "mehir_chain_last_data_timestamp_seconds", { chain })!).toBeGreaterThan(value(before, "mehir_chain_last_data_timestamp_seconds", { chain })!);
     expect(value(after, "mehir_chain_data_age_seconds", { chain })!).toBeLessThan(value(before, "mehir_chain_data_age_seconds", { chain })!);
   }
-}, 60_000);
+}, 180_000);
