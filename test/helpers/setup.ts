@@ -1,11 +1,12 @@
 /**
  * Preloaded before every test file (bunfig.toml). Server code run by the tests — in this process
  * (`main([...])`, `startServer`) or in a child process, which inherits the environment — logs
- * warnings and errors only, unless a test asks for more (its own MEHIR_LOG_LEVEL): the per-request
- * lines would otherwise bury the test report. Tests that read a server's log lines set the level
- * they need and show the lines in their failure messages.
+ * errors only, unless a test asks for more (its own MEHIR_LOG_LEVEL): per-request lines and the
+ * warnings of apps a test closes under their usage flusher would otherwise bury the test report.
+ * Tests that read log lines spy on the logger or set the level they need, and show the lines in
+ * their failure messages.
  */
-process.env.MEHIR_LOG_LEVEL ||= "warn";
+process.env.MEHIR_LOG_LEVEL ||= "error";
 
 // Imports run by servers and commands under test share the CPU with the test runner and whatever
 // else runs on the machine: at the idle priority (the production default, SCHED_IDLE) a busy

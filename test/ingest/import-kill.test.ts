@@ -81,4 +81,4 @@ test("kill -9 at any moment of an import leaves the old data or the new, never a
   }
   // At least one kill must have landed mid-import for the test to mean something.
   expect(outcomes).toContain("old");
-}, 30_000);
+}, 90_000);
