@@ -19,11 +19,11 @@ export class DataClient {
     private readonly now: () => number = Date.now,
   ) {}
 
-  load(barcode: string, key: string): Promise<FetchResult> {
-    const id = barcode + "\n" + key;
+  load(barcode: string, key: string, chainId = ""): Promise<FetchResult> {
+    const id = barcode + "\n" + chainId + "\n" + key;
     let promise = this.pending.get(id);
     if (!promise) {
-      promise = this.request(barcode, key).then((result) => {
+      promise = this.request(barcode, key, chainId).then((result) => {
         if (result.kind === "error") this.pending.delete(id);
         return result;
       });
@@ -33,9 +33,10 @@ export class DataClient {
   }
 
   /** The key travels in the query string: a simple GET, so the browser sends no preflight. */
-  private async request(barcode: string, key: string, tries = 0): Promise<FetchResult> {
+  private async request(barcode: string, key: string, chainId: string, tries = 0): Promise<FetchResult> {
     try {
-      const url = `${this.base}/api/v1/widget/data/?barcode=${encodeURIComponent(barcode)}&key=${encodeURIComponent(key)}`;
+      const chain = chainId ? `&chain_id=${encodeURIComponent(chainId)}` : "";
+      const url = `${this.base}/api/v1/widget/data/?barcode=${encodeURIComponent(barcode)}${chain}&key=${encodeURIComponent(key)}`;
       const res = await this.fetchImpl(url, { credentials: "omit" });
       if (res.status === 401 || res.status === 403) return { kind: "key" };
       const body = await res.json().catch(() => null);
@@ -47,7 +48,7 @@ export class DataClient {
         const now = this.now();
         this.nextSlot = Math.max(now + wait * 1000, this.nextSlot + spacing);
         await this.sleep(this.nextSlot - now);
-        return this.request(barcode, key, tries + 1);
+        return this.request(barcode, key, chainId, tries + 1);
       }
       if (res.status === 404 && body && body.code === "product_not_found") return { kind: "not_found" };
       const data = res.ok && body ? (body.data as WidgetData | undefined) : undefined;

@@ -1,7 +1,8 @@
 /**
  * /widget/v1/loader.js — the embeddable price-comparison widget.
  *
- *   <div data-svc-widget data-barcode="7290000066318" data-api-key="pk_live_…"></div>
+ *   <div data-svc-widget data-barcode="7291252436027" data-api-key="pk_live_…"></div>
+ *   (a chain-internal item: data-barcode="4087" data-chain-id="rami-levy"; loose produce: data-barcode="g-tomatoes")
  *   <script src="https://prices.example/widget/v1/loader.js" async></script>
  *
  * Safe to include twice: the second copy only rescans the page.

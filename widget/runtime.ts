@@ -46,7 +46,7 @@ export function createRuntime(base: string, fetchImpl?: FetchLike): WidgetRuntim
       show({ kind: "loading" });
       const early = precheck(options);
       if (early) show(early);
-      else client.load(options.barcode, options.key).then(show, () => show({ kind: "error" }));
+      else client.load(options.barcode, options.key, options.chainId).then(show, () => show({ kind: "error" }));
     } catch {
       // attachShadow refuses some elements (e.g. <img>) or a closed root: leave the element as the page made it.
     }

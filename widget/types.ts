@@ -36,6 +36,8 @@ export type Theme = "light" | "dark" | "auto";
 /** The data-* attributes of one `[data-svc-widget]` element, checked and defaulted. */
 export interface WidgetOptions {
   barcode: string;
+  /** data-chain-id: the chain of a chain-internal item code (absent or "" when none). */
+  chainId?: string;
   key: string;
   limit: number;
   lang: Lang;

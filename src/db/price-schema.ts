@@ -293,4 +293,26 @@ ALTER TABLE stores ADD COLUMN closed_at TEXT;   -- time of the full Stores list 
 ALTER TABLE stores ADD COLUMN listed_at TEXT;   -- time of the newest Stores list that listed it
 `,
   },
+  {
+    version: 5,
+    name: "product identity: chains' names, generic products",
+    // The served name is chosen from every chain's published name (src/identity/names.ts);
+    // generic products (products.scope_chain_id = -1, barcode 'g-…') group loose produce across
+    // chains (src/identity/produce-groups.ts). Both are filled by the next import: it notes each
+    // chain's names as it reads them and, finding no produce_groups_version in meta, groups every item.
+    sql: `
+CREATE TABLE product_names (
+  product_id   INTEGER NOT NULL,
+  chain_id     INTEGER NOT NULL,
+  name         TEXT NOT NULL,          -- the chain's newest published name
+  manufacturer TEXT,
+  PRIMARY KEY (product_id, chain_id)
+) WITHOUT ROWID, STRICT;
+
+CREATE TABLE generic_members (
+  product_id INTEGER PRIMARY KEY,      -- a chain's item (or a weighed GTIN item)
+  generic_id INTEGER NOT NULL          -- products.id of its generic product
+) STRICT;
+CREATE INDEX generic_members_by_generic ON generic_members (generic_id);`,
+  },
 ];

@@ -101,13 +101,14 @@ export function chainItems(slug: string, profile: Profile, catalog: Catalog, pro
   const [plo, phi] = PRODUCE[profile.assortment];
   const produceCount = Math.round(rng.int(plo, phi) * Math.min(1, scale * 4));
   const codes = produceCodes(slug);
+  const named = produceNames(slug);
   const picked = rng.sample(produce, produceCount).sort((a, b) => produce.indexOf(a) - produce.indexOf(b));
   for (const seed of picked) {
     const perUnit = seed.unit === true;
     items.push({
       code: codes(seed, produce.indexOf(seed)),
       itemType: 0,
-      name: seed.n,
+      name: named(seed),
       manufacturer: null,
       country: "IL",
       category: seed.deli ? "deli" : "produce",
@@ -120,6 +121,17 @@ export function chainItems(slug: string, profile: Profile, catalog: Catalog, pro
     });
   }
   return items;
+}
+
+/**
+ * Each chain names its counter items its own way, as real files do: the common name, another
+ * spelling (`עגבניה` for `עגבניות`, `תפו"א לבן`), or the name with `במשקל` for items sold by weight.
+ */
+function produceNames(slug: string): (seed: ProduceSeed) => string {
+  const style = hashString(`produce-names:${slug}`) % 3;
+  if (style === 1) return (seed) => seed.a?.[0] ?? seed.n;
+  if (style === 2) return (seed) => (seed.unit || seed.n.includes("במשקל") ? seed.n : `${seed.n} במשקל`);
+  return (seed) => seed.n;
 }
 
 /** Each chain numbers its counter items its own way: PLU codes, 1–3 digit codes, or a 6-digit range. */

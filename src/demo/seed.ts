@@ -27,6 +27,8 @@ const ProduceSchema = z.object({
   p: z.tuple([z.number().positive(), z.number().positive()]),
   /** The PLU code chains that use PLUs give it (bananas 4011). */
   plu: z.number().int().optional(),
+  /** Other names chains publish for it (a singular, another spelling), as real files vary. */
+  a: z.array(z.string().min(1)).optional(),
   /** Sold per unit (a bunch) rather than per kg. */
   unit: z.boolean().optional(),
   /** Butcher/deli counter item, weighed. */

@@ -172,7 +172,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     timings: {
       read: Math.round(io.read),
       parse: Math.round(io.parse),
-      ...roundTimings(session?.timings ?? { files: 0, history: 0, indexes: 0, chainProducts: 0, commit: 0 }),
+      ...roundTimings(session?.timings ?? { files: 0, history: 0, indexes: 0, chainProducts: 0, identity: 0, commit: 0 }),
     },
   };
   try {
@@ -184,7 +184,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
 }
 
 function roundTimings(t: SessionTimings): SessionTimings {
-  return { files: Math.round(t.files), history: Math.round(t.history), indexes: Math.round(t.indexes), chainProducts: Math.round(t.chainProducts), commit: Math.round(t.commit) };
+  return { files: Math.round(t.files), history: Math.round(t.history), indexes: Math.round(t.indexes), chainProducts: Math.round(t.chainProducts), identity: Math.round(t.identity), commit: Math.round(t.commit) };
 }
 
 /** Drops a file met twice (same name and size under two folders), reporting it as skipped. */

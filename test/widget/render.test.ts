@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { createWrapper, paint, sortPrices } from "../../widget/render.ts";
 import { formatPrice, formatUpdated } from "../../widget/format.ts";
-import { readOptions } from "../../widget/options.ts";
+import { isBarcode, readOptions } from "../../widget/options.ts";
 import type { ViewState, WidgetOptions } from "../../widget/types.ts";
 import { sampleData } from "./helpers.ts";
 
@@ -196,6 +196,13 @@ describe("options", () => {
     for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
     return div;
   }
+
+  test("data-chain-id names a chain-internal item; generic product ids are barcodes too", () => {
+    expect(readOptions(el({ "data-barcode": "4087", "data-chain-id": "rami-levy", "data-api-key": "pk_live_k" })).chainId).toBe("rami-levy");
+    expect(readOptions(el({ "data-barcode": "4087", "data-chain-id": "Not a slug", "data-api-key": "pk_live_k" })).chainId).toBeUndefined();
+    expect(isBarcode("g-tomatoes")).toBe(true);
+    expect(isBarcode("g-")).toBe(false);
+  });
 
   test("defaults: 5 rows, Hebrew, light", () => {
     expect(readOptions(el({ "data-barcode": " 729 ", "data-api-key": "pk_live_k" }))).toEqual({

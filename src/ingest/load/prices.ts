@@ -69,6 +69,11 @@ export class PriceStatements {
   readonly remove: Statement;
   /** Products whose current price changed in some store this run (for chain_products). */
   readonly touched = new ProductIdSet();
+  /**
+   * Generic products (scope -1): their store rows are derived from their members' at the end of
+   * a run (generic-products.ts), never published, so a complete PriceFull does not remove them.
+   */
+  readonly generic: Set<number>;
 
   constructor(db: Database) {
     this.storeRows = db.prepare(
@@ -80,6 +85,7 @@ export class PriceStatements {
     this.update = db.prepare("UPDATE price_current SET price = ?, updated_at = ?, allow_discount = ? WHERE store_id = ? AND product_id = ?");
     this.setAllow = db.prepare("UPDATE price_current SET allow_discount = ? WHERE store_id = ? AND product_id = ?");
     this.remove = db.prepare("DELETE FROM price_current WHERE store_id = ? AND product_id = ?");
+    this.generic = new Set((db.query("SELECT id FROM products WHERE scope_chain_id = -1").values() as [number][]).map((r) => r[0]));
   }
 }
 
@@ -255,11 +261,12 @@ export function loadPrices(
   let removed = 0;
   if (options.replace) {
     for (const id of gone) {
+      if (st.generic.size > 0 && st.generic.has(id)) continue;
       st.remove.run(storeId, id);
       history.addAt(id, storeId, timeId, null);
       st.touched.add(id);
     }
-    removed = gone.length;
+    removed = st.generic.size > 0 ? gone.filter((id) => !st.generic.has(id)).length : gone.length;
   }
   return { rows: n, inserted, changed, unchanged, removed, duplicates, conflicting };
 }

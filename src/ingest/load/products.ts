@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { ProductIdentity } from "./barcode.ts";
 import { detach } from "./detach.ts";
 import { keyNumber, productHash, type PriceRows } from "./price-rows.ts";
+import { ChainNames } from "./chain-names.ts";
 
 /** Fills `products.category` from a name and manufacturer (the keyword classifier). */
 export type Classifier = (name: string, manufacturer: string | null) => string | null;
@@ -94,6 +95,8 @@ export class ProductCache {
   private readonly update: Statement;
   /** Products inserted during the run (kept after commitFile). */
   inserted = 0;
+  /** Each chain's published names, from which the served name is chosen at the end of the run. */
+  readonly names = new ChainNames();
 
   constructor(
     private readonly db: Database,
@@ -144,13 +147,20 @@ export class ProductCache {
     let entry = this.entries.get(key);
     if (!entry) entry = this.lookup(scope, rows.key(i), key);
     const hash = rows.productHash(i);
-    if (!entry) return this.create(rows, i, scope, key, hash, time, timeMs);
+    if (!entry) {
+      const id = this.create(rows, i, scope, key, hash, time, timeMs);
+      this.names.note(id, chainId, rows, i, timeMs, this.entries.get(key)!.name);
+      return id;
+    }
+    this.names.note(entry.id, chainId, rows, i, timeMs, entry.name);
     if (timeMs < entry.updatedMs || hash === entry.hash || hash === entry.sameHash) return entry.id;
 
     const item = rows.product(i);
+    // Name and manufacturer are chosen from every chain's at the end of the run (ChainNames);
+    // here a missing manufacturer is only filled in.
     const merged: ProductFields = {
-      name: item.name,
-      manufacturer: item.manufacturer ?? entry.manufacturer,
+      name: entry.name,
+      manufacturer: entry.manufacturer ?? item.manufacturer,
       country: item.country ?? entry.country,
       unitQty: item.unitQty ?? entry.unitQty,
       sizeAmount: item.sizeAmount ?? entry.sizeAmount,
@@ -205,10 +215,12 @@ export class ProductCache {
   /** Keeps the current file's cache changes. */
   commitFile(): void {
     this.journal = [];
+    this.names.commitFile();
   }
 
   /** Undoes the current file's cache changes (its rows were rolled back). */
   rollbackFile(): void {
+    this.names.rollbackFile();
     for (let i = this.journal.length - 1; i >= 0; i--) {
       const [key, previous, previousPending] = this.journal[i]!;
       const current = this.entries.get(key);

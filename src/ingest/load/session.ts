@@ -15,6 +15,8 @@ import { HistoryBuffer } from "./history.ts";
 import { rebuildChainProducts, refreshChainProductsFor } from "./chain-products.ts";
 import type { FileOutcome, LoadableFile, LoadInput } from "./types.ts";
 import { asPriceList } from "./price-rows.ts";
+import { rebuildGenericProducts } from "./generic-products.ts";
+import { PRODUCE_GROUPS } from "../../identity/produce-groups.ts";
 
 export interface SessionOptions {
   /** A connection nobody else uses during the run (readers use their own connections). */
@@ -40,6 +42,8 @@ export interface SessionTimings {
   /** Re-creating indexes dropped for a bulk load. */
   indexes: number;
   chainProducts: number;
+  /** Choosing served names from the chains' (ChainNames) and rebuilding generic products. */
+  identity: number;
   commit: number;
 }
 
@@ -88,7 +92,7 @@ export class LoadSession {
   /** Files loaded with rows or as legitimately empty (status ok, or partial with rows). */
   imported = 0;
   /** Milliseconds spent per phase (for benchmarks and logs). */
-  readonly timings: SessionTimings = { files: 0, history: 0, indexes: 0, chainProducts: 0, commit: 0 };
+  readonly timings: SessionTimings = { files: 0, history: 0, indexes: 0, chainProducts: 0, identity: 0, commit: 0 };
 
   private constructor(
     private readonly db: Database,
@@ -312,6 +316,11 @@ export class LoadSession {
       lap("indexes");
       this.refreshChainProducts();
       lap("chainProducts");
+      // Product identity: served names from every chain's (they decide produce groups), then the groups.
+      this.products.names.flush(this.db, this.classify);
+      const generic = rebuildGenericProducts(this.db, PRODUCE_GROUPS, this.fullRebuild ? null : this.prices.touched, updatedAt);
+      if (generic.length > 0) refreshChainProductsFor(this.db, generic);
+      lap("identity");
       this.writeChainHealth();
       const version = bumpDataVersion(this.db, updatedAt, source);
       this.db.run("COMMIT");

@@ -7,6 +7,8 @@ const PRICE_DATA_TABLES = [
   "promotion_lists",
   "promotions",
   "chain_products",
+  "generic_members",
+  "product_names",
   "price_history",
   "price_current",
   "products",

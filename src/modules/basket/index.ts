@@ -9,8 +9,11 @@ import { cachedBasket } from "./service.ts";
 
 const EXAMPLE = {
   items: [
-    { barcode: "7290000066318", quantity: 2 },
-    { barcode: "7290000066004", quantity: 3 },
+    // Identifiers of the embedded demo data (test/demo/identity.test.ts checks they answer).
+    { barcode: "7291252436027", quantity: 2 },
+    { barcode: "7299739033158", quantity: 3 },
+    { barcode: "g-tomatoes", quantity: 1 },
+    { barcode: "4087", chain_id: "osher-ad", quantity: 1 },
   ],
   city: "חיפה",
 };

@@ -8,6 +8,7 @@ import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import { isEilatCity } from "./eilat.ts";
 import { mode } from "./pricing.ts";
 import { requireProduct } from "./service.ts";
+import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { storeTable } from "./store-table.ts";
 
 interface HistoryRow {
@@ -85,17 +86,54 @@ function chainSeries(rows: HistoryRow[], from: string): { date: string; price: n
  * key (product, store, date) without joins and grouped here with the per-version store table; the
  * SQL join and sort is kept for stores the table does not know yet.
  */
-function historyRows(deps: AppDeps, productId: number): HistoryRow[] {
+function historyRows(deps: AppDeps, productId: number, generic = false): HistoryRow[] {
   const table = storeTable(deps);
-  const raw = stmt(deps.db.prices, "SELECT store_id, valid_from, price FROM price_history WHERE product_id = ?").values(productId) as [number, string, number | null][];
+  const raw = generic
+    ? genericChanges(
+        stmt(
+          deps.db.prices,
+          `SELECT ph.product_id, ph.store_id, ph.valid_from, ph.price FROM generic_members gm JOIN price_history ph ON ph.product_id = gm.product_id
+            WHERE gm.generic_id = ? ORDER BY ph.store_id, ph.valid_from`,
+        ).values(productId) as [number, number, string, number | null][],
+      )
+    : (stmt(deps.db.prices, "SELECT store_id, valid_from, price FROM price_history WHERE product_id = ?").values(productId) as [number, string, number | null][]);
   const rows: HistoryRow[] = [];
   for (const [storeId, validFrom, price] of raw) {
     const chain = storeId < table.chainOf.length ? table.chainOf[storeId]! : 0;
-    if (chain === 0) return joinedHistoryRows(deps, productId);
+    if (chain === 0) return generic ? [] : joinedHistoryRows(deps, productId);
     const names = table.chains.get(chain)!;
     rows.push({ store_id: storeId, valid_from: validFrom, price, chain_slug: names.slug, chain_name: names.name, city: table.eilat[storeId] ? EILAT : null });
   }
   return rows.sort((a, b) => (a.chain_slug < b.chain_slug ? -1 : a.chain_slug > b.chain_slug ? 1 : a.valid_from < b.valid_from ? -1 : a.valid_from > b.valid_from ? 1 : a.store_id - b.store_id));
+}
+
+/**
+ * A generic product's change rows folded from its members' (ordered by store, then time): in a
+ * store, its price is the lowest of the group's items sold there — the rule of its price_current
+ * rows (src/ingest/load/generic-products.ts) — and a row is emitted whenever that changes.
+ * @example genericChanges([[1, 7, "2026-01-01", 590], [2, 7, "2026-01-01", 650], [1, 7, "2026-02-01", null]]) // → [[7, "2026-01-01", 590], [7, "2026-02-01", 650]]
+ */
+export function genericChanges(rows: [member: number, store: number, validFrom: string, price: number | null][]): [number, string, number | null][] {
+  const out: [number, string, number | null][] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const store = rows[i]![1];
+    const held = new Map<number, number>();
+    let last: number | null | undefined;
+    while (i < rows.length && rows[i]![1] === store) {
+      const at = rows[i]![2];
+      // Every member's change at the same instant first, then one row for the store.
+      for (; i < rows.length && rows[i]![1] === store && rows[i]![2] === at; i++) {
+        const [member, , , price] = rows[i]!;
+        if (price === null) held.delete(member);
+        else held.set(member, price);
+      }
+      const price = held.size === 0 ? null : Math.min(...held.values());
+      if (price !== last) out.push([store, at, price]);
+      last = price;
+    }
+  }
+  return out;
 }
 
 // chainSeries only asks whether a store is in Eilat.
@@ -118,7 +156,7 @@ export function priceHistory(deps: AppDeps, barcode: string, months: number, cha
   const product = requireProduct(deps, barcode, chainId);
   const today = israelDate(deps.now());
   const from = monthsBefore(today, months);
-  const rows = historyRows(deps, product.id);
+  const rows = historyRows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE);
   const history: HistoryRecord[] = [];
   let start = 0;
   while (start < rows.length) {

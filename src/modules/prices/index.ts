@@ -42,7 +42,9 @@ export function pricesModule(deps: AppDeps) {
             "A bare internal code several chains use is 400 `ambiguous_product`, never a silent pick.\n\n" +
             "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
             ERRORS +
-            "\n\nExample: `GET /api/v1/prices/?barcode=7290000066318&granularity=store&city=חיפה`",
+            "\n\nExamples (on the embedded demo data): `GET /api/v1/prices/?barcode=7291252436027&granularity=store&city=חיפה` (a GTIN), " +
+            "`GET /api/v1/prices/?barcode=4087&chain_id=osher-ad` (a chain-internal code: without `chain_id` it is `ambiguous_product`, several chains use 4087), " +
+            "`GET /api/v1/prices/?barcode=g-tomatoes` (tomatoes at every chain, per kilogram)",
         },
       },
     )

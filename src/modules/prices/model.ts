@@ -49,6 +49,10 @@ export const PriceEntry = z.object({
   promotion_id: z.string().nullable().optional(),
   price_per_measure_ils: Money.nullable(),
   measure: z.enum(["100g", "100ml", "unit"]).nullable(),
+  items: z
+    .array(z.object({ barcode: z.string(), chain_id: z.string().nullable(), name: z.string() }))
+    .optional()
+    .describe("Generic products (`g-…`) at chain granularity: the chain's own items the price is taken over (per store, the lowest of them); follow one with its `barcode` and `chain_id`"),
 });
 
 export const PricesResponse = z.object({

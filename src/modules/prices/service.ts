@@ -9,6 +9,8 @@ import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import type { DataSnapshot } from "../../data-state.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { chainSummary } from "./chain-summary.ts";
+import { stmt } from "../../db/statements.ts";
+import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 
 /** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
 const hebrew = new Intl.Collator("he");
@@ -202,7 +204,8 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
   if (granularity === "chain") {
     // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
     const { chains, validUntil } = chainSummary(deps, product, query, now);
-    const prices: PriceEntry[] = sortChains(chains).map((c) => chainEntry(c, product));
+    let prices: PriceEntry[] = sortChains(chains).map((c) => chainEntry(c, product));
+    if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
     return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
   }
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
@@ -215,6 +218,28 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
     )
     .map((s): PriceEntry => storeEntry(s, product));
   return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/**
+ * A generic product's chain entries, each with the chain's own items it groups (`items`:
+ * barcode, chain_id — null for a shared GTIN — and name), so a client can follow any of them.
+ */
+function withMemberItems(deps: AppDeps, product: ProductRow, prices: PriceEntry[]): PriceEntry[] {
+  const rows = stmt(
+    deps.db.prices,
+    `SELECT c.slug, p.barcode, p.scope_chain_id, p.name FROM generic_members gm
+       JOIN products p ON p.id = gm.product_id
+       JOIN chain_products cp ON cp.product_id = p.id
+       JOIN chains c ON c.id = cp.chain_id
+      WHERE gm.generic_id = ? ORDER BY c.slug, p.barcode`,
+  ).values(product.id) as [string, string, number, string][];
+  const byChain = new Map<string, { barcode: string; chain_id: string | null; name: string }[]>();
+  for (const [slug, barcode, scope, name] of rows) {
+    const list = byChain.get(slug) ?? [];
+    list.push({ barcode, chain_id: scope > 0 ? slug : null, name });
+    byChain.set(slug, list);
+  }
+  return prices.map((e) => ({ ...e, items: byChain.get(e.chain_id) ?? [] }));
 }
 
 /**

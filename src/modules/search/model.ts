@@ -16,7 +16,7 @@ export const SearchQuery = z.object({
         "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of four letters or more (two from eight) are all understood; the last word may be half typed (a last word of one letter is left out until more is typed). " +
         "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) ranks products of that size first.",
     )
-    .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "coca cola", "7290000066318"] }),
+    .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "עגבניות", "7291252436027"] }),
   limit: WholeNumber(1, 100, 20).describe("Items per page, 1–100 (default 20)"),
   cursor: z.string().min(1).max(2048).optional().describe("`meta.next_cursor` of the previous page (same `q` and filters)"),
   chain_id: ChainSlug.optional().describe("Only products sold in a store of this chain, e.g. `shufersal`"),

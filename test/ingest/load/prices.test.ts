@@ -119,7 +119,9 @@ describe("products", () => {
     ]);
   });
 
-  test("name, manufacturer and size come from the latest file; missing values keep known ones", () => {
+  // Names and manufacturers are chosen from every chain's newest (src/identity/names.ts, issue 18);
+  // sizes come from the latest file; updated_at is the file time of the stored size values.
+  test("name and manufacturer chosen from the chains', size from the latest file; missing values keep known ones", () => {
     const db = freshDb();
     runInputs(db, [
       pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500, { name: "חלב 3%", manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml" })]),
@@ -132,7 +134,7 @@ describe("products", () => {
       manufacturer: "תנובה",
       size_amount: 1000,
       size_unit: "ml",
-      updated_at: at(21),
+      updated_at: at(20),
     });
   });
 
@@ -144,7 +146,8 @@ describe("products", () => {
       pricesInput("pricefull", RAMI_LEVY, "3", at(22), [item(A, 500, { name: "במבה", manufacturer: null })]),
       pricesInput("pricefull", RAMI_LEVY, "4", at(23), [item(A, 500, { name: "במבה 80 גרם", manufacturer: null })]),
     ]);
-    expect(db.query("SELECT name, manufacturer, updated_at FROM products").get()).toEqual({ name: "במבה 80 גרם", manufacturer: "אסם", updated_at: at(23) });
+    // The chain's newest name is served; its later files without a manufacturer keep the one it gave.
+    expect(db.query("SELECT name, manufacturer FROM products").get()).toEqual({ name: "במבה 80 גרם", manufacturer: "אסם" });
   });
 
   test("a classifier fills the category", () => {
