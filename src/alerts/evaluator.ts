@@ -22,7 +22,7 @@ export interface EvaluatorDeps {
 }
 
 /** Work done on the serving thread before letting requests in again. */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 const BATCH = 200;
 
 interface Outcome {
