@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { packParsed, unpackParsed } from "../../../src/ingest/packed.ts";
+import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
+import type { PricesFile } from "../../../src/ingest/records.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";
 import { count, freshDb, history, runInputs, storePrices } from "./session-helpers.ts";
 
@@ -182,5 +185,11 @@ describe("products", () => {
     // A delta file (few rows: the point-lookup path) follows the same rule.
     runInputs(db, [pricesInput("price", RAMI_LEVY, "1", at(21), [item(A, 2800, { updatedAt: at(21, 4) }), item(A, 2500, { updatedAt: at(21, 3) })])]);
     expect(storePrices(db, RAMI_LEVY, "1")).toEqual({ [A]: 2800, [B]: 700 });
+    // The same file packed by a parse worker: the same rule.
+    const packedDb = freshDb();
+    const input = pricesInput("pricefull", RAMI_LEVY, "1", at(20), rows);
+    runInputs(packedDb, [{ ...input, parsed: unpackParsed(packParsed(input.parsed as PricesFile)) as PriceList }]);
+    expect(storePrices(packedDb, RAMI_LEVY, "1")).toEqual({ [A]: 3090, [B]: 700 });
+    expect(packedDb.query("SELECT name FROM products WHERE barcode_key = ?").get(A)).toEqual({ name: "פילה אמנון" });
   });
 });
