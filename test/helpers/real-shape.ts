@@ -118,7 +118,7 @@ export interface ShapeStore {
 }
 
 /** A Cerberus Stores file: one line, UTF-8 BOM, `LastUpdateDate`/`LastUpdateTime` in the header. */
-export function cerberusStoresXml(chainCode: string, stores: ShapeStore[], updated: { date: string; time: string } | null): string {
+export function cerberusStoresXml(chainCode: string, stores: ShapeStore[], updated: { date: string; time: string } | null, subChain = "1"): string {
   const rows = stores
     .map(
       (s) =>
@@ -126,7 +126,7 @@ export function cerberusStoresXml(chainCode: string, stores: ShapeStore[], updat
     )
     .join("");
   const header = updated ? `<LastUpdateDate>${updated.date}</LastUpdateDate><LastUpdateTime>${updated.time}</LastUpdateTime>` : "";
-  return `\uFEFF<Root><ChainId>${chainCode}</ChainId><ChainName>רשת</ChainName><XmlDocVersion>00000</XmlDocVersion>${header}<SubChains><SubChain><SubChainId>1</SubChainId><SubChainName>1</SubChainName><Stores>${rows}</Stores></SubChain></SubChains></Root>`;
+  return `\uFEFF<Root><ChainId>${chainCode}</ChainId><ChainName>רשת</ChainName><XmlDocVersion>00000</XmlDocVersion>${header}<SubChains><SubChain><SubChainId>${subChain}</SubChainId><SubChainName>${subChain}</SubChainName><Stores>${rows}</Stores></SubChain></SubChains></Root>`;
 }
 
 /** A Matrix/Laib Stores file: `<Store Date="dd/MM/yy" Time=…><Branches><Branch>`, chain id per branch. */

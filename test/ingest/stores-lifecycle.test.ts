@@ -133,6 +133,18 @@ describe("stores close and reopen (part 7)", () => {
     expect(ctx.db.prices.query("SELECT count(*) AS n FROM stores WHERE closed_at IS NULL").get()).toEqual({ n: 3 });
   });
 
+  test("a list closes only stores of the sub-chains it lists (an online store published in a list of its own)", async () => {
+    const { ctx, run } = setup();
+    await run({ [`Stores${RAMI}-202611200100.xml`]: cerberusStoresXml(RAMI, stores("99"), null, "2") });
+    const main = await run({ [`Stores${RAMI}-202611200200.xml`]: cerberusStoresXml(RAMI, stores("1", "2"), null, "1") });
+    expect(main.files[0]!.counts).toMatchObject({ closed: 0 });
+    expect(ctx.db.prices.query("SELECT store_code, sub_chain_code, closed_at FROM stores ORDER BY store_code").all()).toEqual([
+      { store_code: "1", sub_chain_code: "1", closed_at: null },
+      { store_code: "2", sub_chain_code: "1", closed_at: null },
+      { store_code: "99", sub_chain_code: "2", closed_at: null },
+    ]);
+  });
+
   test("a truncated list closes nothing", async () => {
     const { ctx, run } = setup();
     await run({ [`Stores${RAMI}-202611200200.xml`]: cerberusStoresXml(RAMI, stores("1", "2", "3"), null) });

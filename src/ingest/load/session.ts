@@ -213,7 +213,7 @@ export class LoadSession {
     const placeholder = input.name?.isNullPlaceholder ?? false;
 
     if (parsed.kind === "stores") {
-      const { listed, codes, ...result } = loadStores(this.db, this.registry, this.chainIds, parsed, { chain: file.chain, code: file.chainCode }, file.time, this.resolveCity);
+      const { listed, codes, subChains, ...result } = loadStores(this.db, this.registry, this.chainIds, parsed, { chain: file.chain, code: file.chainCode }, file.time, this.resolveCity);
       outcome.rows = result.rows;
       outcome.counts = { ...result, closed: 0 };
       if (result.skipped > 0) outcome.warnings.push(`${result.skipped} store records of other chains or without a store code skipped`);
@@ -221,7 +221,7 @@ export class LoadSession {
       if (result.reopened > 0) outcome.warnings.push(`${result.reopened} closed stores listed again: open`);
       // A cut or placeholder list says nothing about the stores it does not name.
       if (!input.partial && !placeholder) {
-        const closing = closeMissingStores(this.db, { chainId, codes, listed, time: file.time, prices: this.prices, history: this.history, promos: this.promos });
+        const closing = closeMissingStores(this.db, { chainId, codes, subChains, listed, time: file.time, prices: this.prices, history: this.history, promos: this.promos });
         outcome.counts.closed = closing.closed;
         if (closing.closed > 0) outcome.warnings.push(`${closing.closed} stores missing from this full list closed`);
         if (closing.partialReason) outcome.warnings.push(closing.partialReason);

@@ -13,6 +13,7 @@ export interface ClosingResult {
 interface OpenStore {
   id: number;
   chain_code: string;
+  sub_chain_code: string | null;
   store_code: string;
   listed_at: string | null;
   prices_at: string | null;
@@ -21,7 +22,7 @@ interface OpenStore {
 
 /**
  * A full Stores list is the chain's whole list: each open store of the chain (under the chain
- * codes the list covers) that it leaves out is closed at the list's time — when the list is newer
+ * codes and sub-chains the list covers; a store of no known sub-chain is covered) that it leaves out is closed at the list's time — when the list is newer
  * than the store's last listing (or, for a store no list has named yet, than its newest price or
  * promotion file). A closed store keeps its row and history; its current prices are removed (a
  * history row with price NULL marks the end) and its promotion links dropped, so it is no longer
@@ -39,6 +40,7 @@ export function closeMissingStores(
   run: {
     chainId: number;
     codes: Set<string>;
+    subChains: Set<string>;
     listed: Set<string>;
     time: string;
     prices: PriceStatements;
@@ -47,8 +49,10 @@ export function closeMissingStores(
   },
 ): ClosingResult {
   const open = (
-    db.query("SELECT id, chain_code, store_code, listed_at, prices_at, promos_at FROM stores WHERE chain_id = ? AND closed_at IS NULL").all(run.chainId) as OpenStore[]
-  ).filter((s) => run.codes.has(s.chain_code));
+    db
+      .query("SELECT id, chain_code, sub_chain_code, store_code, listed_at, prices_at, promos_at FROM stores WHERE chain_id = ? AND closed_at IS NULL")
+      .all(run.chainId) as OpenStore[]
+  ).filter((s) => run.codes.has(s.chain_code) && (s.sub_chain_code === null || run.subChains.has(s.sub_chain_code)));
   const at = Date.parse(run.time);
   const missing = open.filter((s) => {
     if (run.listed.has(`${s.chain_code}-${s.store_code}`)) return false;

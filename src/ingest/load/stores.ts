@@ -76,9 +76,10 @@ export interface StoresResult {
   reopened: number;
   /** Rows not written: the store's data is from a newer Stores list than this one. */
   older: number;
-  /** `chain code-store code` of each store listed, and the chain codes they were listed under. */
+  /** `chain code-store code` of each store listed, the chain codes and sub-chains ("" for none) they were listed under. */
   listed: Set<string>;
   codes: Set<string>;
+  subChains: Set<string>;
 }
 
 /**
@@ -128,6 +129,7 @@ export function loadStores(
   let older = 0;
   const listed = new Set<string>();
   const codes = new Set<string>();
+  const subChains = new Set<string>();
   for (const store of file.stores) {
     const published = store.chainCode?.trim() ? normaliseCode(store.chainCode.trim()) : fileChain.code;
     const storeCode = store.storeCode?.trim() ? normaliseCode(store.storeCode.trim()) : "";
@@ -147,7 +149,8 @@ export function loadStores(
     if (subChain) upsertSubChain.run(chainId, subChain, store.subChainName);
     listed.add(`${code}-${storeCode}`);
     codes.add(code);
+    subChains.add(subChain ?? "");
     rows++;
   }
-  return { rows, skipped, reopened, older, listed, codes };
+  return { rows, skipped, reopened, older, listed, codes, subChains };
 }
