@@ -25,6 +25,7 @@ import type { AccessService } from "./http/access/service.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
 import { alertsOf, type AlertService } from "./alerts/alert-service.ts";
+import { mcpModule } from "./modules/mcp/index.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -133,6 +134,8 @@ export function createApp(deps: AppDeps) {
     .use(searchModule(deps as AppDeps & { search: ProductSearch }))
     .use(alertsModule(deps))
     .use(portalModule(deps))
+    // Tool calls are API requests made through the app itself, with the caller's key.
+    .use(mcpModule(deps, (request: Request): Promise<Response> => app.handle(request)))
     .onStop(() => alerts.stop());
   return app;
 }

@@ -13,9 +13,23 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new ApiError("unsupported_media_type", "Send the body as application/json.");
   }
+  const text = await readBodyText(request, limit);
+  if (text.trim() === "") throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_parameter", "The request body is not valid JSON.", { param: "body" });
+  }
+}
+
+/**
+ * The request body as UTF-8 text ("" when there is none), read with a size limit: 413
+ * `payload_too_large` past `limit` bytes, whether declared by Content-Length or seen while reading.
+ */
+export async function readBodyText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -29,13 +43,7 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
     }
     chunks.push(value);
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
-  if (text.trim() === "") throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError("invalid_parameter", "The request body is not valid JSON.", { param: "body" });
-  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
 function tooLarge(limit: number): ApiError {

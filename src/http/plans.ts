@@ -1,7 +1,8 @@
 /** Who may call what: the spec's endpoint table. Plans nest: free ⊂ basic ⊂ pro. */
 
 export type Plan = "free" | "basic" | "pro";
-export type Audience = Plan | "publishable" | "public";
+/** `mcp`: the MCP endpoint, open to a secret key of any plan; its tool calls are gated and counted as the API calls they make. */
+export type Audience = Plan | "publishable" | "public" | "mcp";
 
 export const PLAN_RANK: Record<Plan, number> = { free: 0, basic: 1, pro: 2 };
 
@@ -21,6 +22,9 @@ export const ROUTE_AUDIENCE: Record<string, Audience> = {
   "DELETE /api/v1/alerts/:id": "pro",
   "GET /api/v1/alerts/:id/deliveries": "pro",
   "POST /api/v1/alerts/:id/test": "pro",
+  "POST /mcp": "mcp",
+  "GET /mcp": "mcp",
+  "DELETE /mcp": "mcp",
 };
 
 /**

@@ -19,6 +19,17 @@ export interface AccessContext {
   quotaReserved: boolean;
 }
 
+/**
+ * An API request the service makes to itself on a client's behalf (an MCP tool call): its log
+ * line names the tool and the client's request, and shows the client's address.
+ */
+export interface InternalCall {
+  via: "mcp";
+  tool: string;
+  parentRequestId: string;
+  client: string;
+}
+
 export interface RequestState {
   id: string;
   startedAt: number;
@@ -32,6 +43,8 @@ export interface RequestState {
   snapshot?: DataSnapshot;
   /** The route answers account data (alerts): no ETag or 304, whatever the data version. */
   accountData?: boolean;
+  /** Set when the request is an internal call made for a client (see InternalCall). */
+  internal?: InternalCall;
 }
 
 const states = requestSlot<RequestState>("requestState");

@@ -35,6 +35,13 @@ export function pathOf(url: string): string {
   return url.slice(start, end);
 }
 
+/** The token of an `Authorization: Bearer …` header, or null. */
+function bearerToken(request: Request): string | null {
+  const value = request.headers.get("authorization");
+  const match = value ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
+  return match ? match[1]! : null;
+}
+
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
   return status === 304 || status === 429 || status >= 500;
@@ -93,14 +100,16 @@ export function accessPlugin(deps: AppDeps) {
     }
     meter.note();
     // Only refusals without a usable key and the widget's buckets need it (a native call per use).
-    const address = () => clientAddress(request, server, settings.trustProxy);
+    const address = () => state.internal?.client ?? clientAddress(request, server, settings.trustProxy);
 
     const widget = audience === "publishable";
     const origin = request.headers.get("origin");
     // Errors on the widget endpoint stay readable by the widget on any page (no data in them).
     if (widget) Object.assign(state.headers, dataCors(origin, null, true));
 
-    const header = request.headers.get("x-api-key")?.trim() || null;
+    const mcp = audience === "mcp";
+    // MCP clients are commonly configured with a bearer token: /mcp takes the key there too.
+    const header = request.headers.get("x-api-key")?.trim() || (mcp ? bearerToken(request) : null);
     // The URL is parsed only when it has a query string (the widget's `key`, or a secret key sent
     // where it must not be).
     const params = request.url.includes("?") ? new URL(request.url).searchParams : null;
@@ -110,12 +119,19 @@ export function accessPlugin(deps: AppDeps) {
     }
     const presented = header ?? fromQuery;
     if (presented === null) {
-      refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", widget ? "Send a publishable key in the key query parameter or the X-API-Key header." : "Send your API key in the X-API-Key header."));
+      const how = widget
+        ? "Send a publishable key in the key query parameter or the X-API-Key header."
+        : mcp
+          ? "Send your API key in the X-API-Key header or as Authorization: Bearer."
+          : "Send your API key in the X-API-Key header.";
+      refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", how));
     }
     const key = access.keys.lookup(presented);
     if (!key) refuseAnonymous(request, address(), widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
 
-    const bucketId = widget ? `widget:${address()}` : `key:${key.id}`;
+    // The MCP envelope (initialize, tools/list, …) has a bucket of its own: a tool call's API
+    // request takes from the key's bucket exactly as the same call made directly would.
+    const bucketId = widget ? `widget:${address()}` : mcp ? `mcp:${key.id}` : `key:${key.id}`;
     const perMinute = widget ? settings.widgetRate : planRate(settings, key.plan);
     const now = deps.now();
     const secret = key.kind !== "publishable";
@@ -132,7 +148,7 @@ export function accessPlugin(deps: AppDeps) {
     if (widget && secret) refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
     if (!widget && !secret) refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
     if (widget && !originAllowed(key.allowedOrigins, origin, () => publicOrigin(request, settings.trustProxy))) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${origin}.`));
-    if (!widget && !planAllows(key.plan, audience as Plan)) {
+    if (!widget && !mcp && !planAllows(key.plan, audience as Plan)) {
       refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }
 
@@ -142,6 +158,8 @@ export function accessPlugin(deps: AppDeps) {
     if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
 
     state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : liveRemaining());
+    // The MCP envelope itself is not counted: each tool call is, by the API request it makes.
+    if (mcp) return undefined;
 
     if (route !== null && ACCOUNT_DATA_ROUTES.has(route)) state.accountData = true;
     else if (request.method === "GET" || request.method === "HEAD") {

@@ -58,9 +58,14 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
       status,
       duration_ms: seconds * 1000,
       key_prefix: state.access?.keyPrefix ?? null,
-      client: clientAddress(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
+      client: state.internal?.client ?? clientAddress(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
     };
     if (code) line.error_code = code;
+    if (state.internal) {
+      line.via = state.internal.via;
+      line.tool = state.internal.tool;
+      line.parent_request_id = state.internal.parentRequestId;
+    }
     logRequest(line);
   });
   if (!deps.settings.metrics) return plugin;

@@ -10,6 +10,10 @@ export interface RequestLine {
   key_prefix: string | null;
   client: string;
   error_code?: string;
+  /** For an API call made by an MCP tool: `mcp`, the tool, and the /mcp request it was made for. */
+  via?: "mcp";
+  tool?: string;
+  parent_request_id?: string;
 }
 
 /**

@@ -1,0 +1,56 @@
+import * as z from "zod";
+import { defineTool } from "../tool.ts";
+import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
+import { count, ils, lines } from "../text.ts";
+
+/** One price entry as a line: where, the price paid, and what lies behind it. */
+function priceLine(entry: any): string {
+  const store = entry.store ? ` — ${entry.store.branch_name}${entry.store.city ? `, ${entry.store.city}` : ""}` : "";
+  const distance = typeof entry.distance_km === "number" ? ` (${entry.distance_km} km)` : "";
+  const promo = entry.is_on_promotion ? ` (on promotion; shelf ${ils(entry.price_ils)})` : "";
+  const spread = entry.granularity === "chain" && entry.min_price_ils !== entry.max_price_ils ? `, ${ils(entry.min_price_ils)}–${ils(entry.max_price_ils)} across stores` : "";
+  const stores = typeof entry.store_count === "number" ? `, ${count(entry.store_count, "store")}` : "";
+  const measure = entry.price_per_measure_ils ? `; ${ils(entry.price_per_measure_ils)} per ${entry.measure}` : "";
+  return `- ${entry.chain_name}${store}${distance}: ${ils(entry.effective_price_ils)}${promo}${spread}${stores}${measure}`;
+}
+
+export const getPrices = defineTool({
+  name: "get_prices",
+  title: "Prices of a product / מחירי מוצר",
+  plan: "free",
+  description:
+    "Current prices of one product at every chain (one entry per chain: the chain's most common shelf price and the price after promotions open to all), " +
+    "cheapest first; or per store with granularity `store`. Narrow it to a city (`city`) or to stores near a point (`near`, `radius_km`; per store, with distances). " +
+    "Prices are in shekels (₪) including VAT (Eilat stores: without). Get the barcode from search_products. " +
+    "מחירי מוצר בכל הרשתות, מהזול ליקר; אפשר לפי עיר או ליד מיקום. " +
+    "Plan: Free. Cost: 1 API call.",
+  input: z
+    .object({
+      barcode: Barcode,
+      chain_id: ChainId.optional().describe("Only this chain; with a chain-internal item code, the chain the item belongs to"),
+      city: City.optional().describe("Only stores in this city (עיר), e.g. `חיפה`"),
+      near: Point.optional(),
+      radius_km: RadiusKm.optional(),
+      granularity: z.enum(["chain", "store"]).optional().describe("`chain` (default): one entry per chain; `store`: one per store (the default with `near`)"),
+    })
+    .strict(),
+  request: (args) => ({
+    method: "GET",
+    path: "/api/v1/prices/",
+    query: {
+      barcode: args.barcode,
+      chain_id: args.chain_id,
+      city: args.city,
+      near: nearParam(args.near),
+      radius_km: args.radius_km,
+      granularity: args.granularity ?? (args.near ? "store" : undefined),
+    },
+  }),
+  summary: (data: any, _meta, args) => {
+    const where = [args.city ? `in ${args.city}` : "", args.near ? `near ${args.near.lat},${args.near.lon}` : ""].filter(Boolean).join(" ");
+    if (data.prices.length === 0) return `${data.name} (${data.barcode}): no prices${where ? ` ${where}` : ""}.`;
+    const unit = data.prices[0].granularity === "store" ? "stores" : "chains";
+    const head = `${data.name} (${data.barcode})${where ? ` ${where}` : ""} — ${data.prices.length} ${unit}, cheapest first:`;
+    return [head, ...lines(data.prices, 30, priceLine)].join("\n");
+  },
+});

@@ -1,0 +1,11 @@
+import type { McpTool } from "../tool.ts";
+import { searchProducts } from "./search-products.ts";
+import { getPrices } from "./get-prices.ts";
+import { compareBasket } from "./compare-basket.ts";
+import { priceHistory } from "./price-history.ts";
+import { listChains } from "./list-chains.ts";
+import { findStores } from "./find-stores.ts";
+import { promotions } from "./promotions.ts";
+
+/** The tools /mcp offers, in the order tools/list shows them. */
+export const TOOLS: readonly McpTool[] = [searchProducts, getPrices, compareBasket, priceHistory, listChains, findStores, promotions];

@@ -1,0 +1,190 @@
+/**
+ * /mcp in-process, with the SDK's own client: the handshake, the tool list, each tool's answer
+ * (the API's answer for the same request, plus readable text with the Hebrew names as published).
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { testApp, commitData, get } from "../../helpers/app.ts";
+import { Fixture } from "../../helpers/fixture.ts";
+import { withKey } from "../../helpers/keys.ts";
+import { refreshChainProducts } from "../../../src/db/chain-products.ts";
+import { loadSettings } from "../../../src/config.ts";
+import { TOOLS } from "../../../src/modules/mcp/tools/index.ts";
+import { inProcessClient, texts } from "./helpers.ts";
+
+const ctx = testApp({ settings: loadSettings({ MEHIR_RATE_PRO: "100000" }) });
+const f = new Fixture(ctx.db.prices, ctx.chainIds);
+const MILK = "7290000066318";
+const BAMBA = "7290000066004";
+let key: Record<string, string>;
+let client: Client;
+
+beforeAll(async () => {
+  const s1 = f.store("shufersal", "1", { name: "שופרסל דיל חיפה", city: "חיפה", region: "haifa" });
+  const s2 = f.store("shufersal", "2", { name: "שופרסל שלי דיזנגוף", city: "תל אביב-יפו", region: "tel-aviv" });
+  const r1 = f.store("rami-levy", "1", { name: "רמי לוי חיפה", city: "חיפה", region: "haifa" });
+  const milk = f.product(MILK, "חלב תנובה 3% 1 ליטר", { manufacturer: "תנובה", sizeAmount: 1000, sizeUnit: "ml" });
+  const bamba = f.product(BAMBA, "במבה אסם 80 גרם", { manufacturer: "אסם", sizeAmount: 80, sizeUnit: "g" });
+  f.price(s1, milk, 690);
+  f.price(s2, milk, 690);
+  f.price(r1, milk, 650);
+  f.price(s1, bamba, 500);
+  f.price(s2, bamba, 500);
+  f.price(r1, bamba, 480);
+  f.history(s1, milk, "2026-06-01T06:00:00+03:00", 650);
+  f.history(s1, milk, "2026-10-01T06:00:00+03:00", 690);
+  f.history(s2, milk, "2026-06-01T06:00:00+03:00", 650);
+  f.history(s2, milk, "2026-10-01T06:00:00+03:00", 690);
+  f.history(r1, milk, "2026-08-01T06:00:00+03:00", 620);
+  f.history(r1, milk, "2026-11-01T06:00:00+02:00", 650);
+  f.promotion("rami-levy", "B3", { stores: [r1], items: [bamba], minQty: 3, discountedPrice: 1000, description: "במבה 3 ב-10" });
+  refreshChainProducts(ctx.db.prices);
+  commitData(ctx.deps);
+  await ctx.deps.search!.rebuild(ctx.db.prices);
+  key = await withKey(ctx.deps, "pro");
+  client = await inProcessClient(ctx.app, key);
+});
+
+/** The API's answer to the same request, without its own request id. */
+async function direct(path: string, init: RequestInit = {}) {
+  const res = await ctx.app.handle(new Request(`http://localhost${path}`, { ...init, headers: { ...key, ...(init.headers as Record<string, string>) } }));
+  expect(res.status).toBe(200);
+  return withoutRequestId(await res.json());
+}
+
+function withoutRequestId(body: any) {
+  const { request_id, ...meta } = body.meta;
+  expect(request_id).toBeString();
+  return { ...body, meta };
+}
+
+async function call(name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError).toBeFalsy();
+  const [summary, json] = texts(result);
+  expect(JSON.parse(json!)).toEqual(result.structuredContent as never);
+  return { summary: summary!, structured: withoutRequestId(result.structuredContent) };
+}
+
+describe("handshake", () => {
+  test("initialize names the server, says what it is for and offers tools", () => {
+    expect(client.getServerVersion()).toMatchObject({ name: "mehir" });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    const instructions = client.getInstructions()!;
+    expect(instructions).toContain("search_products");
+    expect(instructions).toMatch(/[\u0590-\u05FF]/);
+  });
+
+  test("tools/list shows the seven tools with English and Hebrew wording, their plan and a JSON schema", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["search_products", "get_prices", "compare_basket", "price_history", "list_chains", "find_stores", "promotions"]);
+    for (const tool of tools) {
+      expect(tool.description).toMatch(/[\u0590-\u05FF]{3}/);
+      expect(tool.description).toMatch(/[A-Za-z]{3} [A-Za-z]{3}/);
+      expect(tool.description).toMatch(/Plan: (Free|Basic|Pro)\. Cost: 1 API call/);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+    }
+    const prices = tools.find((t) => t.name === "get_prices")!;
+    expect(prices.inputSchema.required).toEqual(["barcode"]);
+    expect(Object.keys(prices.inputSchema.properties!)).toEqual(["barcode", "chain_id", "city", "near", "radius_km", "granularity"]);
+    const basket = tools.find((t) => t.name === "compare_basket")!.inputSchema as any;
+    expect(basket.properties.items.maxItems).toBe(100);
+    expect(basket.properties.items.items.properties.quantity).toMatchObject({ minimum: 1, maximum: 99, default: 1 });
+    // The plan each tool's description states is the plan its API request is gated by.
+    const plans = Object.fromEntries(TOOLS.map((t) => [t.name, t.plan]));
+    expect(plans).toEqual({ search_products: "free", get_prices: "free", compare_basket: "pro", price_history: "basic", list_chains: "free", find_stores: "free", promotions: "pro" });
+  });
+});
+
+describe("each tool answers what the API answers", () => {
+  test("search_products", async () => {
+    const { summary, structured } = await call("search_products", { query: "במבה" });
+    expect(structured).toEqual(await direct(`/api/v1/product-search/?q=${encodeURIComponent("במבה")}&limit=10`));
+    expect(structured.data[0].barcode).toBe(BAMBA);
+    expect(summary).toContain("במבה אסם 80 גרם (אסם) — barcode 7290000066004 — from ₪4.80 at 2 chains");
+  });
+
+  test("get_prices: every chain, cheapest first", async () => {
+    const { summary, structured } = await call("get_prices", { barcode: MILK });
+    expect(structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}`));
+    expect(structured.data.prices.map((p: any) => [p.chain_id, p.effective_price_ils])).toEqual([
+      ["rami-levy", "6.50"],
+      ["shufersal", "6.90"],
+    ]);
+    const lines = summary.split("\n");
+    expect(lines[0]).toBe("חלב תנובה 3% 1 ליטר (7290000066318) — 2 chains, cheapest first:");
+    expect(lines[1]).toStartWith("- רמי לוי: ₪6.50");
+    expect(lines[2]).toStartWith("- שופרסל: ₪6.90");
+  });
+
+  test("get_prices in a city, per store", async () => {
+    const { summary, structured } = await call("get_prices", { barcode: MILK, city: "חיפה", granularity: "store" });
+    expect(structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}&city=${encodeURIComponent("חיפה")}&granularity=store`));
+    expect(structured.data.prices.map((p: any) => p.store.branch_name)).toEqual(["רמי לוי חיפה", "שופרסל דיל חיפה"]);
+    expect(summary).toContain("- רמי לוי — רמי לוי חיפה, חיפה: ₪6.50");
+  });
+
+  test("compare_basket: promotions applied, cheapest chain first", async () => {
+    const items = [
+      { barcode: MILK, quantity: 2 },
+      { barcode: BAMBA, quantity: 3 },
+    ];
+    const { summary, structured } = await call("compare_basket", { items });
+    expect(structured).toEqual(await direct("/api/v1/basket/compare/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items }) }));
+    // Rami Levy: 2 × 6.50 + "3 ב-10" = 23.00; Shufersal: 2 × 6.90 + 3 × 5.00 = 28.80.
+    expect(structured.data.cheapest_store).toBe("rami-levy");
+    expect(summary.split("\n")[0]).toBe("Cheapest basket: רמי לוי ₪23.00 (2/2 items). All chains:");
+    expect(summary).toContain("- רמי לוי: ₪23.00 (shelf ₪27.40), 2/2 items");
+    expect(summary).toContain("- שופרסל: ₪28.80, 2/2 items");
+  });
+
+  test("compare_basket: quantity defaults to 1, as the schema says", async () => {
+    const { structured } = await call("compare_basket", { items: [{ barcode: MILK }] });
+    expect(structured.data.stores[0].items[0]).toMatchObject({ barcode: MILK, quantity: 1, line_total_ils: "6.50" });
+  });
+
+  test("price_history", async () => {
+    const { summary, structured } = await call("price_history", { barcode: MILK, months: 12 });
+    expect(structured).toEqual(await direct(`/api/v1/prices/${MILK}/history/?months=12`));
+    expect(summary).toContain("- רמי לוי: ");
+    expect(summary).toMatch(/- רמי לוי: ₪[\d.]+ \([\d-]+\) → ₪6\.50 \(2026-11-01\)/);
+  });
+
+  test("list_chains", async () => {
+    const { summary, structured } = await call("list_chains", {});
+    expect(structured).toEqual(await direct("/api/v1/chains/"));
+    // The fixture's stores carry no file dates: the chains show as `no_data`, listed apart from the others.
+    expect(summary).toContain("- שופרסל (Shufersal, chain_id shufersal): 2 stores, 2 products, no_data");
+    expect(summary).toContain("- רמי לוי (Rami Levy, chain_id rami-levy): 1 store, 2 products, no_data");
+    expect(summary).toMatch(/\nNo data yet: סופר קופיקס \(super-cofix\), /);
+  });
+
+  test("promotions", async () => {
+    const { summary, structured } = await call("promotions", { chain_id: "rami-levy" });
+    expect(structured).toEqual(await direct("/api/v1/promos/feed/?chain_id=rami-levy&include_club=true&limit=10"));
+    expect(summary).toContain("- רמי לוי: במבה 3 ב-10 — 3 for ₪10.00");
+    expect(summary).toContain("במבה אסם 80 גרם");
+  });
+
+  test("an API error for well-formed arguments is a tool error carrying the API's code and problem", async () => {
+    const unknown = await client.callTool({ name: "get_prices", arguments: { barcode: "9999999999999" } });
+    expect(unknown.isError).toBe(true);
+    expect(texts(unknown)[0]).toStartWith("product_not_found: ");
+    expect((unknown.structuredContent as any).error).toMatchObject({ status: 404, code: "product_not_found", type: "/docs/errors#product_not_found" });
+
+    const chain = await client.callTool({ name: "get_prices", arguments: { barcode: MILK, chain_id: "no-such-chain" } });
+    expect(chain.isError).toBe(true);
+    expect((chain.structuredContent as any).error).toMatchObject({ code: "chain_not_found", param: "chain_id" });
+    expect(texts(chain)[0]).toEndWith("(parameter chain_id)");
+  });
+});
+
+test("search results link images at the address the client used", async () => {
+  const { structured } = await call("search_products", { query: "חלב" });
+  expect(structured.data[0].image_url).toStartWith("http://localhost/");
+});
+
+test("the direct API is unaffected by /mcp routes (sanity)", async () => {
+  expect((await get(ctx.app, "/api/v1/chains/", key)).status).toBe(200);
+});
