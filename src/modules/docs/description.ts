@@ -25,4 +25,9 @@ secret-key responses also \`X-Quota-Limit\` and \`X-Quota-Remaining\`. Over the 
 is bound to the data version it was made on: after a data refresh, start again (400 \`invalid_cursor\`).
 
 **Caching.** GET responses carry a weak \`ETag\` and \`Last-Modified\`; send \`If-None-Match\` to get 304 (not counted).
+
+**AI assistants (MCP).** \`POST /mcp\` offers these operations as tools for AI assistants over the Model Context Protocol
+(Streamable HTTP, JSON-RPC, stateless), with the same keys (also as \`Authorization: Bearer\`), plans and quota: each tool
+call counts as the API call it makes. JSON-RPC is outside what this document describes: the endpoint's \`tools/list\`
+describes its tools, and the project's README how to connect an assistant.
 `;
