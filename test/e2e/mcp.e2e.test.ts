@@ -98,7 +98,9 @@ function withoutRequestId(body: any) {
 
 describe("a Pro key over HTTP", () => {
   let client: Client;
-  let barcodes: string[] = [];
+  /** The first search results' identifiers: the barcode, with the chain_id when not null (the API's rule). */
+  let products: { barcode: string; chain_id?: string }[] = [];
+  const query = (p: { barcode: string; chain_id?: string }) => `barcode=${p.barcode}${p.chain_id ? `&chain_id=${p.chain_id}` : ""}`;
 
   async function tool(name: string, args: Record<string, unknown>) {
     const result = await client.callTool({ name, arguments: args });
@@ -123,12 +125,12 @@ describe("a Pro key over HTTP", () => {
     expect(structured.data.length).toBe(5);
     expect(structured.data[0].name).toContain("חלב");
     expect(text).toContain(structured.data[0].name);
-    barcodes = structured.data.map((p: any) => p.barcode);
+    products = structured.data.map((p: any) => (p.chain_id ? { barcode: p.barcode, chain_id: p.chain_id } : { barcode: p.barcode }));
   }, 30_000);
 
   test("get_prices: every chain selling it, cheapest first", async () => {
-    const { text, structured } = await tool("get_prices", { barcode: barcodes[0] });
-    expect(structured).toEqual(await rest(`/api/v1/prices/?barcode=${barcodes[0]}`));
+    const { text, structured } = await tool("get_prices", products[0]!);
+    expect(structured).toEqual(await rest(`/api/v1/prices/?${query(products[0]!)}`));
     const prices = structured.data.prices.map((p: any) => Number(p.effective_price_ils));
     expect(prices.length).toBeGreaterThan(1);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
@@ -136,14 +138,14 @@ describe("a Pro key over HTTP", () => {
   }, 30_000);
 
   test("get_prices in Haifa, per store", async () => {
-    const { structured } = await tool("get_prices", { barcode: barcodes[0], city: "חיפה", granularity: "store" });
-    expect(structured).toEqual(await rest(`/api/v1/prices/?barcode=${barcodes[0]}&city=${encodeURIComponent("חיפה")}&granularity=store`));
+    const { structured } = await tool("get_prices", { ...products[0]!, city: "חיפה", granularity: "store" });
+    expect(structured).toEqual(await rest(`/api/v1/prices/?${query(products[0]!)}&city=${encodeURIComponent("חיפה")}&granularity=store`));
     expect(structured.data.prices.length).toBeGreaterThan(0);
     for (const entry of structured.data.prices) expect(entry.store.city).toBe("חיפה");
   }, 30_000);
 
   test("compare_basket", async () => {
-    const items = barcodes.slice(0, 3).map((barcode, i) => ({ barcode, quantity: i + 1 }));
+    const items = products.slice(0, 3).map((p, i) => ({ ...p, quantity: i + 1 }));
     const { text, structured } = await tool("compare_basket", { items });
     expect(structured).toEqual(await rest("/api/v1/basket/compare/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items }) }));
     const cheapest = structured.data.stores.find((c: any) => c.chain_id === structured.data.cheapest_store);
@@ -151,8 +153,9 @@ describe("a Pro key over HTTP", () => {
   }, 30_000);
 
   test("price_history", async () => {
-    const { structured } = await tool("price_history", { barcode: barcodes[0], months: 6 });
-    expect(structured).toEqual(await rest(`/api/v1/prices/${barcodes[0]}/history/?months=6`));
+    const { structured } = await tool("price_history", { ...products[0]!, months: 6 });
+    const chain = products[0]!.chain_id ? `&chain_id=${products[0]!.chain_id}` : "";
+    expect(structured).toEqual(await rest(`/api/v1/prices/${products[0]!.barcode}/history/?months=6${chain}`));
     expect(structured.data.history.length).toBeGreaterThan(0);
   }, 30_000);
 
@@ -171,7 +174,7 @@ describe("a Pro key over HTTP", () => {
   }, 30_000);
 
   test("an invalid argument: a JSON-RPC error, not a tool result or a 5xx", async () => {
-    expect(client.callTool({ name: "price_history", arguments: { barcode: barcodes[0], months: 25 } })).rejects.toMatchObject({
+    expect(client.callTool({ name: "price_history", arguments: { ...products[0]!, months: 25 } })).rejects.toMatchObject({
       code: -32602,
       data: { param: "arguments.months" },
     });

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { CATEGORIES } from "../../search/categories.ts";
+import { GENERIC_ID, PRODUCT_ID_RULE } from "../../identity/product-id.ts";
 
 /**
  * Argument schemas the tools share. Each is the API parameter's rule, worded for an assistant
@@ -7,10 +8,15 @@ import { CATEGORIES } from "../../search/categories.ts";
  * city, a point outside Israel) is the API's to answer.
  */
 
+/** A product identifier as the API takes it (src/identity/product-id.ts), as a pattern a JSON schema can carry. */
 export const Barcode = z
   .string()
-  .regex(/^\d{1,20}$/, "a barcode is 1–20 digits")
-  .describe("Product barcode (ברקוד) as returned by search_products: digits, leading zeros not significant, e.g. `7290000066318`");
+  .max(60)
+  .regex(new RegExp(`^(?:\\d{1,20}|${GENERIC_ID.source.slice(1, -1)})$`), `a product id is ${PRODUCT_ID_RULE}`)
+  .describe(
+    "Product identifier (ברקוד) as returned by search_products: a barcode (digits, leading zeros not significant, e.g. `7290000066318`), " +
+      "a chain's internal item code (pass the item's chain_id with it), or a generic product id for loose produce (`g-tomatoes`)",
+  );
 
 export const ChainId = z
   .string()

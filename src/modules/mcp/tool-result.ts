@@ -13,9 +13,11 @@ export function toolResult(tool: McpTool, answer: ApiAnswer, args: unknown): Cal
   if (!answer.ok) {
     const { problem } = answer;
     const param = problem.param ? ` (parameter ${problem.param})` : "";
+    // An ambiguous code lists the items it may mean: the assistant picks one and calls again with its chain_id.
+    const candidates = (problem.candidates ?? []).map((c) => `\n- ${c.name}: barcode ${c.barcode}, chain_id ${c.chain_id}`).join("");
     return {
       isError: true,
-      content: [{ type: "text", text: `${problem.code}: ${problem.detail}${param}` }],
+      content: [{ type: "text", text: `${problem.code}: ${problem.detail}${param}${candidates}` }],
       structuredContent: { error: problem },
     };
   }

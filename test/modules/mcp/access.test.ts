@@ -68,7 +68,7 @@ describe("bad input", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.error.code).toBe(-32602);
-    expect(body.error.message).toContain("barcode: a barcode is 1–20 digits");
+    expect(body.error.message).toContain("barcode: a product id is 1–20 digits");
     expect(body.error.data).toEqual({ param: "arguments.barcode" });
 
     const client = await inProcessClient(ctx.app, pro);

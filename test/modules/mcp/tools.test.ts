@@ -37,6 +37,9 @@ beforeAll(async () => {
   f.history(s2, milk, "2026-10-01T06:00:00+03:00", 690);
   f.history(r1, milk, "2026-08-01T06:00:00+03:00", 620);
   f.history(r1, milk, "2026-11-01T06:00:00+02:00", 650);
+  // Internal code 4087: a different item at each of two chains (see README "Product identity").
+  f.price(s1, f.product("4087", "עגבניות", { scopeChain: "shufersal" }), 790);
+  f.price(r1, f.product("4087", "עגבניה", { scopeChain: "rami-levy" }), 590);
   f.promotion("rami-levy", "B3", { stores: [r1], items: [bamba], minQty: 3, discountedPrice: 1000, description: "במבה 3 ב-10" });
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
@@ -155,8 +158,8 @@ describe("each tool answers what the API answers", () => {
     const { summary, structured } = await call("list_chains", {});
     expect(structured).toEqual(await direct("/api/v1/chains/"));
     // The fixture's stores carry no file dates: the chains show as `no_data`, listed apart from the others.
-    expect(summary).toContain("- שופרסל (Shufersal, chain_id shufersal): 2 stores, 2 products, no_data");
-    expect(summary).toContain("- רמי לוי (Rami Levy, chain_id rami-levy): 1 store, 2 products, no_data");
+    expect(summary).toContain("- שופרסל (Shufersal, chain_id shufersal): 2 stores, 3 products, no_data");
+    expect(summary).toContain("- רמי לוי (Rami Levy, chain_id rami-levy): 1 store, 3 products, no_data");
     expect(summary).toMatch(/\nNo data yet: סופר קופיקס \(super-cofix\), /);
   });
 
@@ -177,6 +180,33 @@ describe("each tool answers what the API answers", () => {
     expect(chain.isError).toBe(true);
     expect((chain.structuredContent as any).error).toMatchObject({ code: "chain_not_found", param: "chain_id" });
     expect(texts(chain)[0]).toEndWith("(parameter chain_id)");
+  });
+});
+
+describe("product identity: a chain's internal code goes with its chain_id", () => {
+  test("a bare code two chains use is a tool error listing the candidates; with chain_id it is that chain's item", async () => {
+    const ambiguous = await client.callTool({ name: "get_prices", arguments: { barcode: "4087" } });
+    expect(ambiguous.isError).toBe(true);
+    const problem = (ambiguous.structuredContent as any).error;
+    expect(problem.code).toBe("ambiguous_product");
+    expect(problem.candidates.map((c: any) => c.chain_id).sort()).toEqual(["rami-levy", "shufersal"]);
+    const text = texts(ambiguous)[0]!;
+    expect(text).toStartWith("ambiguous_product: ");
+    expect(text).toContain("\n- עגבניה: barcode 4087, chain_id rami-levy");
+
+    const { summary, structured } = await call("get_prices", { barcode: "4087", chain_id: "rami-levy" });
+    expect(structured).toEqual(await direct("/api/v1/prices/?barcode=4087&chain_id=rami-levy"));
+    expect(summary).toStartWith("עגבניה (4087)");
+  });
+
+  test("search gives the pair, and the basket takes it per item", async () => {
+    const { structured: found } = await call("search_products", { query: "עגבניה" });
+    const rami = found.data.find((p: any) => p.chain_id === "rami-levy");
+    expect(rami).toMatchObject({ barcode: "4087", chain_id: "rami-levy" });
+    const items = [{ barcode: "4087", chain_id: "rami-levy", quantity: 2 }];
+    const { structured } = await call("compare_basket", { items });
+    expect(structured).toEqual(await direct("/api/v1/basket/compare/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items }) }));
+    expect(structured.data.stores[0]).toMatchObject({ chain_id: "rami-levy", total_ils: "11.80" });
   });
 });
 

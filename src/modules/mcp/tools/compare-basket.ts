@@ -28,6 +28,7 @@ export const compareBasket = defineTool({
           z
             .object({
               barcode: Barcode,
+              chain_id: ChainId.optional().describe("The chain of a chain-internal item code (the search result's chain_id)"),
               quantity: z.number().int().min(1).max(99).default(1).describe("How many (כמות), 1–99, default 1"),
             })
             .strict(),

@@ -10,7 +10,8 @@ export const searchProducts = defineTool({
   description:
     "Find products sold by Israel's supermarket chains by name, brand or barcode, in Hebrew or English " +
     "(\"חלב תנובה 1 ליטר\", \"במבה\", \"coca cola\"); typos, Hebrew prefixes and package sizes are understood. " +
-    "Each result gives the barcode (and, for an item of one chain only, its chain_id) to pass to get_prices, price_history and compare_basket, " +
+    "Each result gives the identifier to pass to get_prices, price_history and compare_basket: its barcode, with its chain_id when that is not null (an item of one chain); " +
+    "loose produce (tomatoes, bananas …) comes first as a generic product (`g-…`) compared across chains per kilogram. Results also give " +
     "the lowest shelf price and how many chains sell it. " +
     "חיפוש מוצרים ברשתות השיווק לפי שם, מותג או ברקוד, בעברית או באנגלית; מחזיר ברקוד, מחיר הנמוך ביותר ומספר הרשתות. " +
     "Plan: Free. Cost: 1 API call.",
@@ -32,9 +33,10 @@ export const searchProducts = defineTool({
     if (data.length === 0) return `No products match "${args.query}".`;
     const head = `${data.length} of ${meta.total} products matching "${args.query}":`;
     const rows = lines(data, 50, (p) => {
-      const scope = p.chain_id ? `, chain ${p.chain_id}` : "";
+      const scope = p.chain_id ? `, chain_id ${p.chain_id}` : "";
+      const per = p.sold_by === "kg" ? " per kg" : "";
       const maker = p.manufacturer ? ` (${p.manufacturer})` : "";
-      return `- ${p.name}${maker} — barcode ${p.barcode}${scope} — from ${ils(p.min_price_ils)} at ${count(p.chain_count, "chain")}`;
+      return `- ${p.name}${maker} — barcode ${p.barcode}${scope} — from ${ils(p.min_price_ils)}${per} at ${count(p.chain_count, "chain")}`;
     });
     const more = meta.next_cursor ? ["More: call again with cursor = meta.next_cursor."] : [];
     return [head, ...rows, ...more].join("\n");
