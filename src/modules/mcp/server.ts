@@ -1,4 +1,3 @@
-import * as z from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { paramPath } from "../../http/json-body.ts";
@@ -12,17 +11,6 @@ const INSTRUCTIONS =
   "Find a product with search_products (Hebrew or English), then pass its barcode (and chain_id when the result has one) to get_prices, price_history or compare_basket. " +
   "Prices are in shekels (₪, ILS) including VAT; product and store names are in Hebrew as the chains publish them. " +
   "Each tool call counts as one call of the key's monthly quota (listing tools does not); a tool above the key's plan answers plan_upgrade_required.";
-
-/** What tools/list shows, made once per process from the tools' zod schemas. */
-export function listedTools(tools: readonly McpTool[]): Tool[] {
-  return tools.map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: "input" }) as Tool["inputSchema"],
-    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }));
-}
 
 /**
  * An MCP server (the SDK's) for one /mcp request, its tool calls made with the caller's key.
