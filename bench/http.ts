@@ -246,7 +246,8 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
     wrkMarkdown,
     ...(loadgenMarkdown ? ["", loadgenMarkdown] : []),
   ].join("\n");
-  if (options.record) writeSection("HTTP", markdown);
+  // wrk-only runs keep the full run's section and write their own.
+  if (options.record) writeSection(options.wrkOnly ? "HTTP, wrk only" : "HTTP", markdown);
   return { rows, wrkRows, pass, markdown };
 }
 
