@@ -32,10 +32,11 @@ function counts(deps: AppDeps): Map<string, Counts> {
   if (cache && cache.db === deps.db.prices && cache.version === version) return cache.counts;
   const rows = deps.db.prices
     .query(
-      // chain_products holds one row per chain and product sold: no scan of price_current.
+      // chain_products holds one row per chain and product sold: no scan of price_current. Generic
+      // products (`g-…`, loose produce grouped across chains) are not the chain's own products.
       `SELECT c.slug,
               (SELECT count(*) FROM stores s WHERE s.chain_id = c.id AND s.closed_at IS NULL) AS store_count,
-              (SELECT count(*) FROM chain_products cp WHERE cp.chain_id = c.id) AS product_count
+              (SELECT count(*) FROM chain_products cp WHERE cp.chain_id = c.id AND cp.barcode NOT GLOB 'g-*') AS product_count
          FROM chains c`,
     )
     .all() as Counts[];
