@@ -26,6 +26,9 @@ import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
 import { alertsOf, type AlertService } from "./alerts/alert-service.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
+import { DataSets, type DataSet } from "./http/data-set.ts";
+import { livemodeOf } from "./http/livemode.ts";
+import { openSandboxDatabase, Sandbox } from "./sandbox/sandbox.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -56,6 +59,12 @@ export interface AppDeps {
    * cold-budget.ts); default one measured on this thread's CPU time. Tests give one of their own.
    */
   coldBudget?: ColdBudget;
+  /**
+   * Test mode's data (`sk_test_` keys, when the live data is not the demo): the demo dataset in
+   * its own database. The server's is `<data-dir>/sandbox.sqlite`; created by createApp when
+   * absent (in memory, made on first use).
+   */
+  sandbox?: Sandbox;
 }
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
@@ -93,6 +102,8 @@ function validationError(error: unknown): ApiError {
 export function createApp(deps: AppDeps) {
   deps.search ??= new ProductSearch({ pace: backgroundPace(deps) }).follow(deps.data, deps.db.prices);
   const alerts = alertsOf(deps);
+  deps.sandbox ??= new Sandbox({ db: openSandboxDatabase(":memory:", deps.registry), registry: deps.registry, log: log.info, error: log.error, demo: { importer: "inline" } });
+  const dataSets = new DataSets(deps as DataSet, deps.sandbox, backgroundPace(deps));
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
@@ -116,22 +127,24 @@ export function createApp(deps: AppDeps) {
       if (response && typeof response === "object" && "data" in response && "meta" in response) {
         const meta = (response as { meta: Record<string, unknown> }).meta;
         meta.request_id = state.id;
+        // Test keys read test-mode data (the sandbox); everyone else live data.
+        meta.livemode = livemodeOf(request);
         if (state.access && state.access.keyKind !== "publishable" && state.access.quotaRemaining !== null) {
           meta.quota_remaining = state.access.quotaRemaining;
         }
       }
     })
-    .use(observability(deps, (): { method: string; path: string }[] => app.routes))
-    .use(accessPlugin(deps))
+    .use(observability(deps, (): { method: string; path: string }[] => app.routes, dataSets))
+    .use(accessPlugin(deps, dataSets))
     .use(healthModule(deps))
     .use(docsModule(deps))
-    .use(chainsModule(deps))
-    .use(pricesModule(deps))
-    .use(catalogModule(deps))
-    .use(promosModule(deps))
-    .use(basketModule(deps))
+    .use(chainsModule())
+    .use(pricesModule())
+    .use(catalogModule())
+    .use(promosModule())
+    .use(basketModule())
     .use(widgetModule(deps))
-    .use(searchModule(deps as AppDeps & { search: ProductSearch }))
+    .use(searchModule(dataSets))
     .use(alertsModule(deps))
     .use(portalModule(deps))
     // Tool calls are API requests made through the app itself, with the caller's key.

@@ -2,6 +2,9 @@ import type { Database } from "bun:sqlite";
 
 export type DataSource = "demo" | "live" | "none";
 
+/** Which data set a DataState follows: the live prices, or the test-mode sandbox (src/sandbox/). */
+export type DataSetName = "live" | "sandbox";
+
 export interface DataSnapshot {
   /** Increases with every committed import; cursors and ETags are bound to it. */
   version: number;
@@ -20,7 +23,11 @@ export class DataState {
   private readonly read;
   private readonly listeners: ((snapshot: DataSnapshot) => void)[] = [];
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    /** Cursors name it, so a page token of one data set is refused by the other. */
+    readonly name: DataSetName = "live",
+  ) {
     this.read = db.prepare("SELECT key, value FROM meta WHERE key IN ('data_version', 'data_updated_at', 'source')");
     this.refresh();
   }

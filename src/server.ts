@@ -7,6 +7,8 @@ import { DataState } from "./data-state.ts";
 import { log, setLogLevel } from "./log.ts";
 import { startDataSource, type RunningDataSource } from "./data-source.ts";
 import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
+import { join } from "node:path";
+import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts";
 
 export interface RunningServer {
   url: string;
@@ -29,7 +31,10 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);
   const data = new DataState(db.prices);
-  const deps: AppDeps = { settings, db, registry, data, now: () => new Date() };
+  // Test mode's data, beside the live data and never mixed with it (see src/sandbox/sandbox.ts).
+  const sandboxDb = openSandboxDatabase(join(settings.dataDir, SANDBOX_FILE), registry);
+  const sandbox = new Sandbox({ db: sandboxDb, registry, dataDir: settings.dataDir, log: log.info, error: log.error, importPriority: settings.importPriority });
+  const deps: AppDeps = { settings, db, registry, data, now: () => new Date(), sandbox };
   const app = createApp(deps);
   app.listen({ port: settings.port, hostname: settings.host });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
@@ -51,6 +56,10 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     error: log.error,
   });
 
+  // A server whose live data is (or will be) the chains' own makes the sandbox at start, off the
+  // serving thread, unless it exists; on the demo data test keys read the demo and none is made.
+  if (settings.source === "live" || data.current.source === "live") void sandbox.ensure();
+
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   let stopping = false;
@@ -62,6 +71,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     await app.stop();
     db.prices.close();
     db.accounts.close();
+    sandboxDb.close();
     log.info("stopped", {});
     resolveStopped();
   };

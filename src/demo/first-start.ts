@@ -16,6 +16,8 @@ export interface EnsureDemoOptions {
   db: Database;
   registry: Registry;
   dataDir: string;
+  /** Where the files are written; default `<dataDir>/demo-files`. */
+  filesDir?: string;
   /** `MEHIR_SOURCE`: nothing is generated in live mode. Default "demo". */
   source?: "demo" | "live";
   now?: Date;
@@ -55,7 +57,7 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   if (dataVersion(options.db) > 0) return { generated: false, skipped: "has-data" };
 
   const log = options.log ?? (() => {});
-  const outDir = join(options.dataDir, DEMO_FILES_DIR);
+  const outDir = options.filesDir ?? join(options.dataDir, DEMO_FILES_DIR);
   // A half-written folder from an interrupted first start would mix two `now`s.
   rmSync(outDir, { recursive: true, force: true });
   const filename = (options.db as Database & { filename?: string }).filename ?? ":memory:";

@@ -1,22 +1,37 @@
+import type { DataSetName } from "../data-state.ts";
 import { ApiError } from "./problem.ts";
 
 /**
- * Opaque, URL-safe pagination cursors bound to a data version and to the query they were
- * made for: a cursor from an older data version or another query is `invalid_cursor`.
+ * Opaque, URL-safe pagination cursors bound to a data set, its data version and the query they
+ * were made for: a cursor of the other data set (a sandbox cursor sent with a live key, or the
+ * reverse), of an older data version or of another query is `invalid_cursor`.
  */
 interface CursorBody<T> {
+  /** The data set, when not the live one (cursors made before test mode had a sandbox lack it). */
+  s?: "sandbox";
   v: number;
   q: string;
   k: T;
 }
 
-export function encodeCursor<T>(dataVersion: number, queryKey: string, position: T): string {
-  const body: CursorBody<T> = { v: dataVersion, q: hashKey(queryKey), k: position };
+/** What a cursor is bound to besides its query. */
+export interface CursorScope {
+  dataSet: DataSetName;
+  version: number;
+}
+
+/** The scope of cursors made now on a data set (`deps.data`). */
+export function cursorScope(data: { name: DataSetName; current: { version: number } }): CursorScope {
+  return { dataSet: data.name, version: data.current.version };
+}
+
+export function encodeCursor<T>(scope: CursorScope, queryKey: string, position: T): string {
+  const body: CursorBody<T> = scope.dataSet === "sandbox" ? { s: "sandbox", v: scope.version, q: hashKey(queryKey), k: position } : { v: scope.version, q: hashKey(queryKey), k: position };
   return Buffer.from(JSON.stringify(body)).toString("base64url");
 }
 
 /** Decodes a cursor or throws 400 invalid_cursor. */
-export function decodeCursor<T>(cursor: string, dataVersion: number, queryKey: string, isPosition: (k: unknown) => k is T): T {
+export function decodeCursor<T>(cursor: string, scope: CursorScope, queryKey: string, isPosition: (k: unknown) => k is T): T {
   let body: CursorBody<unknown>;
   try {
     if (!/^[A-Za-z0-9_-]{1,2048}$/.test(cursor)) throw new Error("shape");
@@ -27,7 +42,11 @@ export function decodeCursor<T>(cursor: string, dataVersion: number, queryKey: s
   if (!body || typeof body !== "object" || body.q !== hashKey(queryKey) || !isPosition(body.k)) {
     throw new ApiError("invalid_cursor", "The cursor belongs to another query.", { param: "cursor" });
   }
-  if (body.v !== dataVersion) {
+  if ((body.s === "sandbox" ? "sandbox" : "live") !== scope.dataSet) {
+    const made = body.s === "sandbox" ? "with a test key (sandbox data)" : "with a live key (live data)";
+    throw new ApiError("invalid_cursor", `This cursor was made ${made}; page on with a key of the same mode.`, { param: "cursor" });
+  }
+  if (body.v !== scope.version) {
     throw new ApiError("invalid_cursor", "The data was refreshed since this cursor was made; start again from the first page.", { param: "cursor" });
   }
   return body.k;

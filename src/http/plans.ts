@@ -33,6 +33,13 @@ export const ROUTE_AUDIENCE: Record<string, Audience> = {
  */
 export const ACCOUNT_DATA_ROUTES: ReadonlySet<string> = new Set(["/api/v1/alerts", "/api/v1/alerts/:id", "/api/v1/alerts/:id/deliveries"]);
 
+/**
+ * Operations only live keys may call: test keys (sk_test_) read the sandbox, and these would hand
+ * them live data — price alerts are evaluated on the live data after every import and deliver its
+ * prices. A test key gets 403 `live_key_required`.
+ */
+export const LIVE_ONLY_ROUTES: ReadonlySet<string> = new Set(["/api/v1/alerts", "/api/v1/alerts/:id", "/api/v1/alerts/:id/deliveries", "/api/v1/alerts/:id/test"]);
+
 /** The audience of a matched route; anything not in the table is public (docs, health, portal). */
 export function audienceOf(method: string, route: string): Audience {
   const path = route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   publishable_key_not_allowed: { status: 403, title: "Publishable key not allowed here" },
   secret_key_not_allowed: { status: 403, title: "Secret key not allowed here" },
   origin_not_allowed: { status: 403, title: "Origin not allowed" },
+  live_key_required: { status: 403, title: "Live key required (not available in test mode)" },
   csrf_failed: { status: 403, title: "Invalid form token" },
   not_found: { status: 404, title: "Not found" },
   product_not_found: { status: 404, title: "Product not found" },

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../problem.ts";
-import { ACCOUNT_DATA_ROUTES, planAllows, type Plan } from "../plans.ts";
+import { ACCOUNT_DATA_ROUTES, LIVE_ONLY_ROUTES, planAllows, type Plan } from "../plans.ts";
 import { requestState, type AccessContext } from "../request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../etag.ts";
 import { answerEpoch } from "../answer-epoch.ts";
@@ -20,6 +20,8 @@ import { secondsToNextMonth } from "./utc-month.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
 import { loadMeterOf } from "../load-meter.ts";
 import { requestSlot } from "../request-slot.ts";
+import { selectDataSet, dataSetOf, type DataSet, type DataSets } from "../data-set.ts";
+import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
 
 /**
  * The path of a request URL as Elysia routes it (the text between the authority and `?`, not
@@ -61,12 +63,22 @@ function finalStatus(ctx: { set: { status?: unknown }; error?: unknown; code?: u
 }
 
 /**
- * The access layer, one global plugin registered before the modules. In onRequest, before
- * routing and validation: key checks, plan gate, rate limit, conditional GET, quota. The verdict
- * goes on `requestState(request)`: `access` (the app fills meta.quota_remaining from it) and
- * `headers` (X-RateLimit-*, X-Quota-*, on success and error answers alike).
+ * The ETag of an answer: its data version and request, the answers' epoch, and the mode — test
+ * mode's answers (the sandbox, or the demo data read with a test key) never share a tag with live ones.
  */
-export function accessPlugin(deps: AppDeps) {
+function answerEtag(request: Request, dataSet: DataSet, version: number, livemode: boolean): string {
+  const epoch = answerEpoch(dataSet);
+  return etagFor(version, request, livemode ? epoch : `${epoch}:test`);
+}
+
+/**
+ * The access layer, one global plugin registered before the modules. In onRequest, before
+ * routing and validation: key checks, plan gate, rate limit, the data set the request reads
+ * (`dataSets`: the sandbox for a test key), conditional GET, quota. The verdict goes on
+ * `requestState(request)`: `access` (the app fills meta.quota_remaining and meta.livemode from
+ * it) and `headers` (X-RateLimit-*, X-Quota-*, on success and error answers alike).
+ */
+export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
   const access = accessOf(deps);
   const { settings } = deps;
   const reservations = requestSlot<Reservation>("quotaReservation");
@@ -88,6 +100,8 @@ export function accessPlugin(deps: AppDeps) {
 
   function guard(request: Request, server: PeerSource | null): Response | undefined {
     const { audience, route } = matchRoute(request.method, pathOf(request.url));
+    // Everyone reads the live data but test keys (chosen below).
+    selectDataSet(request, dataSets.live);
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
@@ -152,6 +166,10 @@ export function accessPlugin(deps: AppDeps) {
       refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }
 
+    if (key.kind === "test" && route !== null && LIVE_ONLY_ROUTES.has(route)) {
+      refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts are evaluated on it and deliver its prices); use an sk_live_ key. Test keys read the sandbox."));
+    }
+
     const verdict = access.limiter.take(bucketId, perMinute);
     Object.assign(state.headers, rateHeaders(verdict));
     if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, liveRemaining()));
@@ -161,10 +179,18 @@ export function accessPlugin(deps: AppDeps) {
     // The MCP envelope itself is not counted: each tool call is, by the API request it makes.
     if (mcp) return undefined;
 
+    const dataSet = dataSets.forKey(key.kind);
+    if (!dataSet) {
+      throw new ApiError("data_not_ready", "Test mode's sandbox data is being made (once, in seconds); try again shortly.", {
+        headers: { "retry-after": String(SANDBOX_RETRY_AFTER_S) },
+      });
+    }
+    selectDataSet(request, dataSet);
+
     if (route !== null && ACCOUNT_DATA_ROUTES.has(route)) state.accountData = true;
     else if (request.method === "GET" || request.method === "HEAD") {
-      const etag = etagFor(deps.data.current.version, request, answerEpoch(deps));
-      if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget);
+      const etag = answerEtag(request, dataSet, dataSet.data.current.version, key.kind !== "test");
+      if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget, dataSet);
     }
 
     // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's widget quota.
@@ -202,10 +228,10 @@ export function accessPlugin(deps: AppDeps) {
     };
   }
 
-  function notModified(request: Request, etag: string, widget: boolean): Response {
+  function notModified(request: Request, etag: string, widget: boolean, dataSet: DataSet): Response {
     const state = requestState(request);
     const headers: Record<string, string> = { ...state.headers, "x-request-id": state.id, etag };
-    const lastModified = httpDate(deps.data.current.updatedAt);
+    const lastModified = httpDate(dataSet.data.current.updatedAt);
     if (lastModified) headers["last-modified"] = lastModified;
     if (widget) {
       delete headers["access-control-allow-origin"];
@@ -227,8 +253,9 @@ export function accessPlugin(deps: AppDeps) {
       const status = typeof set.status === "number" ? set.status : 200;
       if (status < 200 || status >= 300) return;
       // The answer's own data version (the current one, unless a handler served the previous).
-      const snapshot = state.snapshot ?? deps.data.current;
-      set.headers.etag = etagFor(snapshot.version, request, answerEpoch(deps));
+      const dataSet = dataSetOf(request);
+      const snapshot = state.snapshot ?? dataSet.data.current;
+      set.headers.etag = answerEtag(request, dataSet, snapshot.version, state.access.keyKind !== "test");
       const lastModified = httpDate(snapshot.updatedAt);
       if (lastModified) set.headers["last-modified"] = lastModified;
       if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSets } from "../data-set.ts";
 import { AnswerCache } from "../answer-cache.ts";
 import { header, sample } from "./prometheus.ts";
 
@@ -7,10 +7,15 @@ import { header, sample } from "./prometheus.ts";
  * answer while the new one is recomputed after an import: see answer-cache.ts), or computed.
  * After an import, `stale` rising then stopping shows how long the previous data stood in.
  */
-export function answerMetrics(deps: AppDeps): string {
-  let out = header("mehir_answers_total", "counter", "API answers by cache and how they were given: hit, stale (previous data version, being recomputed), computed");
-  for (const cache of AnswerCache.ofApp(deps)) {
-    for (const [outcome, n] of Object.entries(cache.counts)) out += sample("mehir_answers_total", { cache: cache.name, outcome }, n);
+export function answerMetrics(dataSets: DataSets): string {
+  let out = header("mehir_answers_total", "counter", "API answers by data set (live, sandbox: test mode), cache and how they were given: hit, stale (previous data version, being recomputed), computed");
+  const sets = [{ name: "live", deps: dataSets.live }, ...(dataSets.sandboxData ? [{ name: "sandbox", deps: dataSets.sandboxData }] : [])];
+  for (const { name, deps } of sets) {
+    for (const cache of AnswerCache.ofApp(deps)) {
+      for (const [outcome, n] of Object.entries(cache.counts)) out += sample("mehir_answers_total", { data_set: name, cache: cache.name, outcome }, n);
+    }
   }
+  out += header("mehir_sandbox_ready", "gauge", "1 once test mode's sandbox data is made (sandbox.sqlite), else 0");
+  out += sample("mehir_sandbox_ready", {}, dataSets.sandboxData ? 1 : 0);
   return out;
 }

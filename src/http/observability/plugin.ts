@@ -9,6 +9,7 @@ import { HttpMetrics } from "./http-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import { RoutePatterns } from "./route-patterns.ts";
 import { logRequest } from "./request-log.ts";
+import type { DataSets } from "../data-set.ts";
 
 export const METRICS_PATH = "/metrics";
 
@@ -35,7 +36,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * `routes` lists the app's routes (pass `() => app.routes`): answers given before routing (key
  * refusals) are counted under their route, and a 405 is told from a 404.
  */
-export function observability(deps: AppDeps, routes: () => { method: string; path: string }[]) {
+export function observability(deps: AppDeps, routes: () => { method: string; path: string }[], dataSets: DataSets) {
   const metrics = new HttpMetrics();
   const patterns = new RoutePatterns(routes);
   // The hook names the context fields it reads: given the whole context, Elysia would parse
@@ -74,7 +75,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
     ({ set }) => {
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render() + answerMetrics(deps) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
+      return metrics.render() + answerMetrics(dataSets) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
     },
     {
       detail: {

@@ -128,12 +128,12 @@ export async function createAlert(deps: AppDeps, service: AlertService, accountI
 
 function pageCursor(rows: { id: number }[], limit: number, kind: string): string | null {
   // Bound to no data version (0): alerts and deliveries are account data, not price data.
-  return rows.length === limit ? encodeCursor(0, kind, rows[rows.length - 1]!.id) : null;
+  return rows.length === limit ? encodeCursor({ dataSet: "live", version: 0 }, kind, rows[rows.length - 1]!.id) : null;
 }
 
 function pageStart(cursor: string | undefined, kind: string): number | null {
   if (cursor === undefined) return null;
-  return decodeCursor(cursor, 0, kind, (k): k is number => Number.isSafeInteger(k) && (k as number) > 0);
+  return decodeCursor(cursor, { dataSet: "live", version: 0 }, kind, (k): k is number => Number.isSafeInteger(k) && (k as number) > 0);
 }
 
 export function listAlerts(service: AlertService, accountId: number, limit: number, cursor?: string) {

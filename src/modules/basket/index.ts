@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import * as z from "zod";
-import type { AppDeps } from "../../app.ts";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { requireData } from "../../http/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
 import { cachedBasket } from "./service.ts";
+import { servedData } from "../../http/data-set.ts";
 
 const EXAMPLE = {
   items: [
@@ -19,13 +19,13 @@ const EXAMPLE = {
 };
 
 /** POST /api/v1/basket/compare/. The body is read by us (size limit, media type) and validated with zod. */
-export function basketModule(deps: AppDeps) {
-  return new Elysia({ name: "module.basket" }).use(prebuiltJson()).post(
+export function basketModule() {
+  return new Elysia({ name: "module.basket" }).use(prebuiltJson()).use(servedData).post(
     "/api/v1/basket/compare",
-    async ({ request }) => {
-      requireData(deps);
+    async ({ request, dataSet }) => {
+      requireData(dataSet);
       const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
-      const { value, snapshot } = cachedBasket(deps, body);
+      const { value, snapshot } = cachedBasket(dataSet, body);
       return { data: value, meta: { data_updated_at: snapshot.updatedAt } };
     },
     {

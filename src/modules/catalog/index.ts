@@ -1,18 +1,18 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
 import { requestState } from "../../http/request-state.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
 import { cachedCatalog } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { servedData } from "../../http/data-set.ts";
 
 /** GET /api/v1/chains/{id}/catalog/. */
-export function catalogModule(deps: AppDeps) {
-  return new Elysia({ name: "module.catalog" }).use(prebuiltJson()).get(
+export function catalogModule() {
+  return new Elysia({ name: "module.catalog" }).use(prebuiltJson()).use(servedData).get(
     "/api/v1/chains/:id/catalog",
-    ({ params, query, request }) => {
-      requireData(deps);
-      const { value, snapshot } = cachedCatalog(deps, params.id, query);
+    ({ params, query, request, dataSet }) => {
+      requireData(dataSet);
+      const { value, snapshot } = cachedCatalog(dataSet, params.id, query);
       requestState(request).snapshot = snapshot;
       return { data: value.items, meta: { chain_id: params.id, next_cursor: value.nextCursor, data_updated_at: snapshot.updatedAt } };
     },

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { ChainSlug } from "../prices/model.ts";
 
@@ -36,5 +37,6 @@ export const CatalogResponse = z.object({
     data_updated_at: z.string().nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { unitPromotionPrice } from "../prices/pricing.ts";
@@ -108,9 +108,9 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
   const chain = deps.registry.bySlug.get(chainSlug);
   if (!chain) throw new ApiError("chain_not_found", `No chain with id ${chainSlug}; GET /api/v1/chains/ lists them.`);
   const chainRow = stmt(deps.db.prices, "SELECT id FROM chains WHERE slug = ?").get(chainSlug) as { id: number } | null;
-  const version = deps.data.current.version;
+  const scope = cursorScope(deps.data);
   const queryKey = JSON.stringify(["catalog", chainSlug, options.q ?? "", options.category ?? "", options.limit]);
-  const after: Position = options.cursor ? decodeCursor(options.cursor, version, queryKey, isPosition) : ["", 0];
+  const after: Position = options.cursor ? decodeCursor(options.cursor, scope, queryKey, isPosition) : ["", 0];
   if (!chainRow) return { items: [], nextCursor: null, validUntil: Infinity };
 
   // Row-value comparison so SQLite seeks the primary key to the cursor instead of filtering from the start.
@@ -156,7 +156,7 @@ export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogO
       store_count: r.store_count,
       is_on_promotion: promoted.has(r.product_id),
     })),
-    nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(version, queryKey, [last.barcode, last.product_id]) : null,
+    nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(scope, queryKey, [last.barcode, last.product_id]) : null,
     validUntil,
   };
 }

@@ -1,21 +1,21 @@
 import { Elysia } from "elysia";
 import * as z from "zod";
-import type { AppDeps } from "../../app.ts";
 import { ChainItem } from "./model.ts";
 import { listChains } from "./service.ts";
+import { servedData } from "../../http/data-set.ts";
 
 /** GET /api/v1/chains/ — the registry with per-chain figures and freshness. */
-export function chainsModule(deps: AppDeps) {
-  return new Elysia({ name: "module.chains" }).get(
+export function chainsModule() {
+  return new Elysia({ name: "module.chains" }).use(servedData).get(
     "/api/v1/chains",
-    () => {
-      const data = listChains(deps);
+    ({ dataSet }) => {
+      const data = listChains(dataSet);
       return {
         data,
         meta: {
           count: data.length,
-          data_updated_at: deps.data.current.updatedAt,
-          source: deps.data.current.source,
+          data_updated_at: dataSet.data.current.updatedAt,
+          source: dataSet.data.current.source,
         },
       };
     },

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../../app.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
 import { productPricesJson } from "./service.ts";
 import { cachedPriceHistory } from "./history.ts";
@@ -8,18 +7,21 @@ import { requestState } from "../../http/request-state.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
+import { servedData } from "../../http/data-set.ts";
 
 const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
-export function pricesModule(deps: AppDeps) {
+export function pricesModule() {
+  // Handlers read `dataSet` (live, or the sandbox for a test key), not `deps`: see data-set.ts.
   return new Elysia({ name: "module.prices" })
     .use(prebuiltJson())
+    .use(servedData)
     .get(
       "/api/v1/prices",
-      ({ query, request }) => {
-        requireData(deps);
-        const { json, snapshot } = productPricesJson(deps, query.barcode, query.granularity, priceFilters(deps, query));
+      ({ query, request, dataSet }) => {
+        requireData(dataSet);
+        const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
         requestState(request).snapshot = snapshot;
         return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
       },
@@ -50,10 +52,10 @@ export function pricesModule(deps: AppDeps) {
     )
     .get(
       "/api/v1/prices/:barcode/history",
-      ({ params, query, request }) => {
-        requireData(deps);
-        if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
-        const { value, snapshot } = cachedPriceHistory(deps, params.barcode, query.months, query.chain_id);
+      ({ params, query, request, dataSet }) => {
+        requireData(dataSet);
+        if (query.chain_id !== undefined) requireChain(dataSet, query.chain_id, "chain_id");
+        const { value, snapshot } = cachedPriceHistory(dataSet, params.barcode, query.months, query.chain_id);
         requestState(request).snapshot = snapshot;
         return {
           data: value.json,

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
 import { ProductId } from "../../identity/product-id.ts";
@@ -70,6 +71,7 @@ export const PricesResponse = z.object({
     data_updated_at: z.string().nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
     source: z.string(),
   }),
 });
@@ -94,5 +96,6 @@ export const HistoryResponse = z.object({
     data_updated_at: z.string().nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });

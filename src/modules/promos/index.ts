@@ -1,17 +1,18 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
 import { FeedQuery, FeedResponse } from "./model.ts";
 import { promotionsFeed } from "./service.ts";
+import { servedData } from "../../http/data-set.ts";
+import { livemodeOf } from "../../http/livemode.ts";
 
 /** GET /api/v1/promos/feed/. */
-export function promosModule(deps: AppDeps) {
-  return new Elysia({ name: "module.promos" }).get(
+export function promosModule() {
+  return new Elysia({ name: "module.promos" }).use(servedData).get(
     "/api/v1/promos/feed",
-    ({ query }) => {
-      requireData(deps);
-      const { items, nextCursor } = promotionsFeed(deps, query);
-      return { data: items, meta: { next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
+    ({ query, request, dataSet }) => {
+      requireData(dataSet);
+      const { items, nextCursor } = promotionsFeed(dataSet, query);
+      return { data: items, meta: { next_cursor: nextCursor, data_updated_at: dataSet.data.current.updatedAt, livemode: livemodeOf(request) } };
     },
     {
       query: FeedQuery,

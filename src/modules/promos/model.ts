@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
 
@@ -53,5 +54,6 @@ export const FeedResponse = z.object({
     data_updated_at: z.string().nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
-import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { formatIls, toIsraelIso } from "../../time.ts";
 import { publicPromotionId } from "../prices/queries.ts";
 import { requireChain } from "../chains/service.ts";
@@ -64,9 +64,9 @@ function activeAt(now: Date): { sql: string[]; args: string[] } {
  */
 export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
   if (options.chain_id !== undefined) requireChain(deps, options.chain_id, "chain_id");
-  const version = deps.data.current.version;
+  const scope = cursorScope(deps.data);
   const queryKey = JSON.stringify(["feed", options.chain_id ?? "", options.barcode ?? "", options.store_id ?? "", options.include_club, options.limit]);
-  const after = options.cursor ? decodeCursor(options.cursor, version, queryKey, isPosition) : null;
+  const after = options.cursor ? decodeCursor(options.cursor, scope, queryKey, isPosition) : null;
   const active = activeAt(deps.now());
   const where = [...active.sql];
   const args: (string | number)[] = [...active.args];
@@ -129,7 +129,7 @@ export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
       discount_rate: r.discount_rate,
       ...lists(r.id),
     })),
-    nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(version, queryKey, [last.starts_at ?? "", last.id]) : null,
+    nextCursor: rows.length > options.limit && last ? encodeCursor<Position>(scope, queryKey, [last.starts_at ?? "", last.id]) : null,
   };
 }
 

@@ -8,6 +8,7 @@ import { cachedSearch, type SearchDeps } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { requestState } from "../../http/request-state.ts";
+import { servedData, type DataSets } from "../../http/data-set.ts";
 
 const ERRORS =
   "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
@@ -23,19 +24,32 @@ interface LabelRow {
   size_unit: string | null;
 }
 
+function labelRow(deps: SearchDeps, key: string): { row: LabelRow; deps: SearchDeps } | null {
+  const row = stmt(
+    deps.db.prices,
+    `SELECT id, barcode, name, manufacturer, category, size_amount, size_unit
+       FROM products WHERE barcode_key = ? ORDER BY scope_chain_id, id LIMIT 1`,
+  ).get(key) as LabelRow | null;
+  return row ? { row, deps } : null;
+}
+
+const labelRowOf = (deps: SearchDeps | null, key: string) => (deps ? labelRow(deps, key) : null);
+
 /** GET /api/v1/product-search/ and the generated label images its items point to. */
-export function searchModule(deps: SearchDeps) {
+export function searchModule(dataSets: DataSets) {
+  const { settings } = dataSets.live;
   return new Elysia({ name: "module.search" })
     .use(prebuiltJson())
+    .use(servedData)
     .get(
       "/api/v1/product-search",
-      ({ query, request, set }) => {
-        const { value, snapshot } = cachedSearch(deps, query, publicOrigin(request, deps.settings.trustProxy));
+      ({ query, request, set, dataSet }) => {
+        const { value, snapshot } = cachedSearch(dataSet, query, publicOrigin(request, settings.trustProxy));
         const { items, total, nextCursor } = value;
         requestState(request).snapshot = snapshot;
         // The ETag names the data version; while the index of an older version still serves, the
         // answer will change under the same tag once the rebuild is swapped in: not to be stored.
-        if (deps.search.version !== snapshot.version) set.headers["cache-control"] = "no-store";
+        if (dataSet.search.version !== snapshot.version) set.headers["cache-control"] = "no-store";
         return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: snapshot.updatedAt } };
       },
       {
@@ -67,12 +81,10 @@ export function searchModule(deps: SearchDeps) {
         const match = /^(\d{1,20})\.svg$/.exec(params.file);
         if (!match) throw new ApiError("not_found", "Product images are /images/products/{barcode}.svg.");
         const key = match[1]!.replace(/^0+(?=\d)/, "");
-        const row = stmt(
-          deps.db.prices,
-          `SELECT id, barcode, name, manufacturer, category, size_amount, size_unit
-             FROM products WHERE barcode_key = ? ORDER BY scope_chain_id, id LIMIT 1`,
-        ).get(key) as LabelRow | null;
-        if (!row) throw new ApiError("product_not_found", `No product with barcode ${match[1]}.`);
+        // Image URLs carry no key: a product of the live data, else of the test-mode sandbox.
+        const found = labelRow(dataSets.live, key) ?? labelRowOf(dataSets.sandboxData, key);
+        if (!found) throw new ApiError("product_not_found", `No product with barcode ${match[1]}.`);
+        const { row, deps } = found;
         const svg = labelSvg({
           barcode: row.barcode,
           name: row.name,

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../app.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
-import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { decodeCursor, encodeCursor, type CursorScope } from "../../http/cursor.ts";
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { requireData } from "../../http/require-data.ts";
 import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts";
@@ -151,9 +151,9 @@ export function searchProducts(deps: SearchDeps, query: SearchQuery, origin: str
     throw invalidParameter("category", `Unknown category ${query.category}; one of: ${CATEGORIES.map((c) => c.slug).join(", ")}.`);
   }
   const chainId = query.chain_id !== undefined ? chainDbId(deps, query.chain_id) : null;
-  const version = deps.search.version;
+  const scope: CursorScope = { dataSet: deps.data.name, version: deps.search.version };
   const queryKey = JSON.stringify(["product-search", query.q, query.chain_id ?? "", query.category ?? ""]);
-  const offset = query.cursor ? decodeCursor(query.cursor, version, queryKey, isOffset) : 0;
+  const offset = query.cursor ? decodeCursor(query.cursor, scope, queryKey, isOffset) : 0;
   const page = deps.search.search({ q: query.q, chainId: chainId ?? undefined, category: query.category, limit: query.limit, offset });
   const rows = pageRows(deps, page.ids, chainId);
   const items = [];
@@ -181,6 +181,6 @@ export function searchProducts(deps: SearchDeps, query: SearchQuery, origin: str
   return {
     items,
     total: page.total,
-    nextCursor: next < page.total ? encodeCursor(version, queryKey, next) : null,
+    nextCursor: next < page.total ? encodeCursor(scope, queryKey, next) : null,
   };
 }

@@ -11,6 +11,7 @@ import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
 import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { servedData } from "../../http/data-set.ts";
 
 const DATA_PATH = /^\/api\/v1\/widget\/data\/?$/;
 
@@ -41,6 +42,7 @@ function assetResponse(request: Request, file: WidgetAsset): Response {
 export function widgetModule(deps: AppDeps) {
   return new Elysia({ name: "module.widget" })
     .use(prebuiltJson())
+    .use(servedData)
     .onRequest(({ request }) => {
       // Every error of the data endpoint (bad key, origin not allowed, rate limit, unknown product)
       // stays readable by the widget; the handler narrows CORS on success.
@@ -50,9 +52,10 @@ export function widgetModule(deps: AppDeps) {
     })
     .get(
       "/api/v1/widget/data",
-      ({ query, request }) => {
-        requireData(deps);
-        const { json: data, snapshot } = widgetDataJson(deps, query.barcode, publicOrigin(request, deps.settings.trustProxy), query.chain_id);
+      // Publishable keys are live: `dataSet` is the live data.
+      ({ query, request, dataSet }) => {
+        requireData(dataSet);
+        const { json: data, snapshot } = widgetDataJson(dataSet, query.barcode, publicOrigin(request, deps.settings.trustProxy), query.chain_id);
         // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
         const state = requestState(request);
         delete state.headers["access-control-allow-origin"];

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 
 export const WidgetDataQuery = z.object({
@@ -36,5 +37,6 @@ export const WidgetDataResponse = z.object({
     data_updated_at: z.string().nullable(),
     source: z.string(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });
