@@ -28,6 +28,7 @@ import { alertsOf, type AlertService } from "./alerts/alert-service.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
 import { DataSets, type DataSet } from "./http/data-set.ts";
 import { livemodeOf } from "./http/livemode.ts";
+import { faviconRoute } from "./http/favicon.ts";
 import { openSandboxDatabase, Sandbox } from "./sandbox/sandbox.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
@@ -137,6 +138,7 @@ export function createApp(deps: AppDeps) {
     .use(observability(deps, (): { method: string; path: string }[] => app.routes, dataSets))
     .use(accessPlugin(deps, dataSets))
     .use(healthModule(deps))
+    .use(faviconRoute())
     .use(docsModule(deps))
     .use(chainsModule())
     .use(pricesModule())

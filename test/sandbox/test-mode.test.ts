@@ -197,3 +197,19 @@ describe("test mode on a demo server", () => {
     expect(s.sandbox.inProgress || s.sandbox.ready).toBe(false);
   });
 });
+
+test("same seed everywhere: sandboxes made on different days hold the same chains, stores, products and barcodes", async () => {
+  const made = async (now: Date) => {
+    const sandbox = new Sandbox({ db: openSandboxDatabase(":memory:", registry), registry, demo: { scale: 0.01, importer: "inline", now } });
+    await sandbox.ensure();
+    return {
+      products: sandbox.db.query("SELECT barcode, name, manufacturer FROM products ORDER BY barcode, name").all(),
+      stores: sandbox.db.query("SELECT c.slug, s.store_code, s.name, s.city FROM stores s JOIN chains c ON c.id = s.chain_id ORDER BY 1, 2").all(),
+    };
+  };
+  const a = await made(new Date("2026-11-22T10:00:00Z"));
+  const b = await made(new Date("2027-03-05T07:00:00Z"));
+  expect(a.products.length).toBeGreaterThan(100);
+  expect(b.products).toEqual(a.products);
+  expect(b.stores).toEqual(a.stores);
+}, 180_000);

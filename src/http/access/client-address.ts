@@ -1,3 +1,5 @@
+import { requestSlot } from "../request-slot.ts";
+
 /** The client's address: the socket's peer, or with `trustProxy` the first X-Forwarded-For entry. */
 
 export interface PeerSource {
@@ -11,6 +13,24 @@ export function clientAddress(request: Request, server: PeerSource | null | unde
   }
   // app.handle() in tests has no server: all such requests share one address.
   return server?.requestIP(request)?.address ?? "unknown";
+}
+
+const remembered = requestSlot<string>("clientAddress");
+
+/**
+ * The client's address, read once per request and remembered: the socket's peer is known only
+ * while the request is in flight — once the answer is sent, `requestIP` returns null (so a
+ * request log written after the response must use the address read before it).
+ */
+export function requestClient(request: Request, server: PeerSource | null | undefined, trustProxy: boolean): string {
+  let address = remembered.get(request);
+  if (address === undefined) remembered.set(request, (address = clientAddress(request, server, trustProxy)));
+  return address;
+}
+
+/** The address remembered by requestClient, if it was read. */
+export function rememberedClient(request: Request): string | undefined {
+  return remembered.get(request);
 }
 
 /** Whether the client reached us over TLS (directly, or per X-Forwarded-Proto behind a trusted proxy). */

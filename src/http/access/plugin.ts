@@ -6,7 +6,7 @@ import { ACCOUNT_DATA_ROUTES, LIVE_ONLY_ROUTES, planAllows, type Plan } from "..
 import { requestState, type AccessContext } from "../request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../etag.ts";
 import { answerEpoch } from "../answer-epoch.ts";
-import { clientAddress, type PeerSource } from "./client-address.ts";
+import { requestClient, type PeerSource } from "./client-address.ts";
 import type { ActiveKey } from "./key-cache.ts";
 import { looksSecret, secretKeyInQuery } from "./key-format.ts";
 import { originAllowed } from "./origins.ts";
@@ -109,12 +109,12 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     if (audience === "public") {
       // Every response carries X-RateLimit-* (the contract): public paths are not limited, so they
       // show the client address's bucket for calls without a key, without taking from it.
-      Object.assign(state.headers, rateHeaders(access.limiter.peek(`ip:${clientAddress(request, server, settings.trustProxy)}`, settings.rateAnonymous)));
+      Object.assign(state.headers, rateHeaders(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous)));
       return undefined;
     }
     meter.note();
     // Only refusals without a usable key and the widget's buckets need it (a native call per use).
-    const address = () => state.internal?.client ?? clientAddress(request, server, settings.trustProxy);
+    const address = () => state.internal?.client ?? requestClient(request, server, settings.trustProxy);
 
     const widget = audience === "publishable";
     const origin = request.headers.get("origin");

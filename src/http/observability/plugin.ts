@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { requestState } from "../request-state.ts";
-import { clientAddress, type PeerSource } from "../access/client-address.ts";
+import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
 import { errorCode, finalStatus } from "./final-status.ts";
@@ -24,6 +24,13 @@ export interface AfterResponse {
   responseValue?: unknown;
 }
 const UNMATCHED = "unmatched";
+/** Longest path logged as it is; longer ones are cut (a log line stays bounded whatever a client sends). */
+const PATH_LOGGED_CHARS = 200;
+
+/** The path of an unmatched request for its log line: percent-encoded as sent, at most PATH_LOGGED_CHARS. */
+export function loggedPath(pathname: string): string {
+  return pathname.length <= PATH_LOGGED_CHARS ? pathname : `${pathname.slice(0, PATH_LOGGED_CHARS)}…`;
+}
 /** Methods kept as metric labels; anything else a client invents is counted as OTHER (bounded label values). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -41,7 +48,10 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
   const patterns = new RoutePatterns(routes);
   // The hook names the context fields it reads: given the whole context, Elysia would parse
   // every request's cookies (and more) just in case.
-  const plugin = new Elysia({ name: "observability" }).onAfterResponse({ as: "global" }, ({ request, route: routed, server, set, error, code: elysiaCode, responseValue }: AfterResponse) => {
+  const plugin = new Elysia({ name: "observability" })
+    // The peer's address is gone once the answer is sent: read it now, for the log line.
+    .onRequest(({ request, server }) => void requestClient(request, server as PeerSource | null, deps.settings.trustProxy))
+    .onAfterResponse({ as: "global" }, ({ request, route: routed, server, set, error, code: elysiaCode, responseValue }: AfterResponse) => {
     const ctx = { set, error, code: elysiaCode, responseValue };
     const state = requestState(request);
     const seconds = (performance.now() - state.startedAt) / 1000;
@@ -59,7 +69,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
       status,
       duration_ms: seconds * 1000,
       key_prefix: state.access?.keyPrefix ?? null,
-      client: state.internal?.client ?? clientAddress(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
+      client: state.internal?.client ?? rememberedClient(request) ?? requestClient(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
     };
     if (code) line.error_code = code;
     if (state.internal) {
@@ -67,6 +77,8 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
       line.tool = state.internal.tool;
       line.parent_request_id = state.internal.parentRequestId;
     }
+    // Which path nobody serves (a broken link, a probe): without its query string, which may carry a key.
+    if (route === UNMATCHED) line.path = loggedPath(pathname ?? new URL(request.url).pathname);
     logRequest(line);
   });
   if (!deps.settings.metrics) return plugin;

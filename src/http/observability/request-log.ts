@@ -14,6 +14,8 @@ export interface RequestLine {
   via?: "mcp";
   tool?: string;
   parent_request_id?: string;
+  /** Only for `route: "unmatched"`: the path asked for (no query string; cut at 200 characters). */
+  path?: string;
 }
 
 /**

@@ -8,10 +8,21 @@ or \`sk_test_…\` (never counted). Publishable keys (\`pk_live_…\`) work only
 the \`key\` query parameter, from the origins the key allows. Secret keys are refused in query strings.
 Create keys in the developer portal at \`/portal/\`.
 
+**Test mode.** \`sk_test_…\` keys read test-mode data, never the live data: the sandbox, the service's embedded
+demo dataset (deterministic, in the chains' own file formats, seed 1 — the same chains, stores, products, barcodes
+and names on every server, so tests written against it hold everywhere; prices and promotions follow a 24-month
+timeline that ends on the day the sandbox was made, so assert on them loosely), kept in a database of its own. Live keys
+never read it. Every answer says which it is: \`meta.livemode\` is \`true\` for live (and publishable) keys,
+\`false\` for test keys. Test keys keep their account's plan (which operations they may call) and rate limit, and
+never count against the quota. On a server whose live data is itself the demo dataset, both kinds read that
+same data (only \`meta.livemode\` differs). The sandbox is made the first time it is needed, in seconds, without
+delaying live answers; until then a test key gets 503 \`data_not_ready\` with \`Retry-After\`. Cursors and ETags
+of one mode are not valid in the other (400 \`invalid_cursor\`; no 304).
+
 **Plans.** Free ⊂ Basic ⊂ Pro. Free: prices, product search, chains (200 calls/month). Basic adds price history and
 chain catalogs (10,000/month). Pro adds the promotions feed and basket comparison (100,000/month).
 
-**Envelope.** Success: \`{ "data": …, "meta": { "request_id", "quota_remaining", … } }\`. Errors:
+**Envelope.** Success: \`{ "data": …, "meta": { "request_id", "livemode", "quota_remaining", … } }\`. Errors:
 \`application/problem+json\` \`{ type, title, status, detail, code, param?, request_id }\` — see [the error list](/docs/errors).
 
 **Money** is a decimal string in shekels with two places (\`"12.90"\`). **Times** are ISO 8601 with the Israel offset.

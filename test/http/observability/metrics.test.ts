@@ -80,7 +80,7 @@ describe("GET /metrics", () => {
   });
 
   test("answers per cache: computed once, then from the cache", async () => {
-    const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{cache="prices",outcome="${outcome}"}`) ?? 0;
+    const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{data_set="live",cache="prices",outcome="${outcome}"}`) ?? 0;
     const before = (await metrics()).values;
     const path = "/api/v1/prices/?barcode=7290000066318&granularity=store"; // a key no other test asks for
     expect((await get(ctx.app, path, pro)).status).toBe(200);
@@ -185,5 +185,58 @@ describe("request log", () => {
     } finally {
       info.mockRestore();
     }
+  });
+});
+
+describe("request log over a real socket", () => {
+  /** Resolves with the request line of `id` when the app logs it (onAfterResponse runs after the answer). */
+  function lineOf(lines: Map<string, (line: Record<string, unknown>) => void>, id: string): Promise<Record<string, any>> {
+    return new Promise((resolve) => lines.set(id, resolve));
+  }
+
+  test("every line carries the client's address (read before the answer: after it the socket's peer is gone); unmatched paths log the path, bounded, without the query", async () => {
+    const served = testApp();
+    served.app.listen({ port: 0, hostname: "127.0.0.1" });
+    const waiting = new Map<string, (line: Record<string, unknown>) => void>();
+    const onLine = (msg: string, fields: Record<string, unknown> = {}) => {
+      if (msg === "request") waiting.get(fields.request_id as string)?.({ msg, ...fields });
+    };
+    const info = spyOn(log, "info").mockImplementation(onLine);
+    const warn = spyOn(log, "warn").mockImplementation(onLine);
+    try {
+      const base = `http://127.0.0.1:${served.app.server!.port}`;
+      const call = async (path: string, id: string, headers: Record<string, string> = {}) => {
+        const logged = lineOf(waiting, id);
+        const res = await fetch(base + path, { headers: { "x-request-id": id, ...headers } });
+        await res.arrayBuffer();
+        return { res, line: await logged };
+      };
+      const health = await call("/healthz", "sock-1");
+      expect(health.line).toMatchObject({ route: "/healthz", status: 200, client: "127.0.0.1" });
+      const refused = await call("/api/v1/prices/?barcode=1", "sock-2", { "x-api-key": "sk_live_nonsense" });
+      expect(refused.line).toMatchObject({ route: "/api/v1/prices", status: 401, client: "127.0.0.1", error_code: "invalid_api_key" });
+      const long = "/no/such/" + "x".repeat(500);
+      const unmatched = await call(`${long}?key=sk_live_secret`, "sock-3");
+      expect(unmatched.res.status).toBe(404);
+      expect(unmatched.line).toMatchObject({ route: "unmatched", status: 404, client: "127.0.0.1" });
+      expect(unmatched.line.path).toBe(long.slice(0, 200) + "…");
+      const short = await call("/wp-login.php?user=x", "sock-4");
+      expect(short.line.path).toBe("/wp-login.php");
+      expect(JSON.stringify([unmatched.line, short.line])).not.toContain("?");
+      expect((await call("/healthz", "sock-5")).line.path).toBeUndefined();
+    } finally {
+      info.mockRestore();
+      warn.mockRestore();
+      await served.app.stop();
+    }
+  });
+
+  test("/favicon.ico answers with an icon, not a 404", async () => {
+    const res = await ctx.app.handle(new Request("http://localhost/favicon.ico"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]); // ICO header: reserved, type icon
+    expect([...bytes.slice(22, 26)]).toEqual([0x89, 0x50, 0x4e, 0x47]); // its image is a PNG
   });
 });
