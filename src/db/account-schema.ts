@@ -115,4 +115,20 @@ CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE st
 CREATE INDEX alert_deliveries_by_alert ON alert_deliveries (alert_id, id);
 `,
   },
+  {
+    version: 4,
+    name: "portal form tokens",
+    sql: `
+-- Single-use tokens of the portal's create-key form, one per form shown (stored hashed). The post
+-- that uses one records the key it made; a second post of the same form (back button, double
+-- click, replay) finds that key here and makes none. Kept a day.
+CREATE TABLE form_tokens (
+  token_hash TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  created_at TEXT NOT NULL,
+  key_id     INTEGER REFERENCES api_keys(id)
+) STRICT;
+CREATE INDEX form_tokens_by_time ON form_tokens (created_at);
+`,
+  },
 ];

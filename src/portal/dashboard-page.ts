@@ -20,6 +20,8 @@ export interface DashboardView {
   widgetQuota: number;
   /** The account's price alerts with their latest deliveries. */
   alerts: PortalAlert[];
+  /** The create-key form's single-use token (form-tokens.ts). */
+  formToken: string;
   notice?: string;
   error?: string;
   /** Keeps what the user typed when the create form is refused. */
@@ -66,7 +68,7 @@ function createForm(v: DashboardView, t: PortalStrings): string {
   const options = (["live", "test", "publishable"] as const)
     .map((k) => `<option value="${k}"${k === kind ? " selected" : ""}>${e(t.kinds[k])}</option>`)
     .join("");
-  return `<form method="post" action="/portal/keys">${csrfField(v.csrf)}
+  return `<form method="post" action="/portal/keys">${csrfField(v.csrf)}<input type="hidden" name="form_token" value="${e(v.formToken)}">
 <div class="row">
 <div><label for="kind">${e(t.kind)}</label><select id="kind" name="kind">${options}</select></div>
 <div><label for="name">${e(t.name)}</label><input id="name" name="name" type="text" maxlength="80" value="${e(v.draft?.name ?? "")}"></div>
@@ -108,6 +110,10 @@ ${revokedList(v, t)}
 <section class="card" id="create"><h2>${e(t.createKey)}</h2>
 ${createForm(v, t)}
 </section>
-${alertsSection(v.plan, v.alerts, t)}`;
+${alertsSection(v.plan, v.alerts, t)}
+
+<section class="card" id="test-mode"><h2>${e(t.testModeTitle)}</h2>
+<p class="hint">${e(t.testModeText)}</p>
+</section>`;
   return renderPage({ lang: v.lang, title: t.title, body, path: "/portal/", csrf: v.csrf });
 }

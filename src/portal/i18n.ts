@@ -86,6 +86,11 @@ const he = {
   nextRetry: "ניסיון הבא",
   deliveryStatuses: { pending: "בניסיונות חוזרים", succeeded: "נמסר", failed: "נכשל" },
   testEvent: "בדיקה",
+  formUsedTitle: "המפתח כבר נוצר",
+  formUsedText: "הטופס הזה כבר נשלח ויצר את המפתח {key} ({kind}); לא נוצר מפתח נוסף. מפתח מוצג במלואו פעם אחת בלבד: אם לא העתקתם אותו, בטלו אותו וצרו חדש.",
+  formExpired: "טופס יצירת המפתח פג תוקף (או שאינו שלכם). הנה טופס חדש; לא נוצר מפתח.",
+  testModeTitle: "מצב בדיקות",
+  testModeText: `מפתחות ${ltr("sk_test_")} קוראים נתוני בדיקה: מערך ההדגמה של השירות (זהה בכל שרת), לעולם לא את הנתונים החיים, ואינם נספרים במכסה. כל תשובה מציינת זאת: ${ltr("meta.livemode")} הוא ${ltr("false")} למפתח בדיקות ו-${ltr("true")} למפתח ייצור. הם שומרים על התוכנית ועל מגבלת הקצב של החשבון.`,
 } as const;
 
 type Strings = { [K in keyof typeof he]: (typeof he)[K] extends string ? string : { [P in keyof (typeof he)[K]]: string } };
@@ -171,6 +176,11 @@ const en: Strings = {
   nextRetry: "Next retry",
   deliveryStatuses: { pending: "retrying", succeeded: "delivered", failed: "failed" },
   testEvent: "test",
+  formUsedTitle: "That key was already created",
+  formUsedText: "This form was already sent and created the key {key} ({kind}); no other key was made. A key is shown in full only once: if you did not copy it, revoke it and create another.",
+  formExpired: "The create-key form expired (or is not yours). Here is a fresh one; no key was made.",
+  testModeTitle: "Test mode",
+  testModeText: "sk_test_ keys read test data: the service's demo dataset (the same on every server), never the live data, and are not counted against the quota. Every answer says so: meta.livemode is false for a test key, true for a live one. They keep the account's plan and rate limit.",
 };
 
 export type PortalStrings = Strings;

@@ -3,7 +3,7 @@ import type { AppDeps } from "../app.ts";
 import { requestState } from "../http/request-state.ts";
 import { accessOf } from "../http/access/service.ts";
 import { AccountError, createAccount, findAccountByEmail, findAccountById, normaliseEmail } from "../http/access/accounts.ts";
-import { createKey, listKeys, revokeKeyById, setAllowedOrigins } from "../http/access/keys.ts";
+import { createKey, findKey, listKeys, maskedKey, revokeKeyById, setAllowedOrigins } from "../http/access/keys.ts";
 import type { KeyKind } from "../http/access/key-format.ts";
 import { parseOriginList } from "../http/access/origins.ts";
 import { planQuota, planRate } from "../http/access/plan-limits.ts";
@@ -19,6 +19,7 @@ import { signInPage, signUpPage } from "./auth-pages.ts";
 import { dashboardPage, type DashboardView } from "./dashboard-page.ts";
 import { keyCreatedPage } from "./key-created-page.ts";
 import { messagePage } from "./message-page.ts";
+import { issueFormToken, useFormToken } from "./form-tokens.ts";
 import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
 import { randomToken, sameSecret } from "./tokens.ts";
 import { alertsOf } from "../alerts/alert-service.ts";
@@ -148,6 +149,7 @@ export function portalModule(deps: AppDeps) {
       keys,
       widgetQuota: deps.settings.widgetQuota,
       alerts: accountAlerts(account.id),
+      formToken: issueFormToken(db, account.id, now),
       notice: done === "revoked" || done === "origins" ? t.done[done] : undefined,
       ...extra,
     };
@@ -265,8 +267,19 @@ export function portalModule(deps: AppDeps) {
       // Origins apply to publishable keys only; the field is ignored for secret keys.
       const origins = kind === "publishable" ? parseOriginList([originsText]) : { ok: true as const, origins: [] as string[] };
       if (!origins.ok) return dashboard(v, got.session, { error: fill(t.badOrigin, { value: origins.invalid }), draft }, 400);
-      const { key, record } = createKey(db, { accountId: got.session.accountId, kind, name, origins: origins.origins }, deps.now());
-      return html(v, keyCreatedPage(v.lang, key, record, got.session.csrf));
+      // One form, one key: the form's token is used once; a repeated post learns which key it made.
+      const accountId = got.session.accountId;
+      const use = useFormToken(db, got.form.get("form_token"), accountId, deps.now(), () => {
+        const made = createKey(db, { accountId, kind, name, origins: origins.origins }, deps.now());
+        return { keyId: made.record.id, result: made };
+      });
+      if (use.outcome === "invalid") return dashboard(v, got.session, { error: t.formExpired, draft }, 400);
+      if (use.outcome === "used") {
+        const first = findKey(db, use.keyId);
+        const text = first ? fill(t.formUsedText, { key: maskedKey(first), kind: t.kindShort[first.kind] }) : t.formUsedTitle;
+        return html(v, messagePage(v.lang, t.formUsedTitle, text, "/portal/", "form_already_used"), 409);
+      }
+      return html(v, keyCreatedPage(v.lang, use.result.key, use.result.record, got.session.csrf));
     }, { parse: "none", detail: { hide: true } })
     .post("/portal/keys/:id/revoke", async ({ request, server, params }) => {
       const v = visit(request, server);

@@ -50,6 +50,13 @@ export class PortalClient {
     return match[1]!;
   }
 
+  /** The single-use token of the last page's create-key form. */
+  formToken(): string {
+    const match = /name="form_token" value="([^"]+)"/.exec(this.lastHtml);
+    if (!match) throw new Error("no create-key form on the last page");
+    return match[1]!;
+  }
+
   async signUp(email: string, password = "correct horse battery"): Promise<Response> {
     await this.get("/portal/signup");
     return this.post("/portal/signup", { csrf: this.csrf(), email, password });
@@ -63,7 +70,7 @@ export class PortalClient {
   /** Creates a key from the dashboard; returns the key shown once. */
   async createKey(kind: string, origins = "", name = ""): Promise<string> {
     await this.get("/portal/");
-    const res = await this.post("/portal/keys", { csrf: this.csrf(), kind, origins, name });
+    const res = await this.post("/portal/keys", { csrf: this.csrf(), form_token: this.formToken(), kind, origins, name });
     if (res.status !== 200) throw new Error(`create key: ${res.status}`);
     const match = /<code class="newkey" id="new-key"[^>]*>([^<]+)<\/code>/.exec(this.lastHtml);
     if (!match) throw new Error("no new key on the page");

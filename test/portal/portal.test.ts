@@ -268,3 +268,59 @@ describe("login rate limit", () => {
     expect((await elsewhere.signIn("guess9@example.com", "x")).status).toBe(401);
   });
 });
+
+describe("one form, one key", () => {
+  const keyCount = (ctx: ReturnType<typeof accessApp>) => (ctx.db.accounts.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n;
+
+  test("posting the same create-key form again (back button, replay) makes no second key and says which key the first made", async () => {
+    const ctx = accessApp();
+    const browser = new PortalClient(ctx.app);
+    await browser.signUp("dev@example.com");
+    await browser.get("/portal/");
+    const form = { csrf: browser.csrf(), form_token: browser.formToken(), kind: "test", name: "ci", origins: "" };
+    const first = await browser.post("/portal/keys", form);
+    expect(first.status).toBe(200);
+    const key = /id="new-key"[^>]*>([^<]+)</.exec(browser.lastHtml)![1]!;
+    expect(key).toStartWith("sk_test_");
+    const again = await browser.post("/portal/keys", form);
+    expect(again.status).toBe(409);
+    expect(browser.lastHtml).toContain("form_already_used");
+    expect(browser.lastHtml).toContain(`${key.slice(0, 12)}…${key.slice(-4)}`); // the first key, masked
+    expect(browser.lastHtml).not.toContain(key); // never the key itself a second time
+    expect(keyCount(ctx)).toBe(1);
+    // A fresh form makes a new key as usual.
+    await browser.createKey("live");
+    expect(keyCount(ctx)).toBe(2);
+  }, 30_000);
+
+  test("a double click (two posts of one form at once) makes one key", async () => {
+    const ctx = accessApp();
+    const browser = new PortalClient(ctx.app);
+    await browser.signUp("dev@example.com");
+    await browser.get("/portal/");
+    const form = { csrf: browser.csrf(), form_token: browser.formToken(), kind: "live", name: "", origins: "" };
+    const statuses = (await Promise.all([browser.post("/portal/keys", form), browser.post("/portal/keys", form), browser.post("/portal/keys", form)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409]);
+    expect(keyCount(ctx)).toBe(1);
+  }, 30_000);
+
+  test("a missing, forged or other account's form token makes no key", async () => {
+    const ctx = accessApp();
+    const mallory = new PortalClient(ctx.app);
+    await mallory.signUp("mallory@example.com");
+    await mallory.get("/portal/");
+    const stolen = mallory.formToken();
+    const browser = new PortalClient(ctx.app);
+    await browser.signUp("dev@example.com");
+    await browser.get("/portal/");
+    for (const token of [undefined, "x".repeat(43), stolen]) {
+      const fields: Record<string, string> = { csrf: browser.csrf(), kind: "live", name: "", origins: "" };
+      if (token) fields.form_token = token;
+      const res = await browser.post("/portal/keys", fields);
+      expect(res.status).toBe(400);
+      expect(browser.lastHtml).toContain('role="alert"');
+      expect(browser.formToken()).toBeTruthy(); // the page offers a fresh form
+    }
+    expect(keyCount(ctx)).toBe(0);
+  }, 30_000);
+});
