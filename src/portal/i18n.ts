@@ -3,7 +3,7 @@
 export type Lang = "he" | "en";
 
 /** Wraps Latin identifiers in Unicode isolates so Hebrew text keeps them intact (sk_live_, not _sk_live). */
-const ltr = (text: string) => `\u2066${text}\u2069`;
+export const ltr = (text: string) => `\u2066${text}\u2069`;
 
 const he = {
   title: "פורטל המפתחים",
@@ -35,7 +35,7 @@ const he = {
   quotaLine: "{used} מתוך {limit} קריאות החודש · נותרו {remaining}",
   rateLine: "עד {rate} בקשות לדקה לכל מפתח",
   upgradeNote: "לשדרוג תוכנית פנו למפעיל השירות.",
-  usageTitle: `שימוש החודש לפי יום (קריאות עם מפתחות ${ltr("sk_live_")})`,
+  usageTitle: `שימוש החודש לפי יום ${ltr("UTC")} (קריאות עם מפתחות ${ltr("sk_live_")})`,
   usageChartLabel: "קריאות לפי יום בחודש {month}; סך הכול {total}",
   testNotCounted: `קריאות עם מפתחות ${ltr("sk_test_")} אינן נספרות.`,
   keys: "מפתחות",
@@ -43,7 +43,7 @@ const he = {
   key: "מפתח",
   kind: "סוג",
   name: "שם",
-  created: "נוצר",
+  created: `נוצר (${ltr("UTC")})`,
   origins: "מקורות מורשים",
   anyOrigin: "כל מקור",
   widgetViews: "{used} מתוך {limit} צפיות בווידג'ט החודש",
@@ -125,7 +125,7 @@ const en: Strings = {
   quotaLine: "{used} of {limit} calls this month · {remaining} left",
   rateLine: "Up to {rate} requests per minute per key",
   upgradeNote: "To change plans, contact the operator of this service.",
-  usageTitle: "This month's usage by day (calls with sk_live_ keys)",
+  usageTitle: "This month's usage by UTC day (calls with sk_live_ keys)",
   usageChartLabel: "Calls per day in {month}; {total} in all",
   testNotCounted: "Calls with sk_test_ keys are not counted.",
   keys: "Keys",
@@ -133,7 +133,7 @@ const en: Strings = {
   key: "Key",
   kind: "Kind",
   name: "Name",
-  created: "Created",
+  created: "Created (UTC)",
   origins: "Allowed origins",
   anyOrigin: "any origin",
   widgetViews: "{used} of {limit} widget views this month",

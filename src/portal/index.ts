@@ -13,7 +13,7 @@ import { cameOverHttps, clientAddress, type PeerSource } from "../http/access/cl
 import { AttemptLimiter } from "./attempt-limiter.ts";
 import { clearCookie, readCookies, setCookie } from "./cookies.ts";
 import { readForm } from "./form.ts";
-import { fill, isLang, strings, type Lang } from "./i18n.ts";
+import { fill, isLang, ltr, strings, type Lang } from "./i18n.ts";
 import { PAGE_HEADERS } from "./layout.ts";
 import { signInPage, signUpPage } from "./auth-pages.ts";
 import { dashboardPage, type DashboardView } from "./dashboard-page.ts";
@@ -276,7 +276,7 @@ export function portalModule(deps: AppDeps) {
       if (use.outcome === "invalid") return dashboard(v, got.session, { error: t.formExpired, draft }, 400);
       if (use.outcome === "used") {
         const first = findKey(db, use.keyId);
-        const text = first ? fill(t.formUsedText, { key: maskedKey(first), kind: t.kindShort[first.kind] }) : t.formUsedTitle;
+        const text = first ? fill(t.formUsedText, { key: ltr(maskedKey(first)), kind: t.kindShort[first.kind] }) : t.formUsedTitle;
         return html(v, messagePage(v.lang, t.formUsedTitle, text, "/portal/", "form_already_used"), 409);
       }
       return html(v, keyCreatedPage(v.lang, use.result.key, use.result.record, got.session.csrf));

@@ -1,4 +1,5 @@
 import { escapeHtml as e } from "../http/html.ts";
+import { text } from "./text.ts";
 import { strings, type Lang } from "./i18n.ts";
 
 /** The portal's page shell: language and direction, header with navigation, no scripts at all. */
@@ -29,7 +30,9 @@ textarea{min-height:4.2rem;direction:ltr;text-align:left}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:start;padding:.5rem .4rem;border-bottom:1px solid #e6eaef;vertical-align:top}
 th{font-size:.85rem;color:#5b6675;font-weight:600}
-code,.key{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;direction:ltr;unicode-bidi:embed}
+code,.key{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;direction:ltr;unicode-bidi:isolate}
+.key{white-space:nowrap}
+bdi{unicode-bidi:isolate}
 .newkey{display:block;font-size:1.05rem;padding:.8rem;background:#f1f5f9;border:1px dashed #7c8a9c;border-radius:6px;word-break:break-all;user-select:all}
 .plan{display:inline-block;background:#e7eef7;color:#123a5e;border-radius:999px;padding:.1rem .7rem;font-weight:700}
 .meter{height:10px;background:#e6eaef;border-radius:5px;overflow:hidden;margin:.5rem 0}
@@ -41,7 +44,28 @@ details{margin-top:.75rem}
 .error-text{color:#8a1c12}
 .alert{border-top:1px solid #e3e7ed;padding-top:.5rem;margin-top:.75rem}
 .alert th[scope=row]{width:8rem;font-weight:600}
-svg text{font:11px system-ui,sans-serif;fill:#5b6675}
+.usage-chart{display:grid;grid-template-columns:auto 1fr;grid-template-rows:140px auto;gap:.25rem .4rem;margin:0;font-size:.8rem;color:#5b6675}
+.chart-y{display:flex;flex-direction:column;justify-content:space-between;text-align:right;line-height:1}
+.chart-bars{width:100%;height:140px;display:block;border-bottom:1px solid #b8c2cf}
+.chart-x{grid-column:2;position:relative;height:1.2em}
+.chart-x span{position:absolute;transform:translateX(-50%);line-height:1.2}
+.keys td.actions{text-align:end}
+.keys td.when{white-space:nowrap}
+main,.card,.row>*{min-width:0}
+textarea,input,select{max-width:100%}
+.newkey,.card p,.hint{overflow-wrap:anywhere}
+@media (max-width:640px){
+  header{padding:.6rem .9rem;gap:.4rem .9rem}
+  main{margin:1rem auto;padding:0 .6rem}
+  .card{padding:.9rem .8rem}
+  .row>*{flex-basis:100%}
+  table.keys,table.keys tbody,table.keys tr,table.keys td{display:block;width:100%}
+  table.keys thead{display:none}
+  table.keys tr{border-bottom:1px solid #e6eaef;padding:.5rem 0}
+  table.keys td{border:0;padding:.15rem 0}
+  table.keys td[data-label]::before{content:attr(data-label) ": ";color:#5b6675;font-size:.85rem}
+  table.keys td.actions{text-align:start;padding-top:.4rem}
+}
 `;
 
 export interface PageOptions {
@@ -71,9 +95,9 @@ export function renderPage(options: PageOptions): string {
 </head>
 <body>
 <header>
-<span class="brand">${e(t.brand)}</span>
-<a href="/docs">${e(t.docs)}</a>
-<a href="/widget/v1/demo.html">${e(t.widgetDemo)}</a>
+<span class="brand">${text(t.brand)}</span>
+<a href="/docs">${text(t.docs)}</a>
+<a href="/widget/v1/demo.html">${text(t.widgetDemo)}</a>
 <a href="${e(options.path)}?lang=${other}" lang="${other}" hreflang="${other}">${e(t.otherLang)}</a>
 ${signOut}
 </header>

@@ -1,35 +1,34 @@
 import { escapeHtml as e } from "../http/html.ts";
 
 /**
- * This month's calls per day as an inline SVG bar chart (no script). Days run left to right
- * in both languages; every bar has a <title> with its date and count.
+ * This month's calls per day as a bar chart without script: the bars are an SVG stretched to the
+ * card's width (no text inside it, so nothing shrinks), the axis labels are HTML text at the
+ * page's own size — readable from a 320 px phone to a desktop. Days run left to right in both
+ * languages; every bar has a <title> with its date and count. Days are UTC days, as the quota's
+ * month is (the page says so, and shows its other dates in UTC too).
  */
 export function usageChart(days: { day: string; count: number }[], label: string): string {
-  const width = 720;
-  const height = 180;
-  const top = 14;
-  const bottom = 22;
-  const left = 34;
-  const plotH = height - top - bottom;
+  const n = Math.max(1, days.length);
+  const height = 100;
   const max = Math.max(1, ...days.map((d) => d.count));
-  const step = (width - left - 6) / Math.max(1, days.length);
-  const bar = Math.max(2, step * 0.7);
-  const y = (count: number) => top + plotH - (count / max) * plotH;
   const bars = days
     .map((d, i) => {
-      const x = left + i * step + (step - bar) / 2;
-      const h = Math.max(d.count > 0 ? 1 : 0, (d.count / max) * plotH);
-      const dayNum = Number(d.day.slice(8));
-      const tick = dayNum === 1 || dayNum % 5 === 0 ? `<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${dayNum}</text>` : "";
-      return `<rect x="${x.toFixed(1)}" y="${(top + plotH - h).toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}" rx="2" fill="#0b5cad"><title>${e(d.day)}: ${d.count}</title></rect>${tick}`;
+      const h = Math.max(d.count > 0 ? 1 : 0, (d.count / max) * height);
+      return `<rect x="${(i + 0.15).toFixed(2)}" y="${(height - h).toFixed(2)}" width="0.7" height="${h.toFixed(2)}" fill="#0b5cad"><title>${e(d.day)}: ${d.count}</title></rect>`;
     })
     .join("");
-  const grid = [0, 0.5, 1]
-    .map((f) => {
-      const value = Math.round(max * f);
-      const gy = y(value).toFixed(1);
-      return `<line x1="${left}" x2="${width - 4}" y1="${gy}" y2="${gy}" stroke="#e6eaef"/><text x="${left - 6}" y="${gy}" dy="4" text-anchor="end">${value}</text>`;
+  const grid = [0.5, 1].map((f) => `<line x1="0" x2="${n}" y1="${height - f * height}" y2="${height - f * height}" stroke="#e6eaef" stroke-width="1" vector-effect="non-scaling-stroke"/>`).join("");
+  // Day numbers under the 1st and every 5th day, each centred under its bar.
+  const ticks = days
+    .map((d, i) => {
+      const day = Number(d.day.slice(8));
+      return day === 1 || day % 5 === 0 ? `<span style="left:${(((i + 0.5) / n) * 100).toFixed(2)}%">${day}</span>` : "";
     })
     .join("");
-  return `<svg class="usage-chart" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="${e(label)}" direction="ltr" xmlns="http://www.w3.org/2000/svg">${grid}${bars}</svg>`;
+  const yLabels = [max, Math.round(max / 2), 0].map((v) => `<span>${v}</span>`).join("");
+  return `<figure class="usage-chart" dir="ltr" role="img" aria-label="${e(label)}">
+<div class="chart-y" aria-hidden="true">${yLabels}</div>
+<svg class="chart-bars" viewBox="0 0 ${n} ${height}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">${grid}${bars}</svg>
+<div class="chart-x" aria-hidden="true">${ticks}</div>
+</figure>`;
 }

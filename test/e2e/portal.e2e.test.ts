@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
 
     await page.goto(`${origin}/portal/`);
     expect(await page.getAttribute("#quota-line", "data-used")).toBe("2");
-    expect(await page.locator("svg.usage-chart rect").count()).toBe(30);
+    expect(await page.locator(".usage-chart rect").count()).toBe(30);
     await page.screenshot({ path: join(SHOTS, "portal-he.png"), fullPage: true });
     await page.goto(`${origin}/portal/?lang=en`);
     expect(await page.getAttribute("html", "dir")).toBe("ltr");
