@@ -28,6 +28,8 @@ let shop: ReturnType<typeof Bun.serve>;
 let apiOrigin: string;
 let shopOrigin: string;
 const dataRequests: string[] = [];
+/** A publishable key limited to another site than any page of this test. */
+let otherSiteKey = "";
 
 /** The shop's page: hostile global CSS, widgets in several states, the loader from the service's origin. */
 function shopPage(keys: { good: string; otherSite: string; unknown: string }): string {
@@ -75,6 +77,7 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     shopOrigin = `http://127.0.0.1:${shop.port}`;
     const good = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [shopOrigin] }).key;
     const otherSite = insertPublishableKey(ctx.db.accounts, { allowedOrigins: ["https://elsewhere.example"] }).key;
+    otherSiteKey = otherSite;
 
     // Keys made while the service runs take effect within about a second (contract): wait for ours.
     for (let i = 0; i < 40; i++) {
@@ -223,7 +226,25 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     }, { barcode: MILK, key: demoKey });
     await page.waitForFunction(() => (document.getElementById("stolen-demo-key")?.shadowRoot?.querySelector(".w")?.getAttribute("data-state") ?? "loading") !== "loading", null, { timeout: 5000 });
     expect(await widgetState("stolen-demo-key")).toBe("key");
-  });
+  }, 30_000);
+
+  test("the demo page with the visitor's key limited to another site: the notice says the widgets are refused here, and each shows the key state", async () => {
+    const demo = await context.newPage();
+    await demo.goto(`${apiOrigin}/widget/v1/demo.html?key=${otherSiteKey}`);
+    expect(await demo.getAttribute("#key-note", "data-fit")).toBe("other-origins");
+    await demo.waitForFunction(
+      () => {
+        const all = [...document.querySelectorAll("[data-svc-widget]")];
+        return all.length > 0 && all.every((e) => (e.shadowRoot?.querySelector(".w")?.getAttribute("data-state") ?? "loading") !== "loading");
+      },
+      null,
+      { timeout: 15000 },
+    );
+    const states = await demo.evaluate(() => [...document.querySelectorAll("[data-svc-widget]")].map((e) => e.shadowRoot!.querySelector(".w")!.getAttribute("data-state")));
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(["key"]));
+    await demo.close();
+  }, 30_000);
 
   test("screenshot", async () => {
     const path = join(temp, "widget.png");

@@ -256,6 +256,45 @@ describe("/widget/v1/demo.html", () => {
   });
 });
 
+describe("/widget/v1/demo.html with the visitor's own key: the notice is what the widgets will do", () => {
+  const noteOf = (html: string) => /id="key-note" data-fit="([a-z-]+)"/.exec(html)?.[1] ?? null;
+  const page = async (key: string) => (await ctx.app.handle(new Request(`http://localhost/widget/v1/demo.html?key=${key}`))).text();
+  /** The widget's own request from the demo page: same origin, so a browser sends Sec-Fetch-Site and no Origin. */
+  const widgetCall = (key: string) =>
+    ctx.app.handle(new Request(`http://localhost/api/v1/widget/data/?barcode=7290000066318&key=${key}`, { headers: { "sec-fetch-site": "same-origin" } }));
+
+  test("a key limited to other sites: the page says the widgets here are refused, and the service refuses them", async () => {
+    const html = await page(pk.key);
+    expect(noteOf(html)).toBe("other-origins");
+    expect(html).toContain("https://shop.example");
+    expect(html).toContain("origin_not_allowed");
+    const res = await widgetCall(pk.key);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).code).toBe("origin_not_allowed");
+  });
+
+  test("a key allowing any origin, or this page's origin: the page says it works here, and it does", async () => {
+    const anyOrigin = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [] });
+    const here = insertPublishableKey(ctx.db.accounts, { allowedOrigins: ["https://shop.example", "http://localhost"] });
+    ctx.deps.access!.keys.invalidate();
+    expect(noteOf(await page(anyOrigin.key))).toBe("any-origin");
+    expect(noteOf(await page(here.key))).toBe("allowed-here");
+    expect((await widgetCall(anyOrigin.key)).status).toBe(200);
+    expect((await widgetCall(here.key)).status).toBe(200);
+  });
+
+  test("an unknown or revoked key: the page says every widget will show a key error", async () => {
+    const unknown = "pk_live_" + "Z".repeat(32);
+    expect(noteOf(await page(unknown))).toBe("unusable");
+    expect((await widgetCall(unknown)).status).toBe(401);
+  });
+
+  test("a server-side call (no Origin, no Sec-Fetch-Site) is not a page: origin limits do not apply to it", async () => {
+    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/widget/data/?barcode=7290000066318&key=${pk.key}`));
+    expect(res.status).toBe(200);
+  });
+});
+
 describe("the service's demo key (the demo page works out of the box)", () => {
   const ctx2 = testApp();
   const g = new Fixture(ctx2.db.prices, ctx2.chainIds);

@@ -44,6 +44,17 @@ export function parseOriginList(values: string[]): OriginsResult {
  */
 export const SELF_ORIGIN = "self";
 
+/**
+ * The origin of the page a browser request comes from: its Origin header, or, for a same-origin
+ * request (a browser sends no Origin header on a same-origin GET, but says `Sec-Fetch-Site:
+ * same-origin`), the service's own origin. Null for a call without either (a server's).
+ */
+export function pageOrigin(request: Request, ownOrigin: () => string): string | null {
+  const origin = request.headers.get("origin");
+  if (origin !== null) return origin;
+  return request.headers.get("sec-fetch-site") === "same-origin" ? ownOrigin() : null;
+}
+
 /** The host[:port] of an origin or URL prefix: "https://a.example:8443" → "a.example:8443". */
 function authority(origin: string): string {
   const start = origin.indexOf("//");

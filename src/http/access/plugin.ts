@@ -9,7 +9,7 @@ import { answerEpoch } from "../answer-epoch.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
 import type { ActiveKey } from "./key-cache.ts";
 import { looksSecret, secretKeyInQuery } from "./key-format.ts";
-import { originAllowed } from "./origins.ts";
+import { originAllowed, pageOrigin } from "./origins.ts";
 import { publicOrigin } from "../public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
 import { accountSubject, widgetSubject, type Reservation } from "./quota-ledger.ts";
@@ -161,7 +161,12 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     };
     if (widget && secret) refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
     if (!widget && !secret) refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
-    if (widget && !originAllowed(key.allowedOrigins, origin, () => publicOrigin(request, settings.trustProxy))) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${origin}.`));
+    if (widget) {
+      // A widget on one of the service's own pages (the demo page) asks without an Origin header.
+      const own = () => publicOrigin(request, settings.trustProxy);
+      const from = pageOrigin(request, own);
+      if (!originAllowed(key.allowedOrigins, from, own)) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${from}.`));
+    }
     if (!widget && !mcp && !planAllows(key.plan, audience as Plan)) {
       refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }

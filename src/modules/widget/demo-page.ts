@@ -24,7 +24,20 @@ input{font:inherit;padding:4px 8px;min-width:22em;direction:ltr}
 a:focus-visible,input:focus-visible,button:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
 `;
 
+/** What the page knows of a visitor's own key, as the access layer will judge the widgets' requests. */
+export type VisitorKeyFit =
+  /** Unknown, revoked, or not a publishable key: every widget shows its key error. */
+  | { fit: "unusable" }
+  /** No allowed origins: any site, this page included. */
+  | { fit: "any-origin" }
+  /** Its allowed origins include this page's. */
+  | { fit: "allowed-here"; origins: string[] }
+  /** Limited to other sites: refused here (403 origin_not_allowed), each widget says the key is not allowed. */
+  | { fit: "other-origins"; origins: string[] };
+
 export interface DemoPageInput {
+  /** The visitor's own key (`?key=`), judged; null when the page uses the demo key or none. */
+  visitorKey?: VisitorKeyFit | null;
   /** The key the widgets on the page use: the visitor's (`?key=`) or the service's own demo key; null when neither. */
   key: string | null;
   /** True when `key` is the service's demo key (it works only on this service's own pages). */
@@ -39,6 +52,27 @@ export interface DemoPageInput {
 
 const KEY_FORM =
   `<form method="get" action="/widget/v1/demo.html"><label>מפתח פומבי: <input name="key" placeholder="pk_live_…" dir="ltr" autocomplete="off"></label> <button>הצגה</button></form>`;
+
+const ltrList = (origins: string[]) => origins.map((o) => `<bdi dir="ltr">${escapeHtml(o === "self" ? "(this service)" : o)}</bdi>`).join(", ");
+
+/** The notice about the visitor's own key: what the widgets below will do with it, and why. */
+function visitorKeyNote(key: VisitorKeyFit, origin: string): string {
+  const here = `<bdi dir="ltr">${escapeHtml(origin)}</bdi>`;
+  const withoutKey = `<a href="/widget/v1/demo.html">בלי המפתח</a> הדף משתמש במפתח ההדגמה.`;
+  switch (key.fit) {
+    case "unusable":
+      return `<p class="note" id="key-note" data-fit="unusable">הדף משתמש במפתח שלכם, אך המפתח אינו מוכר לשירות או שבוטל: כל ווידג׳ט יציג שהמפתח אינו תקין. ${withoutKey}</p>`;
+    case "any-origin":
+      return `<p class="note" id="key-note" data-fit="any-origin">הדף משתמש במפתח שלכם. הוא אינו מוגבל למקורות, ולכן פועל גם כאן וגם בכל אתר אחר.</p>`;
+    case "allowed-here":
+      return `<p class="note" id="key-note" data-fit="allowed-here">הדף משתמש במפתח שלכם. המקורות המורשים שלו (${ltrList(key.origins)}) כוללים את הדף הזה (${here}), ולכן הווידג׳טים פועלים.</p>`;
+    case "other-origins":
+      return (
+        `<p class="note" id="key-note" data-fit="other-origins">הדף משתמש במפתח שלכם, המוגבל ל־${ltrList(key.origins)}. הדף הזה (${here}) אינו ביניהם, ולכן השירות מסרב לבקשות הווידג׳טים כאן ` +
+        `(<code dir="ltr">403 origin_not_allowed</code>) וכל ווידג׳ט מציג שהמפתח אינו מורשה באתר זה — כפי שיקרה בכל אתר שאינו ברשימה. באתרים שברשימה הוא יפעל. ${withoutKey}</p>`
+      );
+  }
+}
 
 /** /widget/v1/demo.html: the widget on the products sold in most stores, with the embed snippet. */
 export function demoPage(input: DemoPageInput): string {
@@ -73,9 +107,7 @@ export function demoPage(input: DemoPageInput): string {
       `<div data-svc-widget data-barcode="${products[0]!.barcode}" data-api-key="${snippetKey}"></div>\n` +
       `<script src="${input.origin}/widget/v1/loader.js" async></script>`;
     parts.push(`<h2>הטמעה באתר שלכם</h2><pre><code id="snippet">${escapeHtml(snippet)}</code></pre>`);
-    if (!input.keyIsDemo) {
-      parts.push(`<p class="note">הדף משתמש במפתח שלכם. מפתח שמוגבל למקורות של האתר שלכם לא יעבוד בדף זה (הווידג׳ט יציג שהמפתח אינו מורשה): <a href="/widget/v1/demo.html">בלי המפתח</a> הדף משתמש במפתח ההדגמה.</p>`);
-    }
+    if (!input.keyIsDemo) parts.push(visitorKeyNote(input.visitorKey ?? { fit: "unusable" }, input.origin));
     if (input.keyIsDemo) {
       parts.push(
         `<p>הדף משתמש במפתח הדגמה של השירות, שפועל רק בדפי השירות עצמו. לאתר שלכם צרו מפתח פומבי ב<a href="/portal/">פורטל המפתחים</a> (חינם), ` +

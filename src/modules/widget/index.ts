@@ -5,13 +5,24 @@ import { requestState } from "../../http/request-state.ts";
 import { requireData } from "../../http/require-data.ts";
 import { widgetAssets, type WidgetAsset } from "./assets.ts";
 import { ASSET_CORS, dataCors, preflightHeaders } from "./cors.ts";
-import { demoPage, PUBLISHABLE_KEY } from "./demo-page.ts";
+import { demoPage, PUBLISHABLE_KEY, type VisitorKeyFit } from "./demo-page.ts";
 import { demoWidgetKey } from "./demo-key.ts";
 import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
 import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { servedData } from "../../http/data-set.ts";
+import { accessOf } from "../../http/access/service.ts";
+import { originAllowed } from "../../http/access/origins.ts";
+import type { ActiveKey } from "../../http/access/key-cache.ts";
+
+/** Whether a visitor's key will work on this page (the demo page says so, and the widgets behave so). */
+function visitorKeyFit(key: ActiveKey | null, own: string): VisitorKeyFit {
+  if (!key || key.kind !== "publishable") return { fit: "unusable" };
+  if (key.allowedOrigins.length === 0) return { fit: "any-origin" };
+  if (originAllowed(key.allowedOrigins, own, () => own)) return { fit: "allowed-here", origins: key.allowedOrigins };
+  return { fit: "other-origins", origins: key.allowedOrigins };
+}
 
 const DATA_PATH = /^\/api\/v1\/widget\/data\/?$/;
 
@@ -96,8 +107,10 @@ export function widgetModule(deps: AppDeps) {
         const visitorKey = PUBLISHABLE_KEY.test(given) ? given : null;
         // Without a key of the visitor's, the service's own demo key (made on first use).
         const key = visitorKey ?? demoWidgetKey(deps.db.accounts, deps.now());
+        const own = publicOrigin(request, deps.settings.trustProxy);
         const html = demoPage({
           key,
+          visitorKey: visitorKey === null ? null : visitorKeyFit(accessOf(deps).keys.lookup(visitorKey), own),
           keyIsDemo: visitorKey === null && key !== null,
           badKey: given !== "" && visitorKey === null,
           products: deps.data.hasData ? demoProducts(deps) : [],
