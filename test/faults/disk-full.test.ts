@@ -40,7 +40,7 @@ describe("full disk during import", () => {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
       served.deps.db.prices.run("PRAGMA wal_checkpoint(TRUNCATE)");
-      const key = (await withKey(served.deps, "pro"))["x-api-key"]!;
+      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}&granularity=store`, key);
       expect(before.status).toBe(200);
@@ -79,7 +79,7 @@ describe("full disk during import", () => {
     try {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
-      const key = (await withKey(served.deps, "pro"))["x-api-key"]!;
+      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}`, key);
       const digest = priceDigest(served.deps.db.prices);

@@ -46,7 +46,7 @@ describe("read-only data dir during import", () => {
     try {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
-      const key = (await withKey(served.deps, "pro"))["x-api-key"]!;
+      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
       served.deps.db.prices.run("PRAGMA wal_checkpoint(TRUNCATE)");
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}`, key);
@@ -74,7 +74,7 @@ describe("read-only data dir during import", () => {
     try {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
-      const key = (await withKey(served.deps, "pro"))["x-api-key"]!;
+      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}`, key);
       const digest = priceDigest(served.deps.db.prices);

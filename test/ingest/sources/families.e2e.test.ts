@@ -345,7 +345,7 @@ describe("every portal family, listing → download → import → API", () => {
 
   test("GET /api/v1/chains/ shows each fetched chain with live data and a truthful fetch health", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro");
+    const headers = await withKey(deps, "pro", "live");
     const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
     for (const slug of Object.keys(EXPECTED_PRICES)) {
       const chain = chains.find((c) => c.chain_id === slug)!;
@@ -357,7 +357,7 @@ describe("every portal family, listing → download → import → API", () => {
 
   test("GET /api/v1/prices/ lists the shared product at every chain, at the price its portal published", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro");
+    const headers = await withKey(deps, "pro", "live");
     const body = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${SHARED}`, { headers }))).json();
     const prices = Object.fromEntries((body.data.prices as { chain_id: string; price_ils: string }[]).map((p) => [p.chain_id, p.price_ils]));
     expect(prices).toEqual(EXPECTED_PRICES);

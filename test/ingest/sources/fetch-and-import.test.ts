@@ -87,7 +87,7 @@ describe("fetchAndImport after a demo first start", () => {
 
   test("the live import replaces the demo data: only the fetched chain's data, source live", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro");
+    const headers = await withKey(deps, "pro", "live");
     const before = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${sharedBarcode}`, { headers }))).json();
     expect(before.data.prices.length).toBeGreaterThanOrEqual(3);
 
@@ -290,7 +290,7 @@ describe("fetchAndImport when a chain fails", () => {
 
       const deps: AppDeps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") };
       const app = createApp(deps);
-      const headers = await withKey(deps, "pro");
+      const headers = await withKey(deps, "pro", "live");
       const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
       expect(chains.find((c) => c.chain_id === "king-store")).toMatchObject({
         status: "ok",
