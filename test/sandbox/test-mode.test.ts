@@ -196,6 +196,17 @@ describe("test mode on a demo server", () => {
     expect(test.headers.get("etag")).not.toBe(live.headers.get("etag"));
     expect(s.sandbox.inProgress || s.sandbox.ready).toBe(false);
   });
+
+  test("price alerts are live-only: a test key gets 403 live_key_required, a live key is served", async () => {
+    const body = JSON.stringify({ barcode: LIVE_BARCODE, condition: { below_ils: "5.00" }, url: "https://hooks.example/x" });
+    const post = (headers: Record<string, string>) => s.app.handle(new Request("http://localhost/api/v1/alerts/", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body }));
+    const refused = await post(s.testKey);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as any).code).toBe("live_key_required");
+    const list = await get(s.app, "/api/v1/alerts/", s.testKey);
+    expect(list.body.code).toBe("live_key_required");
+    expect((await get(s.app, "/api/v1/alerts/", s.liveKey)).status).toBe(200);
+  });
 });
 
 test("same seed everywhere: sandboxes made on different days hold the same chains, stores, products and barcodes", async () => {
