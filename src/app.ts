@@ -12,6 +12,7 @@ import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
+import { batchModule } from "./modules/batch/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps) {
     .use(docsModule(deps))
     .use(chainsModule())
     .use(pricesModule())
+    .use(batchModule(deps))
     .use(catalogModule())
     .use(promosModule())
     .use(basketModule())

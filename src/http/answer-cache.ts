@@ -72,9 +72,10 @@ export class AnswerCache<V> {
 
   /**
    * The answer for `key`. `generation` is what answers depend on besides the clock, increasing
-   * (default: the data version; search adds its index's version).
+   * (default: the data version; search adds its index's version). `allowStale: false` never
+   * gives a previous generation's answer (a caller combining several answers that must agree).
    */
-  get(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number = () => deps.data.current.version): Answered<V> {
+  get(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number = () => deps.data.current.version, allowStale = true): Answered<V> {
     const now = deps.now().getTime();
     const gen = generation();
     this.rotate(gen, now);
@@ -83,7 +84,7 @@ export class AnswerCache<V> {
       this.counts.hit++;
       return { ...hit, stale: false };
     }
-    if (this.previous.length > 0 && !this.budget.available()) {
+    if (allowStale && this.previous.length > 0 && !this.budget.available()) {
       const old = this.peekPrevious(key, now);
       if (old) {
         this.counts.stale++;

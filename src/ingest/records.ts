@@ -31,6 +31,9 @@ export interface StoreRecord {
   city: string | null;
   zip: string | null;
   storeType: number | null;
+  /** Published coordinates (WGS84 degrees), present only when both are numbers inside Israel. */
+  latitude?: number;
+  longitude?: number;
 }
 
 export interface StoresFile {

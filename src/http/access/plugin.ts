@@ -12,11 +12,11 @@ import { looksSecret, secretKeyInQuery } from "./key-format.ts";
 import { originAllowed, pageOrigin } from "./origins.ts";
 import { publicOrigin } from "../public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
-import { accountSubject, widgetSubject, type Reservation } from "./quota-ledger.ts";
+import { accountSubject, widgetSubject } from "./quota-ledger.ts";
+import { countsByWork, deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
 import { matchRoute } from "./route-match.ts";
 import { accessOf } from "./service.ts";
-import { secondsToNextMonth } from "./utc-month.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
 import { loadMeterOf } from "../load-meter.ts";
 import { requestSlot } from "../request-slot.ts";
@@ -81,7 +81,7 @@ function answerEtag(request: Request, dataSet: DataSet, version: number, livemod
 export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
   const access = accessOf(deps);
   const { settings } = deps;
-  const reservations = requestSlot<Reservation>("quotaReservation");
+  const reservations = quotaReservations;
   // API requests per second: background work paces itself by it (background-pace.ts).
   const meter = loadMeterOf(deps);
 
@@ -201,15 +201,23 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's widget quota.
     if (key.kind === "test") return undefined;
     const limit = quotaLimit ?? settings.widgetQuota;
+    if (quotaLimit !== null && route !== null && countsByWork(request.method, route)) {
+      // Counted by the work the body asks for: the handler takes every call at once (chargeCalls),
+      // so concurrent requests never hold part of what they need. Refused now if nothing is left.
+      if (liveRemaining() <= 0) {
+        Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
+        state.access.quotaRemaining = 0;
+        throw quotaExceeded(now, `This month's quota is spent (the ${PLAN_NAMES[key.plan]} plan's ${limit} calls); it renews at 00:00 UTC on the 1st.`);
+      }
+      deferredCharges.set(request, { subject: quotaSubject, limit });
+      return undefined;
+    }
     const reserved = access.quota.tryReserve(quotaSubject, limit, now);
     if (!reserved.ok) {
       if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
       state.access.quotaRemaining = quotaLimit === null ? null : 0;
-      const retryAfter = secondsToNextMonth(now);
       const what = secret ? `${PLAN_NAMES[key.plan]} plan's ${limit} calls` : `publishable key's ${limit} widget views`;
-      throw new ApiError("quota_exceeded", `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`, {
-        headers: { "retry-after": String(retryAfter) },
-      });
+      throw quotaExceeded(now, `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`);
     }
     reservations.set(request, reserved.reservation);
     state.access.quotaReserved = true;
@@ -269,6 +277,14 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     })
     // Named fields only: a hook given the whole context makes Elysia parse every request's cookies.
     .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) => {
+      const deferred = deferredCharges.get(request);
+      if (deferred) {
+        // A request counted by its work that ended before its handler charged it (an error the
+        // handler did not foresee) counts one call, like any answered request.
+        deferredCharges.delete(request);
+        const status = finalStatus({ set, error, code, responseValue });
+        if (!refunds(status)) access.quota.tryReserve(deferred.subject, deferred.limit, deps.now());
+      }
       const reservation = reservations.get(request);
       if (!reservation) return;
       reservations.delete(request);

@@ -2,11 +2,13 @@ import type { Database } from "bun:sqlite";
 import { log } from "../../log.ts";
 import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
 
-/** A unit of quota taken for one request, to give back if the answer turns out not to count. */
+/** The calls of quota taken for one request, to give back if the answer turns out not to count. */
 export interface Reservation {
   subject: string;
   month: string;
   day: string;
+  /** Calls taken: 1 for most routes; more when the route counts by the work asked (route-calls.ts). */
+  calls: number;
 }
 
 export type ReserveResult = { ok: true; remaining: number; reservation: Reservation } | { ok: false; remaining: 0 };
@@ -48,21 +50,24 @@ export class QuotaLedger {
     return this.entry(subject, now).count;
   }
 
-  /** Takes one unit if fewer than `limit` were used this month. */
-  tryReserve(subject: string, limit: number, now: Date): ReserveResult {
+  /**
+   * Takes `calls` (default 1) if that many are left of `limit` this month — all or none, in one
+   * synchronous step, so concurrent requests never take more than the limit between them.
+   */
+  tryReserve(subject: string, limit: number, now: Date, calls = 1): ReserveResult {
     const entry = this.entry(subject, now);
-    if (entry.count >= limit) return { ok: false, remaining: 0 };
-    entry.count++;
+    if (entry.count + calls > limit) return { ok: false, remaining: 0 };
+    entry.count += calls;
     const day = dayOf(now);
-    this.addPending(subject, day, 1);
-    return { ok: true, remaining: limit - entry.count, reservation: { subject, month: entry.month, day } };
+    this.addPending(subject, day, calls);
+    return { ok: true, remaining: limit - entry.count, reservation: { subject, month: entry.month, day, calls } };
   }
 
-  /** Gives a reserved unit back (the answer was a 304, a 429 or a server error). */
+  /** Gives a reservation's calls back (the answer was a 304, a 429 or a server error). */
   refund(reservation: Reservation): void {
     const entry = this.used.get(reservation.subject);
-    if (entry && entry.month === reservation.month && entry.count > 0) entry.count--;
-    this.addPending(reservation.subject, reservation.day, -1);
+    if (entry && entry.month === reservation.month) entry.count = Math.max(0, entry.count - reservation.calls);
+    this.addPending(reservation.subject, reservation.day, -reservation.calls);
   }
 
   /** This month's counts by day (written and pending), for the portal's chart. */

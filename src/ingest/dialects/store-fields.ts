@@ -13,4 +13,6 @@ export const STORE_FIELDS = new FieldMap({
   city: ["City", "CITY", "CityName"],
   zip: ["ZipCode", "ZIPCode", "ZIPCODE", "ZipCod"],
   updatedAt: ["LastUpdateDate", "LASTUPDATEDATE"],
+  latitude: ["Latitude", "LATITUDE", "Lat"],
+  longitude: ["Longitude", "LONGITUDE", "Lon", "Lng"],
 });

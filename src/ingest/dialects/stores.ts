@@ -1,4 +1,5 @@
 import { findCity } from "../../geo.ts";
+import { inIsrael } from "../../distance.ts";
 import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode } from "../files/xml.ts";
 import type { StoreRecord, StoresFile } from "../records.ts";
@@ -17,6 +18,21 @@ function cityName(value: string | null): string | null {
   if (value === null || !/^\d+$/.test(value)) return value;
   if (/^0+$/.test(value)) return null;
   return findCity(value)?.name ?? value;
+}
+
+/**
+ * A store's published coordinates when both are decimal degrees inside Israel; files leave them
+ * empty or put 0 or junk there, and a swapped pair (longitude first) is put right.
+ */
+function coordinates(latText: string | null, lonText: string | null): { latitude?: number; longitude?: number } {
+  const none = {};
+  if (latText === null || lonText === null) return none;
+  const lat = Number(latText.trim());
+  const lon = Number(lonText.trim());
+  if (!/^-?\d+(\.\d+)?$/.test(latText.trim()) || !/^-?\d+(\.\d+)?$/.test(lonText.trim())) return none;
+  if (inIsrael({ lat, lon })) return { latitude: lat, longitude: lon };
+  if (inIsrael({ lat: lon, lon: lat })) return { latitude: lon, longitude: lat };
+  return none;
 }
 
 const zip = (value: string | null) => (value === null || /^0+$/.test(value) ? null : value);
@@ -62,6 +78,7 @@ export function storeRowParser(): RowParser<StoresFile> {
         city: cityName(cleanText(f.city)),
         zip: zip(cleanText(f.zip)),
         storeType: toInt(f.storeType),
+        ...coordinates(cleanText(f.latitude), cleanText(f.longitude)),
       });
     },
     finish(root) {

@@ -101,8 +101,8 @@ export function loadStores(
   resolveCity: CityResolver,
 ): StoresResult {
   const upsertStore = db.prepare(
-    `INSERT INTO stores (chain_id, chain_code, store_code, sub_chain_code, name, address, city, region, zip, store_type, updated_at, listed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO stores (chain_id, chain_code, store_code, sub_chain_code, name, address, city, region, zip, store_type, updated_at, listed_at, latitude, longitude)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (chain_code, store_code) DO UPDATE SET
        sub_chain_code = coalesce(excluded.sub_chain_code, sub_chain_code),
        name = coalesce(excluded.name, name),
@@ -113,7 +113,9 @@ export function loadStores(
        store_type = coalesce(excluded.store_type, store_type),
        updated_at = excluded.updated_at,
        listed_at = excluded.updated_at,
-       closed_at = CASE WHEN stores.closed_at <= excluded.updated_at THEN NULL ELSE stores.closed_at END
+       closed_at = CASE WHEN stores.closed_at <= excluded.updated_at THEN NULL ELSE stores.closed_at END,
+       latitude = CASE WHEN excluded.latitude IS NULL THEN latitude ELSE excluded.latitude END,
+       longitude = CASE WHEN excluded.latitude IS NULL THEN longitude ELSE excluded.longitude END
      WHERE stores.updated_at IS NULL OR stores.updated_at <= excluded.updated_at
      RETURNING closed_at`,
   );
@@ -141,7 +143,7 @@ export function loadStores(
     const subChain = store.subChainCode?.trim() ? normaliseCode(store.subChainCode.trim()) : null;
     const { city, region } = resolveCity(store.city);
     const before = stateOf.get(code, storeCode) as { closed_at: string | null; updated_at: string | null } | null;
-    const after = upsertStore.get(chainId, code, storeCode, subChain, store.name, store.address, city, region, store.zip, store.storeType, time, time) as {
+    const after = upsertStore.get(chainId, code, storeCode, subChain, store.name, store.address, city, region, store.zip, store.storeType, time, time, store.latitude ?? null, store.longitude ?? null) as {
       closed_at: string | null;
     } | null;
     if (!after) older++;

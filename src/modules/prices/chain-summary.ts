@@ -5,7 +5,9 @@ import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
 import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
 import { isActive, publicPromotionId, storeFilterSql, type ProductRow } from "./queries.ts";
-import type { ChainFigure, PriceQuery } from "./service.ts";
+import type { ChainFigure } from "./service.ts";
+import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
+import type { StoreFilter } from "./queries.ts";
 import type { PromotionTermsRow } from "./promotion-row.ts";
 
 /**
@@ -136,10 +138,11 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
   // Shelf prices grouped by chain, Eilat and price. A store's collection time is its prices_at,
   // else the row's updated_at; reading updated_at costs a table lookup per row (it is not in the
   // index by product), so it is read only for the stores without prices_at, usually none.
-  const { sql, args } = storeFilterSql(query);
+  const { filter } = storeFilterOf(deps, query);
+  const { sql, args } = storeFilterSql(filter);
   const eilat = eilatCities(deps);
   const chainFilterId = query.chainId ? (storeTable(deps).chainIdOf?.(query.chainId) ?? null) : null;
-  const foldable = !query.city && !query.region && (!query.chainId || chainFilterId !== null);
+  const foldable = !filter.city && !filter.region && !filter.chainIds && !filter.storeIds && (!query.chainId || chainFilterId !== null);
   // The product's (store, price) rows, read once from the covering index for both folds below.
   const storeRows = foldable ? (stmt(db, "SELECT store_id, price FROM price_current WHERE product_id = ?").values(product.id) as [number, number][]) : null;
   const folded = storeRows ? foldedGroups(deps, product.id, chainFilterId, storeRows) : null;
@@ -173,7 +176,7 @@ export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQue
   }
 
   const effectiveOf =
-    promotedChains.size > 0 ? effectiveModes(deps, product.id, promotedChains, lowering, query, folded ? storeRows : null) : new Map<number, number>();
+    promotedChains.size > 0 ? effectiveModes(deps, product.id, promotedChains, lowering, filter, folded ? storeRows : null) : new Map<number, number>();
   const chains: ChainFigure[] = [];
   for (const [chainId, all] of byChain) {
     const vat = all.filter((g) => g.eilat === 0);
@@ -230,7 +233,7 @@ function effectiveModes(
   productId: number,
   chainIds: Set<number>,
   lowering: Map<number, UnitPromotion>,
-  query: PriceQuery,
+  filter: StoreFilter,
   storeRows: [number, number][] | null,
 ): Map<number, number> {
   const db = deps.db.prices;
@@ -259,7 +262,7 @@ function effectiveModes(
       if (chainIds.has(chainId)) add(chainId, storeId, price, table.eilat[storeId] === 1);
     }
   } else {
-    const { sql, args } = storeFilterSql({ ...query, chainId: undefined });
+    const { sql, args } = storeFilterSql({ ...filter, chainId: undefined, chainIds: undefined });
     const rows = stmt(
       db,
       `SELECT s.chain_id, pc.store_id, pc.price, s.city FROM price_current pc JOIN stores s ON s.id = pc.store_id

@@ -3,6 +3,7 @@ import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
 import { ProductId } from "../../identity/product-id.ts";
+import { NearQuery, RadiusKmQuery } from "../../http/near-params.ts";
 
 /** A product identifier (src/identity/product-id.ts): digits, or a generic product id `g-…`. */
 export const Barcode = ProductId;
@@ -20,6 +21,8 @@ export const PricesQuery = z.object({
     .optional()
     .describe("City: the Hebrew name in any common spelling (`תל אביב` = `תל אביב-יפו`), its English name or its CBS code, e.g. `חיפה`"),
   region: z.enum(REGIONS).optional().describe(`Region slug: ${REGIONS.map((r) => `\`${r}\``).join(", ")}`),
+  near: NearQuery.optional(),
+  radius_km: RadiusKmQuery,
 });
 
 const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS, two places");
@@ -54,6 +57,7 @@ export const PriceEntry = z.object({
     .array(z.object({ barcode: z.string(), chain_id: z.string().nullable(), name: z.string() }))
     .optional()
     .describe("Generic products (`g-…`) at chain granularity: the chain's own items the price is taken over (per store, the lowest of them); follow one with its `barcode` and `chain_id`"),
+  distance_km: z.number().optional().describe("Store entries of a question with `near`: kilometres from the point (0.01 km steps)"),
 });
 
 export const PricesResponse = z.object({

@@ -59,11 +59,15 @@ export interface StorePriceRow {
   collected_at: string;
 }
 
-/** The optional store filters of the read API: a chain (slug), a city, a region — exact matches. */
+/** The optional store filters of the read API: a chain (slug), chains, a city, a region, a set of stores — exact matches. */
 export interface StoreFilter {
   chainId?: string;
+  /** Only these chains (slugs). */
+  chainIds?: readonly string[];
   city?: string;
   region?: string;
+  /** Only these stores (db ids): the stores within a `near` radius. */
+  storeIds?: readonly number[];
 }
 
 /**
@@ -85,6 +89,14 @@ export function storeFilterSql(filter: StoreFilter): { sql: string; args: string
   if (filter.region) {
     sql += " AND s.region = ?";
     args.push(filter.region);
+  }
+  if (filter.chainIds) {
+    sql += " AND c.slug IN (SELECT value FROM json_each(?))";
+    args.push(JSON.stringify(filter.chainIds));
+  }
+  if (filter.storeIds) {
+    sql += " AND s.id IN (SELECT value FROM json_each(?))";
+    args.push(JSON.stringify(filter.storeIds));
   }
   return { sql, args };
 }

@@ -11,6 +11,8 @@ import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { chainSummary } from "./chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
+import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
+import { roundKm } from "../../distance.ts";
 
 /** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
 const hebrew = new Intl.Collator("he");
@@ -23,6 +25,8 @@ export interface StoreFigure {
   promotionId: string | null;
   inEilat: boolean;
   promotions: UnitPromotion[];
+  /** Kilometres from the `near` point, when the question had one. */
+  distanceKm?: number;
 }
 
 /** One chain's figures for a product (the contract's chain price rules), in agorot. */
@@ -42,11 +46,7 @@ export interface ChainFigure {
   stores: StoreFigure[];
 }
 
-export interface PriceQuery {
-  chainId?: string;
-  city?: string;
-  region?: string;
-}
+export type { PriceQuery } from "./store-filter.ts";
 
 /**
  * The product a client names by `barcode` and optional `chain_id` (see resolveProduct in
@@ -65,10 +65,13 @@ export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQue
 function storeFiguresUntil(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
   const { byStore: promotions, validUntil } = productPromotions(deps.db.prices, product.id, now);
   const out: StoreFigure[] = [];
-  for (const row of storePrices(deps.db.prices, product.id, query)) {
+  const { filter, distances } = storeFilterOf(deps, query);
+  for (const row of storePrices(deps.db.prices, product.id, filter)) {
     const storePromotions = promotions.get(row.store_db_id) ?? [];
     const { price, promotionId } = effectivePrice(row.price, storePromotions);
-    out.push({ row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions });
+    const figure: StoreFigure = { row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions };
+    if (distances) figure.distanceKm = distances.get(row.store_db_id)!;
+    out.push(figure);
   }
   return { stores: out, validUntil };
 }
@@ -158,6 +161,7 @@ export function storeEntry(s: StoreFigure, product: ProductRow) {
     is_on_promotion: s.effective < s.shelf,
     promotion_id: s.promotionId,
     ...measureFields(s.effective, product),
+    ...(s.distanceKm === undefined ? {} : { distance_km: roundKm(s.distanceKm) }),
   };
 }
 
@@ -248,7 +252,16 @@ function withMemberItems(deps: AppDeps, product: ProductRow, prices: PriceEntry[
  * server just after an import it may be the previous data version's answer (see AnswerCache);
  * `snapshot` says which.
  */
-function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, granularity: Granularity, query: PriceQuery, serialized: boolean): Answered<Answer> {
+function cachedAnswer(
+  deps: AppDeps,
+  key: string,
+  resolve: () => ProductRow,
+  granularity: Granularity,
+  query: PriceQuery,
+  serialized: boolean,
+  allowStale = true,
+): Answered<Answer> {
+  const generation = () => deps.data.current.version;
   return cacheOf(deps).get(deps, key, () => {
     const now = deps.now();
     const product = resolve();
@@ -258,11 +271,17 @@ function cachedAnswer(deps: AppDeps, key: string, resolve: () => ProductRow, gra
       return { value: { product, json }, validUntil, weight: json.size + 512 };
     }
     return { value: { product, prices: freezeEntries(prices) }, validUntil, weight: (prices.length + 1) * ENTRY_BYTES };
-  });
+  }, generation, allowStale);
+}
+
+/** The cache key of a question's filters (every field of PriceQuery). */
+function filterKey(query: PriceQuery) {
+  const near = query.near ? [query.near.lat, query.near.lon, query.near.radiusKm] : null;
+  return [query.chainId ?? null, query.chainIds ?? null, query.city ?? null, query.region ?? null, near];
 }
 
 function pricesKey(kind: string, barcode: string, granularity: Granularity, query: PriceQuery): string {
-  return JSON.stringify([kind, granularity, barcodeKey(barcode), query.chainId ?? null, query.city ?? null, query.region ?? null]);
+  return JSON.stringify([kind, granularity, barcodeKey(barcode), ...filterKey(query)]);
 }
 
 function pricesData(product: ProductRow, prices: readonly PriceEntry[]) {
@@ -285,18 +304,28 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
   return pricesData(value.product, value.prices!);
 }
 
-/** productPrices serialized once per cached answer (what the route sends), with the data it reflects. */
-export function productPricesJson(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery): { json: PrebuiltJson; snapshot: DataSnapshot } {
+/**
+ * productPricesJson serialized once per cached answer (what /prices/ and the batch send), with the
+ * data it reflects. `allowStale: false`: never the previous data version's answer (see AnswerCache).
+ */
+export function productPricesJson(
+  deps: AppDeps,
+  barcode: string,
+  granularity: Granularity,
+  query: PriceQuery,
+  options: { allowStale?: boolean } = {},
+): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
+  const allowStale = options.allowStale ?? true;
   if (granularity === "chain") {
     // Chain answers are computed once as entries (the widget reads the same ones) and serialized
     // once per computed answer.
-    const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
+    const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false, allowStale);
     let json = serializedAnswers.get(value);
     if (!json) serializedAnswers.set(value, (json = PrebuiltJson.of(pricesData(value.product, value.prices!))));
     return { json, snapshot };
   }
-  const { value, snapshot } = cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true);
+  const { value, snapshot } = cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true, allowStale);
   return { json: value.json!, snapshot };
 }
 
@@ -324,6 +353,6 @@ export function chainAnswer(
  * other modules (widget) to reuse. The entries are shared (frozen): map them, do not change them.
  */
 export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
-  const key = JSON.stringify(["p", product.id, query.chainId ?? null, query.city ?? null, query.region ?? null]);
+  const key = JSON.stringify(["p", product.id, ...filterKey(query)]);
   return cachedAnswer(deps, key, () => product, "chain", query, false).value.prices as ReturnType<typeof chainEntry>[];
 }

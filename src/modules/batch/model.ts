@@ -1,0 +1,61 @@
+import * as z from "zod";
+import { REGIONS } from "../../geo.ts";
+import { NearText, RadiusKmBody } from "../../http/near-params.ts";
+import { PriceEntry } from "../prices/model.ts";
+
+const Barcode = z.string().regex(/^\d{1,20}$/, "a barcode is 1–20 digits");
+const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug");
+
+export const MAX_BATCH_ITEMS = 100;
+
+export const BatchItem = z
+  .object({
+    barcode: Barcode.describe("As for /prices/: a GTIN or a chain-internal code; leading zeros are not significant"),
+    chain_id: ChainSlug.optional().describe("As for /prices/: the chain whose item a chain-internal code names; its prices only"),
+  })
+  .strict();
+
+export const BatchBody = z
+  .object({
+    items: z.array(BatchItem).min(1, "send at least one item").max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+    granularity: z.enum(["chain", "store"]).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
+    chain_ids: z.array(ChainSlug).min(1).max(50).optional().describe("Only these chains' prices"),
+    city: z.string().min(1).max(60).optional().describe("As for /prices/: any common spelling, the English name or the CBS code"),
+    region: z.enum(REGIONS).optional(),
+    near: NearText.optional(),
+    radius_km: RadiusKmBody,
+  })
+  .strict();
+
+export type BatchBody = z.infer<typeof BatchBody>;
+
+/** An item's answer: what /prices/ answers for it, or why it has none. */
+export const BatchResult = z.union([
+  z.object({
+    barcode: z.string(),
+    name: z.string(),
+    manufacturer: z.string().nullable(),
+    category: z.string().nullable(),
+    unit_qty: z.string().nullable(),
+    size: z.number().nullable(),
+    unit: z.string().nullable(),
+    prices: z.array(PriceEntry),
+  }),
+  z.object({
+    barcode: z.string().describe("The barcode as sent"),
+    chain_id: z.string().optional().describe("The item's chain_id as sent"),
+    error: z.object({ code: z.string().describe("The code /prices/ would answer with: `product_not_found`, `chain_not_found`"), detail: z.string() }),
+  }),
+]);
+
+export const BatchResponse = z.object({
+  data: z.array(BatchResult).describe("One result per item, in the order sent"),
+  meta: z.object({
+    items: z.number().int(),
+    calls: z.number().int().describe("Calls of the monthly quota the request counted: one per 10 items, rounded up"),
+    data_updated_at: z.string().nullable(),
+    source: z.string(),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+  }),
+});

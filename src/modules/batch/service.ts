@@ -1,0 +1,71 @@
+import type { AppDeps } from "../../app.ts";
+import type { DataSnapshot } from "../../data-state.ts";
+import { JsonBytes, utf8 } from "../../http/json-bytes.ts";
+import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { ApiError, invalidParameter } from "../../http/problem.ts";
+import { priceFilters } from "../prices/filters.ts";
+import { productPricesJson } from "../prices/service.ts";
+import type { BatchBody } from "./model.ts";
+
+/** What an item answers: the /prices/ answer's bytes, or its error. */
+type ItemAnswer = { json: PrebuiltJson; snapshot: DataSnapshot } | { error: ApiError };
+
+/**
+ * One item asked exactly as `GET /prices/?barcode=…&chain_id=…` with the batch's filters would
+ * ask it — the same function the route calls, so the same cached answer. An error /prices/ would
+ * answer for the item alone (unknown product, unknown chain) becomes the item's error.
+ */
+function answerItem(deps: AppDeps, body: BatchBody, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
+  try {
+    const query = priceFilters(deps, { chain_id: item.chain_id, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
+    if (body.chain_ids) query.chainIds = body.chain_ids;
+    return productPricesJson(deps, item.barcode, body.granularity, query, { allowStale });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { error };
+    throw error;
+  }
+}
+
+/**
+ * The batch's own filters, checked once so their errors are the request's, not every item's: an
+ * unknown chain in `chain_ids` is 400 naming it, `radius_km` without `near` 400.
+ */
+export function checkBatchFilters(deps: AppDeps, body: BatchBody): void {
+  body.chain_ids?.forEach((slug, i) => {
+    if (!deps.registry.bySlug.has(slug)) throw invalidParameter(`chain_ids[${i}]`, `Unknown chain ${slug}; GET /api/v1/chains/ lists them.`);
+  });
+  priceFilters(deps, { city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
+}
+
+/**
+ * POST /api/v1/prices/batch/: each item's /prices/ answer, in request order (filters checked by
+ * checkBatchFilters), item-level problems as item errors. All answers reflect one data version:
+ * just after an import a busy server may answer an item from the previous data (see
+ * AnswerCache); when that would mix versions, those items are asked again on the current data.
+ */
+export function batchPricesJson(deps: AppDeps, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
+  const answers = body.items.map((item) => answerItem(deps, body, item, true));
+  const versions = new Set(answers.flatMap((a) => ("snapshot" in a ? [a.snapshot.version] : [])));
+  if (versions.size > 1) {
+    const current = deps.data.current.version;
+    body.items.forEach((item, i) => {
+      const a = answers[i]!;
+      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(deps, body, item, false);
+    });
+  }
+  const snapshot = answers.find((a): a is { json: PrebuiltJson; snapshot: DataSnapshot } => "snapshot" in a)?.snapshot ?? deps.data.current;
+
+  const out = new JsonBytes().text("[");
+  answers.forEach((a, i) => {
+    if (i) out.bytes(COMMA);
+    if ("json" in a) out.bytes(a.json.bytes);
+    else {
+      const item = body.items[i]!;
+      const failed = { barcode: item.barcode, ...(item.chain_id ? { chain_id: item.chain_id } : {}), error: { code: a.error.code, detail: a.error.message } };
+      out.text(JSON.stringify(failed));
+    }
+  });
+  return { json: PrebuiltJson.fromBytes(out.text("]").finish()), snapshot };
+}
+
+const COMMA = utf8(",");
