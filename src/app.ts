@@ -13,6 +13,7 @@ import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
 import { batchModule } from "./modules/batch/index.ts";
+import { storesModule } from "./modules/stores/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps) {
     .use(chainsModule())
     .use(pricesModule())
     .use(batchModule(deps))
+    .use(storesModule(deps))
     .use(catalogModule())
     .use(promosModule())
     .use(basketModule())

@@ -10,6 +10,7 @@ export const PLAN_RANK: Record<Plan, number> = { free: 0, basic: 1, pro: 2 };
 export const ROUTE_AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/prices": "free",
   "POST /api/v1/prices/batch": "free",
+  "GET /api/v1/stores": "free",
   "GET /api/v1/product-search": "free",
   "GET /api/v1/prices/:barcode/history": "basic",
   "GET /api/v1/chains": "free",

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { LiveMode } from "../../http/livemode.ts";
 import { ChainSlug, StoreObject } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
+import { NearText, RadiusKmBody } from "../../http/near-params.ts";
 
 export const BasketItemInput = z
   .object({
@@ -16,6 +17,8 @@ export const BasketBody = z
     items: z.array(BasketItemInput).min(1, "send at least one item").max(100, "at most 100 items"),
     chain_ids: z.array(z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug")).min(1).max(50).optional(),
     city: z.string().trim().min(1).max(60).optional().describe("Price each chain's cheapest store in this city (any common spelling, English name or CBS code)"),
+    near: NearText.optional().describe("`\"lat,lon\"` inside Israel: price each chain's cheapest open store within `radius_km` of the point"),
+    radius_km: RadiusKmBody,
   })
   .strict();
 
@@ -41,7 +44,9 @@ export const BasketChain = z.object({
   items_total: z.number().int(),
   items: z.array(BasketLine),
   missing_items: z.array(z.string()),
-  store: StoreObject.optional().describe("With `city`: the chain's store that was priced"),
+  store: StoreObject.extend({ distance_km: z.number().optional().describe("With `near`: kilometres from the point") })
+    .optional()
+    .describe("With `city` or `near`: the chain's store that was priced"),
 });
 
 export const BasketResponse = z.object({

@@ -2,6 +2,9 @@ import type { AppDeps } from "../../app.ts";
 import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { cityFilterName } from "../../geo.ts";
+import { roundKm, type Near } from "../../distance.ts";
+import { nearFilter } from "../../http/near-params.ts";
+import { storeLocations, storesWithin } from "../stores/locations.ts";
 import type { UnitPromotion } from "../prices/pricing.ts";
 import type { ProductRow } from "../prices/queries.ts";
 import { productKey } from "../../identity/product-id.ts";
@@ -25,7 +28,7 @@ interface Priced {
   chainDbId: number;
   lines: ChainLine[];
   missing: string[];
-  store?: { store_id: string; branch_name: string; city: string | null; region: string | null };
+  store?: { store_id: string; branch_name: string; city: string | null; region: string | null; distance_km?: number };
 }
 
 /**
@@ -90,11 +93,36 @@ function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<numbe
   });
 }
 
-/** City pricing: every store of the city priced exactly; per chain the store with most items, then lowest total. */
-function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chainFilter: Set<number> | null): Priced[] {
-  const stores = deps.db.prices
-    .query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ? AND closed_at IS NULL`)
-    .all(city) as { id: number; chain_id: number; store_code: string; name: string | null; city: string | null; region: string | null }[];
+interface CandidateStore {
+  id: number;
+  chain_id: number;
+  store_code: string;
+  name: string | null;
+  city: string | null;
+  region: string | null;
+  /** Kilometres from the `near` point, when the basket has one. */
+  distance?: number;
+}
+
+/** The stores a city or `near` basket prices: the city's, the ones within the radius, or both at once. */
+function candidateStores(deps: AppDeps, city: string | undefined, near: Near | undefined): CandidateStore[] {
+  if (!near) {
+    return deps.db.prices.query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ? AND closed_at IS NULL`).all(city!) as CandidateStore[];
+  }
+  const out: CandidateStore[] = [];
+  for (const [id, distance] of storesWithin(deps, near)) {
+    const s = storeLocations(deps).byId.get(id)!;
+    if (city !== undefined && s.city !== city) continue;
+    out.push({ id, chain_id: s.chainDbId, store_code: s.storeCode, name: s.name, city: s.city, region: s.region, distance });
+  }
+  return out;
+}
+
+/**
+ * Store pricing (a `city` or `near` basket): every candidate store priced exactly; per chain the
+ * store with most items, then lowest total.
+ */
+function priceByStore(deps: AppDeps, items: BasketItem[], stores: CandidateStore[], chainFilter: Set<number> | null): Priced[] {
   const inScope = stores.filter((s) => !chainFilter || chainFilter.has(s.chain_id));
   const found = items.filter((i) => i.product);
   if (inScope.length === 0 || found.length === 0) return [];
@@ -148,7 +176,13 @@ function priceByCityStore(deps: AppDeps, items: BasketItem[], city: string, chai
         lines,
         missing,
         sum,
-        store: { store_id: store.store_code, branch_name: store.name ?? "", city: store.city || null, region: store.region || null },
+        store: {
+          store_id: store.store_code,
+          branch_name: store.name ?? "",
+          city: store.city || null,
+          region: store.region || null,
+          ...(store.distance === undefined ? {} : { distance_km: roundKm(store.distance) }),
+        },
       });
     }
   }
@@ -176,7 +210,11 @@ export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint
   }
   const items = mergeItems(deps, body);
   // A city in any spelling resolveCity knows (`תל אביב`, `ת"א`, a CBS code) means its stores.
-  const priced = body.city ? priceByCityStore(deps, items, cityFilterName(body.city), chainFilter) : priceByChain(deps, items, chainFilter);
+  const near = nearFilter(body.near, body.radius_km);
+  const byStore = body.city !== undefined || near !== undefined;
+  const priced = byStore
+    ? priceByStore(deps, items, candidateStores(deps, body.city === undefined ? undefined : cityFilterName(body.city), near), chainFilter)
+    : priceByChain(deps, items, chainFilter);
   const ranked = priced
     .map((p) => {
       let total = 0;
@@ -208,8 +246,8 @@ export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint
     out.text(`],"missing_items":${JSON.stringify(p.missing)}${p.store ? `,"store":${JSON.stringify(p.store)}` : ""}}`);
   });
   const missing = items.filter((i) => !i.product).map((i) => i.barcode);
-  // City baskets price stores exactly and are not cached (validUntil 0).
-  const validUntil = body.city ? 0 : priced.reduce((until, p) => Math.min(until, p.validUntil ?? Infinity), Infinity);
+  // City and near baskets price stores exactly and are not cached (validUntil 0).
+  const validUntil = byStore ? 0 : priced.reduce((until, p) => Math.min(until, p.validUntil ?? Infinity), Infinity);
   return { json: out.text(`],"missing_items":${JSON.stringify(missing)}}`).finish(), validUntil };
 }
 
@@ -224,7 +262,7 @@ const BASKET_BYTES = 32 * 2 ** 20;
  * @example cachedBasket(deps, { items: [{ barcode: "7290000066318", quantity: 2 }] }).value.size // 1234
  */
 export function cachedBasket(deps: AppDeps, body: BasketBody): Answered<PrebuiltJson> {
-  if (body.city) return { value: PrebuiltJson.fromBytes(compareBasketJson(deps, body).json), snapshot: deps.data.current, stale: false };
+  if (body.city !== undefined || body.near !== undefined) return { value: PrebuiltJson.fromBytes(compareBasketJson(deps, body).json), snapshot: deps.data.current, stale: false };
   let cache = baskets.get(deps);
   if (!cache) baskets.set(deps, (cache = AnswerCache.of<PrebuiltJson>(deps, BASKET_BYTES, "basket")));
   return cache.get(deps, JSON.stringify(body), () => {

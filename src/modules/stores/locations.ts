@@ -18,6 +18,8 @@ export interface StoreLocation {
   zip: string | null;
   /** 1 physical, 2 online, 3 both; null when the file did not say. */
   storeType: number | null;
+  /** `closed` once a newer full Stores list of its chain no longer lists it. */
+  status: "open" | "closed";
   /** Where the store is: the Stores file's coordinates, else its city's centre (approximate); null when neither is known. */
   lat: number | null;
   lon: number | null;
@@ -43,11 +45,14 @@ export function storeLocations(deps: AppDeps): Locations {
   if (hit && hit.version === version) return hit;
   const rows = stmt(
     deps.db.prices,
-    `SELECT s.id, s.chain_id, c.slug, c.name AS chain_name, s.store_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude
+    // closed_at: the stores' lifecycle (a store missing from a newer full Stores list is closed)
+    // is not recorded yet, so every store reads as open.
+    `SELECT s.id, s.chain_id, c.slug, c.name AS chain_name, s.store_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude,
+            NULL AS closed_at
        FROM stores s JOIN chains c ON c.id = s.chain_id
       ORDER BY c.slug, length(s.store_code), s.store_code`,
-  ).values() as [number, number, string, string, string, string | null, string | null, string | null, string | null, string | null, number | null, number | null, number | null][];
-  const stores = rows.map(([id, chainDbId, chainSlug, chainName, storeCode, name, address, city, region, zip, storeType, latitude, longitude]): StoreLocation => {
+  ).values() as [number, number, string, string, string, string | null, string | null, string | null, string | null, string | null, number | null, number | null, number | null, string | null][];
+  const stores = rows.map(([id, chainDbId, chainSlug, chainName, storeCode, name, address, city, region, zip, storeType, latitude, longitude, closedAt]): StoreLocation => {
     const published = latitude !== null && longitude !== null;
     const centre = published ? undefined : localityCentre(city);
     return {
@@ -62,6 +67,7 @@ export function storeLocations(deps: AppDeps): Locations {
       region: region || null,
       zip,
       storeType,
+      status: closedAt === null ? "open" : "closed",
       lat: published ? latitude : (centre?.lat ?? null),
       lon: published ? longitude : (centre?.lon ?? null),
       approximate: !published,
@@ -72,9 +78,9 @@ export function storeLocations(deps: AppDeps): Locations {
   return table;
 }
 
-/** Online-only stores (StoreType 2) have no shop floor to walk to: never "near" anything. */
+/** Online-only stores (StoreType 2) have no shop floor to walk to, closed ones no longer open: never "near" anything. */
 export function isWalkIn(store: StoreLocation): boolean {
-  return store.storeType !== 2;
+  return store.storeType !== 2 && store.status === "open";
 }
 
 /** Distance from the `near` point to a store, or null when the store has no position. */
@@ -84,7 +90,7 @@ export function storeDistance(store: StoreLocation, near: Near): number | null {
 }
 
 /**
- * The db ids of the walk-in stores within `near.radiusKm` of the point, with their distances.
+ * The db ids of the open walk-in stores within `near.radiusKm` of the point, with their distances.
  * @example storesWithin(deps, { lat: 32.08, lon: 34.78, radiusKm: 5 }).get(12) // 1.37
  */
 export function storesWithin(deps: AppDeps, near: Near): Map<number, number> {
