@@ -14,6 +14,7 @@ import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
 import { batchModule } from "./modules/batch/index.ts";
 import { storesModule } from "./modules/stores/index.ts";
+import { exportsModule } from "./modules/exports/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
@@ -32,6 +33,7 @@ import { DataSets, type DataSet } from "./http/data-set.ts";
 import { livemodeOf } from "./http/livemode.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import { openSandboxDatabase, Sandbox } from "./sandbox/sandbox.ts";
+import type { ExportStore } from "./exports/store.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -46,6 +48,8 @@ export interface AppDeps {
    * version (`ProductSearch.follow`).
    */
   search?: ProductSearch;
+  /** The daily exports on disk (`<data-dir>/exports`); none listed when absent. */
+  exports?: ExportStore;
   /**
    * Keys, rate limits and quota counters shared by the access plugin and the portal; created by
    * createApp when absent. Stopping the app (app.stop()) flushes its usage counters.
@@ -146,6 +150,7 @@ export function createApp(deps: AppDeps) {
     .use(pricesModule())
     .use(batchModule(deps))
     .use(storesModule(deps))
+    .use(exportsModule(deps))
     .use(catalogModule())
     .use(promosModule())
     .use(basketModule())

@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** The `mehir` binary: serve | import | fetch | demo | accounts | keys | backup. */
+/** The `mehir` binary: serve | import | fetch | demo | accounts | keys | backup | export. */
 import { UsageError, type Command } from "./cli/command.ts";
 import { SettingsError } from "./config.ts";
 import { NewerDatabaseError } from "./db/migrate.ts";
@@ -10,9 +10,10 @@ import { demoCommand } from "./cli/demo.ts";
 import { accountsCommand } from "./cli/accounts.ts";
 import { keysCommand } from "./cli/keys.ts";
 import { backupCommand } from "./cli/backup.ts";
+import { exportCommand } from "./cli/export.ts";
 import { version } from "../package.json";
 
-const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand];
+const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -9,10 +9,15 @@ import { startDataSource, type RunningDataSource } from "./data-source.ts";
 import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
 import { join } from "node:path";
 import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts";
+import { PRICES_FILE } from "./db/open.ts";
+import { ExportScheduler } from "./exports/scheduler.ts";
+import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** Writes the daily exports (null with MEHIR_EXPORTS=off). */
+  exporter: ExportScheduler | null;
   /** The demo first start or the live fetch schedule. */
   source: RunningDataSource;
   /** Resolves after a graceful stop (SIGTERM/SIGINT or stop()). */
@@ -34,11 +39,21 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   // Test mode's data, beside the live data and never mixed with it (see src/sandbox/sandbox.ts).
   const sandboxDb = openSandboxDatabase(join(settings.dataDir, SANDBOX_FILE), registry);
   const sandbox = new Sandbox({ db: sandboxDb, registry, dataDir: settings.dataDir, log: log.info, error: log.error, importPriority: settings.importPriority });
-  const deps: AppDeps = { settings, db, registry, data, now: () => new Date(), sandbox };
+  const exportsDir = join(settings.dataDir, EXPORTS_DIR);
+  const deps: AppDeps = { settings, db, registry, data, now: () => new Date(), sandbox, exports: new ExportStore(exportsDir) };
   const app = createApp(deps);
   app.listen({ port: settings.port, hostname: settings.host });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
   log.info("listening", { url, data_dir: settings.dataDir, source: settings.source, data_version: data.current.version });
+
+  // A dated export after every import (and at start when the data has none yet), in a worker.
+  const exporter = settings.exports
+    ? new ExportScheduler({ dbPath: join(settings.dataDir, PRICES_FILE), exportsDir, keepDays: settings.exportDays, priority: settings.importPriority, info: log.info, error: log.error })
+    : null;
+  if (exporter) {
+    data.onChange(() => exporter.request());
+    if (data.hasData && deps.exports!.list()[0]?.data_version !== data.current.version) exporter.request();
+  }
 
   // Follow imports made by this process's worker or by `mehir import` in another process.
   const poll = setInterval(() => {
@@ -68,6 +83,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     stopping = true;
     clearInterval(poll);
     source.stop();
+    exporter?.stop();
     await app.stop();
     db.prices.close();
     db.accounts.close();
@@ -77,5 +93,5 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  return { url, deps, source, stopped, stop };
+  return { url, deps, exporter, source, stopped, stop };
 }

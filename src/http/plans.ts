@@ -11,6 +11,8 @@ export const ROUTE_AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/prices": "free",
   "POST /api/v1/prices/batch": "free",
   "GET /api/v1/stores": "free",
+  "GET /api/v1/exports": "pro",
+  "GET /api/v1/exports/:date/:file": "pro",
   "GET /api/v1/product-search": "free",
   "GET /api/v1/prices/:barcode/history": "basic",
   "GET /api/v1/chains": "free",

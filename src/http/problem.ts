@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   product_not_found: { status: 404, title: "Product not found" },
   chain_not_found: { status: 404, title: "Chain not found" },
   alert_not_found: { status: 404, title: "Alert not found" },
+  export_not_found: { status: 404, title: "Export not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   alert_limit_reached: { status: 409, title: "Alert limit reached" },
   payload_too_large: { status: 413, title: "Payload too large" },
