@@ -88,6 +88,16 @@ describe("POST /api/v1/prices/batch/", () => {
     expect(body.data[2]).toEqual({ barcode: "555", chain_id: "no-such-chain", error: { code: "chain_not_found", detail: expect.any(String) } });
   });
 
+  test("a bare code several chains use is that item's ambiguous_product, with the candidates /prices/ lists", async () => {
+    const { status, body } = await batch({ items: [{ barcode: MILK }, { barcode: "555" }] });
+    expect(status).toBe(200);
+    const single = await prices("barcode=555");
+    expect([single.status, single.body.code]).toEqual([400, "ambiguous_product"]);
+    expect(body.data[1]).toEqual({ barcode: "555", error: { code: "ambiguous_product", detail: single.body.detail, candidates: single.body.candidates } });
+    expect(body.data[1].error.candidates.map((c: any) => c.chain_id).sort()).toEqual(["rami-levy", "shufersal"]);
+    expect(BatchResponse.safeParse(body).success).toBe(true);
+  });
+
   test("near keeps the stores within the radius, each store entry with distance_km (as /prices/)", async () => {
     // Tel Aviv's centre: the two Tel Aviv stores (placed at the city centre, approximate) are 0 km away.
     const { status, body } = await batch({ items: [{ barcode: MILK }], granularity: "store", near: "32.0853,34.7818", radius_km: 3 });

@@ -2,15 +2,16 @@ import * as z from "zod";
 import { REGIONS } from "../../geo.ts";
 import { NearText, RadiusKmBody } from "../../http/near-params.ts";
 import { PriceEntry } from "../prices/model.ts";
+import { ProductId } from "../../identity/product-id.ts";
 
-const Barcode = z.string().regex(/^\d{1,20}$/, "a barcode is 1–20 digits");
+const Barcode = ProductId;
 const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug");
 
 export const MAX_BATCH_ITEMS = 100;
 
 export const BatchItem = z
   .object({
-    barcode: Barcode.describe("As for /prices/: a GTIN or a chain-internal code; leading zeros are not significant"),
+    barcode: Barcode.describe("As for /prices/: a GTIN, a chain-internal code (with its `chain_id`) or a generic product id `g-…`; leading zeros are not significant"),
     chain_id: ChainSlug.optional().describe("As for /prices/: the chain whose item a chain-internal code names; its prices only"),
   })
   .strict();
@@ -44,7 +45,14 @@ export const BatchResult = z.union([
   z.object({
     barcode: z.string().describe("The barcode as sent"),
     chain_id: z.string().optional().describe("The item's chain_id as sent"),
-    error: z.object({ code: z.string().describe("The code /prices/ would answer with: `product_not_found`, `chain_not_found`"), detail: z.string() }),
+    error: z.object({
+      code: z.string().describe("The code /prices/ would answer with: `product_not_found`, `chain_not_found`, `ambiguous_product`"),
+      detail: z.string(),
+      candidates: z
+        .array(z.object({ barcode: z.string(), chain_id: z.string().nullable(), name: z.string() }))
+        .optional()
+        .describe("`ambiguous_product`: the items the bare code could mean; send one again with its `chain_id`"),
+    }),
   }),
 ]);
 

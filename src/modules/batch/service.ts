@@ -10,10 +10,14 @@ import type { BatchBody } from "./model.ts";
 /** What an item answers: the /prices/ answer's bytes, or its error. */
 type ItemAnswer = { json: PrebuiltJson; snapshot: DataSnapshot } | { error: ApiError };
 
+/** Errors /prices/ answers for one product question: in a batch they are that item's answer. */
+const ITEM_ERRORS: ReadonlySet<string> = new Set(["product_not_found", "chain_not_found", "ambiguous_product"]);
+
 /**
  * One item asked exactly as `GET /prices/?barcode=…&chain_id=…` with the batch's filters would
- * ask it — the same function the route calls, so the same cached answer. An error /prices/ would
- * answer for the item alone (unknown product, unknown chain) becomes the item's error.
+ * ask it — the same function the route calls (and its product resolution, resolveProduct), so
+ * the same cached answer. An error /prices/ would answer for the item alone (unknown product,
+ * unknown chain, a bare code several chains use) becomes the item's error.
  */
 function answerItem(deps: AppDeps, body: BatchBody, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
   try {
@@ -21,7 +25,7 @@ function answerItem(deps: AppDeps, body: BatchBody, item: BatchBody["items"][num
     if (body.chain_ids) query.chainIds = body.chain_ids;
     return productPricesJson(deps, item.barcode, body.granularity, query, { allowStale });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { error };
+    if (error instanceof ApiError && ITEM_ERRORS.has(error.code)) return { error };
     throw error;
   }
 }
@@ -61,7 +65,11 @@ export function batchPricesJson(deps: AppDeps, body: BatchBody): { json: Prebuil
     if ("json" in a) out.bytes(a.json.bytes);
     else {
       const item = body.items[i]!;
-      const failed = { barcode: item.barcode, ...(item.chain_id ? { chain_id: item.chain_id } : {}), error: { code: a.error.code, detail: a.error.message } };
+      const failed = {
+        barcode: item.barcode,
+        ...(item.chain_id ? { chain_id: item.chain_id } : {}),
+        error: { code: a.error.code, detail: a.error.message, ...(a.error.options.extensions ?? {}) },
+      };
       out.text(JSON.stringify(failed));
     }
   });
