@@ -31,6 +31,55 @@ export function compressHead(head: Uint8Array): CompressedHead {
   return { deflated: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length), crc: crc32(head), length: head.length };
 }
 
+/** Bytes as non-final stored deflate blocks (byte-aligned, as after a sync flush). */
+function storedBlocks(bytes: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(bytes.length / STORED_MAX));
+  const out = new Uint8Array(blocks * 5 + bytes.length);
+  let at = 0;
+  for (let b = 0, from = 0; b < blocks; b++) {
+    const size = Math.min(STORED_MAX, bytes.length - from);
+    out[at] = 0;
+    out[at + 1] = size & 0xff;
+    out[at + 2] = size >>> 8;
+    out[at + 3] = ~size & 0xff;
+    out[at + 4] = (~size >>> 8) & 0xff;
+    out.set(bytes.subarray(from, from + size), at + 5);
+    at += 5 + size;
+    from += size;
+  }
+  return out;
+}
+
+/**
+ * A compressed head made of parts without compressing them again: parts already deflated (each
+ * one its own sync-flushed raw deflate, as compressHead makes them; a deflate stream may continue
+ * with a block that refers to nothing before it) are copied, small plain parts go in as stored
+ * blocks. For answers assembled from cached answers (the batch of /prices/ answers).
+ *
+ * @example joinHeads([bytesOf("["), { head: compressHead(a), bytes: a }, bytesOf("]")])
+ */
+export function joinHeads(parts: (Uint8Array | { head: CompressedHead; bytes: Uint8Array })[]): CompressedHead {
+  const chunks: Uint8Array[] = [];
+  let crc = 0;
+  let length = 0;
+  let size = 0;
+  for (const part of parts) {
+    const plain = part instanceof Uint8Array ? part : part.bytes;
+    const chunk = part instanceof Uint8Array ? storedBlocks(part) : part.head.deflated;
+    crc = crc32(plain, crc);
+    length += plain.length;
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const deflated = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    deflated.set(chunk, at);
+    at += chunk.length;
+  }
+  return { deflated, crc: crc >>> 0, length };
+}
+
 // Magic, deflate, no flags, no mtime, no extra flags, OS unknown.
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
 const STORED_MAX = 0xffff;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type * as z from "zod";
-import { acceptsGzip, compressHead, gzipWithTail, type CompressedHead } from "./gzip-answer.ts";
+import { acceptsGzip, compressHead, gzipWithTail, joinHeads, type CompressedHead } from "./gzip-answer.ts";
 
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
@@ -11,11 +11,44 @@ import { acceptsGzip, compressHead, gzipWithTail, type CompressedHead } from "./
 export class PrebuiltJson {
   /** `{"data":<bytes>` deflated, made when a client first accepts gzip (see gzip-answer.ts). */
   private head: CompressedHead | undefined;
+  /** The bytes alone deflated, for answers that embed this one (see joined). */
+  private body: CompressedHead | undefined;
+  /** For a joined answer: its parts, so its compressed form reuses theirs. */
+  private parts: readonly (Uint8Array | PrebuiltJson)[] | undefined;
 
   private constructor(
     /** The JSON text as UTF-8. */
     readonly bytes: Uint8Array,
   ) {}
+
+  /**
+   * JSON made of plain UTF-8 pieces and cached answers (trusted to form valid JSON together).
+   * Sent gzipped, the cached answers' compressed bytes are reused (each deflated once, when first
+   * embedded) and only the plain pieces are added, as stored blocks: a batch of 100 cached
+   * answers costs copies, not a compression of the whole.
+   *
+   * @example PrebuiltJson.joined([utf8("["), a, utf8(","), b, utf8("]")])
+   */
+  static joined(parts: readonly (Uint8Array | PrebuiltJson)[]): PrebuiltJson {
+    let size = 0;
+    for (const p of parts) size += p instanceof PrebuiltJson ? p.bytes.length : p.length;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) {
+      const b = p instanceof PrebuiltJson ? p.bytes : p;
+      bytes.set(b, at);
+      at += b.length;
+    }
+    const out = new PrebuiltJson(bytes);
+    out.parts = parts;
+    return out;
+  }
+
+  /** The bytes alone deflated once (sync-flushed raw deflate, see compressHead). */
+  private deflatedBody(): CompressedHead {
+    this.body ??= compressHead(this.bytes);
+    return this.body;
+  }
 
   /** Serializes a JSON value once (to UTF-8: Hebrew text would otherwise be re-encoded on every send). */
   static of(value: unknown): PrebuiltJson {
@@ -34,6 +67,9 @@ export class PrebuiltJson {
 
   /** The envelope's constant head, deflated once. */
   compressedHead(): CompressedHead {
+    if (!this.head && this.parts) {
+      this.head = joinHeads([HEAD, ...this.parts.map((p) => (p instanceof PrebuiltJson ? { head: p.deflatedBody(), bytes: p.bytes } : p))]);
+    }
     if (!this.head) {
       const head = new Uint8Array(HEAD.length + this.bytes.length);
       head.set(HEAD, 0);

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import type { DataSnapshot } from "../../data-state.ts";
-import { JsonBytes, utf8 } from "../../http/json-bytes.ts";
+import { utf8 } from "../../http/json-bytes.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { priceFilters } from "../prices/filters.ts";
@@ -59,10 +59,11 @@ export function batchPricesJson(deps: AppDeps, body: BatchBody): { json: Prebuil
   }
   const snapshot = answers.find((a): a is { json: PrebuiltJson; snapshot: DataSnapshot } => "snapshot" in a)?.snapshot ?? deps.data.current;
 
-  const out = new JsonBytes().text("[");
+  // The cached answers' own bytes (and, gzipped, their own compressed bytes) joined: see PrebuiltJson.joined.
+  const parts: (Uint8Array | PrebuiltJson)[] = [OPEN];
   answers.forEach((a, i) => {
-    if (i) out.bytes(COMMA);
-    if ("json" in a) out.bytes(a.json.bytes);
+    if (i) parts.push(COMMA);
+    if ("json" in a) parts.push(a.json);
     else {
       const item = body.items[i]!;
       const failed = {
@@ -70,10 +71,13 @@ export function batchPricesJson(deps: AppDeps, body: BatchBody): { json: Prebuil
         ...(item.chain_id ? { chain_id: item.chain_id } : {}),
         error: { code: a.error.code, detail: a.error.message, ...(a.error.options.extensions ?? {}) },
       };
-      out.text(JSON.stringify(failed));
+      parts.push(utf8(JSON.stringify(failed)));
     }
   });
-  return { json: PrebuiltJson.fromBytes(out.text("]").finish()), snapshot };
+  parts.push(CLOSE);
+  return { json: PrebuiltJson.joined(parts), snapshot };
 }
 
+const OPEN = utf8("[");
 const COMMA = utf8(",");
+const CLOSE = utf8("]");
