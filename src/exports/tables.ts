@@ -86,7 +86,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
         db
           .query(
             `SELECT c.slug, s.store_code, s.sub_chain_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude, s.prices_at,
-                    NULL AS closed_at
+                    s.closed_at
                FROM stores s JOIN chains c ON c.id = s.chain_id ORDER BY c.slug, length(s.store_code), s.store_code`,
           )
           .iterate() as Iterable<{
@@ -219,7 +219,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
             `SELECT c.slug, pr.promotion_code, pr.description, pr.starts_at, pr.ends_at, pr.reward_type, pr.min_qty, pr.max_qty, pr.discounted_price,
                     pr.discount_rate, pr.min_purchase_amount, pr.is_club_only, pr.is_coupon,
                     (SELECT count(*) FROM promotion_stores ps WHERE ps.promotion_id = pr.id) AS stores,
-                    (SELECT count(*) FROM promotion_items pi WHERE pi.promotion_id = pr.id) AS items
+                    (SELECT count(DISTINCT pi.item_key || ':' || pi.item_scope || ':' || pi.is_gift) FROM promotion_items pi WHERE pi.promotion_id = pr.id) AS items
                FROM promotions pr JOIN chains c ON c.id = pr.chain_id
               WHERE pr.ends_at IS NULL OR julianday(pr.ends_at) > julianday(?)
               ORDER BY c.slug, pr.promotion_code`,
@@ -249,7 +249,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
     about: "The items of the promotions in promotions.csv.gz, one row per promotion and item.",
     columns: [
       { name: "promotion_id", about: "The promotion (promotions.csv.gz)" },
-      { name: "barcode", about: "The item's barcode" },
+      { name: "barcode", about: "The item's barcode (its published code while no price file has published the product)" },
       { name: "product_chain_id", about: "The item's chain for a chain-internal code; empty for a GTIN" },
       { name: "is_gift", about: "`true` for a gift item (given, not discounted)" },
       { name: "min_qty", about: "This item's own minimum quantity when the promotion sets one per item" },
@@ -261,10 +261,17 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       mapRows(
         db
           .query(
-            `SELECT c.slug, pr.promotion_code, p.barcode, ${PRODUCT_CHAIN} AS chain, pi.is_gift, pi.min_qty, pi.max_qty, pi.discounted_price, pi.discount_rate
-               FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id JOIN products p ON p.id = pi.product_id
+            // Items are kept per item list (stores of a chain can list different items under one
+            // promotion): one row per item of the promotion, whatever lists name it. An item no
+            // price file has published yet has its published code as barcode.
+            `SELECT c.slug, pr.promotion_code, coalesce(min(p.barcode), pi.item_key) AS barcode,
+                    min(ic.slug) AS chain, pi.is_gift,
+                    min(pi.min_qty) AS min_qty, min(pi.max_qty) AS max_qty, min(pi.discounted_price) AS discounted_price, min(pi.discount_rate) AS discount_rate
+               FROM promotion_items pi JOIN promotions pr ON pr.id = pi.promotion_id JOIN chains c ON c.id = pr.chain_id LEFT JOIN products p ON p.id = pi.product_id
+                    LEFT JOIN chains ic ON ic.id = CASE WHEN p.scope_chain_id > 0 THEN p.scope_chain_id ELSE pi.item_scope END
               WHERE pr.ends_at IS NULL OR julianday(pr.ends_at) > julianday(?)
-              ORDER BY c.slug, pr.promotion_code, p.barcode_key, p.scope_chain_id`,
+              GROUP BY pr.id, pi.item_key, pi.item_scope, pi.is_gift
+              ORDER BY c.slug, pr.promotion_code, pi.item_key, pi.item_scope, pi.is_gift`,
           )
           .iterate(at) as Iterable<Record<string, string | number | null>>,
         (r) => [`${r.slug}:${r.promotion_code}`, r.barcode, r.chain, bool(r.is_gift as number), r.min_qty, r.max_qty, money(r.discounted_price as number | null), r.discount_rate],

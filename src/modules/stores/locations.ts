@@ -45,10 +45,9 @@ export function storeLocations(deps: AppDeps): Locations {
   if (hit && hit.version === version) return hit;
   const rows = stmt(
     deps.db.prices,
-    // closed_at: the stores' lifecycle (a store missing from a newer full Stores list is closed)
-    // is not recorded yet, so every store reads as open.
+    // closed_at: set when a newer full Stores list of the chain no longer lists the store.
     `SELECT s.id, s.chain_id, c.slug, c.name AS chain_name, s.store_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude,
-            NULL AS closed_at
+            s.closed_at
        FROM stores s JOIN chains c ON c.id = s.chain_id
       ORDER BY c.slug, length(s.store_code), s.store_code`,
   ).values() as [number, number, string, string, string, string | null, string | null, string | null, string | null, string | null, number | null, number | null, number | null, string | null][];
