@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../app.ts";
 import { cityFilterName } from "../../geo.ts";
-import { decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { roundKm, type Near } from "../../distance.ts";
 import { nearFilter } from "../../http/near-params.ts";
 import { requireChain } from "../chains/service.ts";
@@ -52,7 +52,7 @@ export function listStores(deps: AppDeps, query: z.infer<typeof StoresQuery>): {
   }
   // Already in chain, store-code order (storeLocations); a stable sort keeps it among equal distances.
   if (near) rows = rows.sort((a, b) => a.distance! - b.distance!);
-  const version = deps.data.current.version;
+  const version = cursorScope(deps.data);
   const key = JSON.stringify(["stores", near ? [near.lat, near.lon, near.radiusKm] : null, query.chain_id ?? null, city ?? null, query.limit]);
   const start = query.cursor ? decodeCursor(query.cursor, version, key, isPosition) : 0;
   const page = rows.slice(start, start + query.limit);
