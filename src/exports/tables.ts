@@ -46,7 +46,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       { name: "name_en", about: "English name" },
       { name: "chain_codes", about: "The 13-digit codes it publishes under, separated by spaces" },
       { name: "store_count", about: "Stores of the chain in the data" },
-      { name: "product_count", about: "Products the chain's stores price" },
+      { name: "product_count", about: "The chain's own products its stores price (generic products left out, as in GET /api/v1/chains/)" },
     ],
     rows: (db) =>
       mapRows(
@@ -55,7 +55,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
             `SELECT c.slug, c.name, c.name_en,
                     (SELECT group_concat(code, ' ') FROM (SELECT code FROM chain_codes k WHERE k.chain_id = c.id ORDER BY code)) AS codes,
                     (SELECT count(*) FROM stores s WHERE s.chain_id = c.id) AS stores,
-                    (SELECT count(*) FROM chain_products cp WHERE cp.chain_id = c.id) AS products
+                    (SELECT count(*) FROM chain_products cp JOIN products p ON p.id = cp.product_id WHERE cp.chain_id = c.id AND p.scope_chain_id <> -1) AS products
                FROM chains c ORDER BY c.slug`,
           )
           .iterate() as Iterable<{ slug: string; name: string; name_en: string; codes: string | null; stores: number; products: number }>,
