@@ -40,9 +40,17 @@ export const ACCOUNT_DATA_ROUTES: ReadonlySet<string> = new Set(["/api/v1/alerts
 /**
  * Operations only live keys may call: test keys (sk_test_) read the sandbox, and these would hand
  * them live data — price alerts are evaluated on the live data after every import and deliver its
- * prices. A test key gets 403 `live_key_required`.
+ * prices; the daily exports are files of the live data (the sandbox is not exported). A test key
+ * gets 403 `live_key_required`.
  */
-export const LIVE_ONLY_ROUTES: ReadonlySet<string> = new Set(["/api/v1/alerts", "/api/v1/alerts/:id", "/api/v1/alerts/:id/deliveries", "/api/v1/alerts/:id/test"]);
+export const LIVE_ONLY_ROUTES: ReadonlySet<string> = new Set([
+  "/api/v1/alerts",
+  "/api/v1/alerts/:id",
+  "/api/v1/alerts/:id/deliveries",
+  "/api/v1/alerts/:id/test",
+  "/api/v1/exports",
+  "/api/v1/exports/:date/:file",
+]);
 
 /** The audience of a matched route; anything not in the table is public (docs, health, portal). */
 export function audienceOf(method: string, route: string): Audience {

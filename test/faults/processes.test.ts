@@ -89,11 +89,14 @@ function load(url: string) {
   const answered: number[] = [];
   const seen = new Set<string>();
   let stop = false;
+  let firstAnswered!: () => void;
+  const first = new Promise<void>((resolve) => (firstAnswered = resolve));
   const done = (async () => {
     while (!stop) {
       try {
         const a = await answer(url);
         if (a.status === 200) {
+          if (answered.length === 0) firstAnswered();
           answered.push(performance.now());
           seen.add(a.data);
         }
@@ -106,6 +109,8 @@ function load(url: string) {
   return {
     answered,
     seen,
+    /** Settles at the first 200 answer. */
+    first,
     async stop() {
       stop = true;
       await done;
@@ -268,8 +273,10 @@ test("SIGKILL of `mehir serve` at random points while it answers and `mehir impo
     expect(await readyWithin(server.url, 20_000)).toBe(true);
     const traffic = load(server.url);
     const child = importProcess(dir);
-    // Long enough for several flushes, sometimes while the import runs, sometimes after it.
-    await Bun.sleep(1200 + Math.random() * (importMs + 1500));
+    // Counted answers exist before the kill whatever the machine's load (wait on the first answer,
+    // then past a flush); long enough for several flushes, sometimes while the import runs, sometimes after it.
+    await traffic.first;
+    await Bun.sleep(USAGE_FLUSH_MS + FLUSH_SLACK_MS + 200 + Math.random() * (importMs + 1500));
     const killAt = performance.now();
     server.proc.kill("SIGKILL");
     await server.proc.exited;

@@ -50,7 +50,7 @@ const storePrices = async (barcode: string) =>
   );
 
 const first = await (async () => {
-  key = await withKey(ctx.deps, "pro");
+  key = await withKey(ctx.deps, "pro", "live");
   return importFiles({
     [`PriceFull${KING}-001-202611220300.xml`]: binaPriceXml(KING, "1", [
       { code: A, price: "5.00" },

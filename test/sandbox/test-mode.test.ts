@@ -160,6 +160,24 @@ describe("test mode on a server with live data", () => {
     expect(withTest.body.detail).toContain("live key");
   });
 
+  test("batch prices and stores read the sandbox for a test key; exports (live data files) are live-only", async () => {
+    const batch = (key: Record<string, string>, barcode: string) =>
+      s.app.handle(new Request("http://localhost/api/v1/prices/batch/", { method: "POST", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify({ items: [{ barcode }] }) }));
+    const testBatch = (await (await batch(s.testKey, demoBarcode)).json()) as any;
+    expect(testBatch.meta.livemode).toBe(false);
+    expect(testBatch.data[0].prices.length).toBeGreaterThan(0);
+    expect(((await (await batch(s.testKey, LIVE_BARCODE)).json()) as any).data[0].error.code).toBe("product_not_found");
+    expect(((await (await batch(s.liveKey, demoBarcode)).json()) as any).data[0].error.code).toBe("product_not_found");
+
+    const testStores = await get(s.app, "/api/v1/stores/?limit=100", s.testKey);
+    const liveStores = await get(s.app, "/api/v1/stores/?limit=100", s.liveKey);
+    expect(testStores.body.meta.livemode).toBe(false);
+    expect(liveStores.body.data.length).toBe(1);
+    expect(testStores.body.data.length).toBeGreaterThan(1);
+
+    expect((await get(s.app, "/api/v1/exports/", s.testKey)).body.code).toBe("live_key_required");
+  });
+
   test("test keys keep their account's plan gates; a revoked test key is 401", async () => {
     const gated = await get(s.app, `/api/v1/prices/${demoBarcode}/history/`, s.freeTestKey);
     expect(gated.status).toBe(403);

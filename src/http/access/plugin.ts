@@ -172,7 +172,7 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     }
 
     if (key.kind === "test" && route !== null && LIVE_ONLY_ROUTES.has(route)) {
-      refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts are evaluated on it and deliver its prices); use an sk_live_ key. Test keys read the sandbox."));
+      refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
     }
 
     const verdict = access.limiter.take(bucketId, perMinute);

@@ -21,7 +21,7 @@ const BODY_LIMIT = 8 * 1024;
 const COMMON_ERRORS = "401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required` (Pro), 429 `rate_limited`/`quota_exceeded`";
 const NOT_FOUND = "404 `alert_not_found` (no such alert in this account)";
 
-const EXAMPLE = { url: "https://hooks.example.com/mehir", barcode: "7290000066318", chain_ids: ["shufersal", "rami-levy"], city: "חיפה", condition: { below_ils: "9.90" } };
+const EXAMPLE = { url: "https://hooks.example.com/mehir", barcode: "7291252436027", chain_ids: ["shufersal", "rami-levy"], city: "חיפה", condition: { below_ils: "9.90" } };
 
 /** The caller's account (the access plugin has checked the key and the Pro plan before routing). */
 function accountOf(request: Request): number {

@@ -4,6 +4,7 @@ import type { AppDeps } from "../../app.ts";
 import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
+import { servedData } from "../../http/data-set.ts";
 import { requireData } from "../../http/require-data.ts";
 import { requestState } from "../../http/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
@@ -12,21 +13,22 @@ import { batchPricesJson, checkBatchFilters } from "./service.ts";
 const ROUTE = "POST /api/v1/prices/batch";
 
 const EXAMPLE = {
-  items: [{ barcode: "7290000066318" }, { barcode: "7290000066004" }, { barcode: "123", chain_id: "rami-levy" }],
+  items: [{ barcode: "7291252436027" }, { barcode: "7299739033158" }, { barcode: "4087", chain_id: "osher-ad" }],
   granularity: "chain",
   city: "חיפה",
 };
 
 /** POST /api/v1/prices/batch/: many products' /prices/ answers in one call. */
 export function batchModule(deps: AppDeps) {
-  return new Elysia({ name: "module.batch" }).use(prebuiltJson()).post(
+  // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
+  return new Elysia({ name: "module.batch" }).use(prebuiltJson()).use(servedData).post(
     "/api/v1/prices/batch",
-    async ({ request }) => {
-      requireData(deps);
+    async ({ request, dataSet }) => {
+      requireData(dataSet);
       let body: BatchBody;
       try {
         body = validateBody(BatchBody, await readJsonBody(request, MAX_JSON_BODY));
-        checkBatchFilters(deps, body);
+        checkBatchFilters(dataSet, body);
       } catch (error) {
         // A refused body counts one call, as any answered request does.
         chargeCalls(deps, request, 1);
@@ -34,7 +36,7 @@ export function batchModule(deps: AppDeps) {
       }
       const calls = callsFor(ROUTE, body.items.length);
       chargeCalls(deps, request, calls);
-      const { json, snapshot } = batchPricesJson(deps, body);
+      const { json, snapshot } = batchPricesJson(dataSet, body);
       requestState(request).snapshot = snapshot;
       return { data: json, meta: { items: body.items.length, calls, data_updated_at: snapshot.updatedAt, source: snapshot.source } };
     },

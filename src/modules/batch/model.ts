@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { REGIONS } from "../../geo.ts";
 import { NearText, RadiusKmBody } from "../../http/near-params.ts";
 import { PriceEntry } from "../prices/model.ts";
@@ -65,5 +66,6 @@ export const BatchResponse = z.object({
     source: z.string(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });

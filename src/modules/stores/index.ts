@@ -1,17 +1,20 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
+import { servedData } from "../../http/data-set.ts";
+import { livemodeOf } from "../../http/livemode.ts";
 import { StoresQuery, StoresResponse } from "./model.ts";
 import { listStores } from "./service.ts";
 
 /** GET /api/v1/stores/. */
 export function storesModule(deps: AppDeps) {
-  return new Elysia({ name: "module.stores" }).get(
+  // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
+  return new Elysia({ name: "module.stores" }).use(servedData).get(
     "/api/v1/stores",
-    ({ query }) => {
-      requireData(deps);
-      const { items, nextCursor } = listStores(deps, query);
-      return { data: items, meta: { next_cursor: nextCursor, data_updated_at: deps.data.current.updatedAt } };
+    ({ query, request, dataSet }) => {
+      requireData(dataSet);
+      const { items, nextCursor } = listStores(dataSet, query);
+      return { data: items, meta: { next_cursor: nextCursor, data_updated_at: dataSet.data.current.updatedAt, livemode: livemodeOf(request) } };
     },
     {
       query: StoresQuery,

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { REGIONS } from "../../geo.ts";
 import { NearQuery, RadiusKmQuery } from "../../http/near-params.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
@@ -42,5 +43,6 @@ export const StoresResponse = z.object({
     data_updated_at: z.string().nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
+    livemode: LiveMode,
   }),
 });
