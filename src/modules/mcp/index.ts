@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { version } from "../../../package.json";
 import type { AppDeps } from "../../app.ts";
 import { clientAddress, type PeerSource } from "../../http/access/client-address.ts";
@@ -8,6 +9,7 @@ import { publicOrigin } from "../../http/public-origin.ts";
 import { requestState } from "../../http/request-state.ts";
 import type { Caller, Handle } from "./api-call.ts";
 import { listedTools } from "./tool-list.ts";
+import { mcpServer } from "./server.ts";
 import { TOOLS } from "./tools/index.ts";
 
 export const MCP_PATH = "/mcp";
@@ -37,21 +39,8 @@ function jsonRpcError(status: number, code: number, message: string): Response {
  * service's own: DNS-rebinding protection) and bodies over 64 KiB (413 problem+json). Each tool
  * call is an API request made through the app itself (`handle`) with the caller's key.
  */
-/**
- * The SDK, loaded on the first /mcp request rather than at start: it takes about as long to load
- * as the rest of the app, which every CLI command and every start would otherwise pay.
- */
-async function loadSdk() {
-  const [{ mcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
-    import("./server.ts"),
-    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-  ]);
-  return { mcpServer, WebStandardStreamableHTTPServerTransport };
-}
-
 export function mcpModule(deps: AppDeps, handle: Handle) {
   const listed = listedTools(TOOLS);
-  let sdk: ReturnType<typeof loadSdk> | null = null;
   const { trustProxy } = deps.settings;
   const noStream = () => {
     throw new ApiError("method_not_allowed", "This MCP endpoint is stateless: send JSON-RPC messages with POST (no server-sent event stream, no sessions to end).", {
@@ -75,7 +64,6 @@ export function mcpModule(deps: AppDeps, handle: Handle) {
         }
         const state = requestState(request);
         const caller: Caller = { key, origin: own, requestId: state.id, client: clientAddress(request, server as PeerSource | null, trustProxy) };
-        const { mcpServer, WebStandardStreamableHTTPServerTransport } = await (sdk ??= loadSdk());
         const mcp = mcpServer({ tools: TOOLS, listed, version, handle, caller });
         const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
         await mcp.connect(transport);
