@@ -17,8 +17,8 @@ never read it. Every answer says which it is: \`meta.livemode\` is \`true\` for 
 never count against the quota. On a server whose live data is itself the demo dataset, both kinds read that
 same data (only \`meta.livemode\` differs). The sandbox is made the first time it is needed, in seconds, without
 delaying live answers; until then a test key gets 503 \`data_not_ready\` with \`Retry-After\`. Cursors and ETags
-of one mode are not valid in the other (400 \`invalid_cursor\`; no 304). Price alerts are live-only: a test key
-gets 403 \`live_key_required\` there.
+of one mode are not valid in the other (400 \`invalid_cursor\`; no 304). Price alerts and the daily exports (files of
+the live data) are live-only: a test key gets 403 \`live_key_required\` there.
 
 **Plans.** Free ⊂ Basic ⊂ Pro. Free: prices, product search, chains (200 calls/month). Basic adds price history and
 chain catalogs (10,000/month). Pro adds the promotions feed and basket comparison (100,000/month).
