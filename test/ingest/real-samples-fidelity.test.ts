@@ -14,6 +14,7 @@ import { loadRegistry } from "../../src/registry.ts";
 
 const DIR = join(import.meta.dir, "../../../shared/samples/real");
 const present = existsSync(DIR);
+if (!present) console.warn(`real-file fidelity: skipped — ${DIR} is absent (the published samples live beside the repository, never in it)`);
 const NOW = new Date("2026-11-23T10:00:00Z");
 
 describe.skipIf(!present)("real files (../shared/samples/real)", () => {
