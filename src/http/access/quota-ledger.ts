@@ -127,9 +127,12 @@ export class QuotaLedger {
       try {
         this.flush();
       } catch (error) {
-        // Keep the counts in memory; the next flush (or shutdown) retries.
-        log.warn("usage flush failed", { error: String(error) });
-        this.schedule();
+        // A closed database will not open again: its owner stopped without stopping the app, and
+        // retrying every second would only log forever. Anything else (busy, disk full) is retried,
+        // the counts kept in memory until a flush (or shutdown) succeeds.
+        const closed = error instanceof RangeError && /closed database/i.test(error.message);
+        log.warn(closed ? "usage flush abandoned: the accounts database is closed" : "usage flush failed", { error: String(error) });
+        if (!closed) this.schedule();
       }
     }, this.options.flushMs ?? 1000);
     (this.timer as { unref?: () => void }).unref?.();

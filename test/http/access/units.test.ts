@@ -1,4 +1,5 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import { log } from "../../../src/log.ts";
 import { openMemory } from "../../../src/db/open.ts";
 import { RateLimiter, burstOf } from "../../../src/http/access/token-bucket.ts";
 import { QuotaLedger } from "../../../src/http/access/quota-ledger.ts";
@@ -62,6 +63,28 @@ describe("quota ledger", () => {
     expect(reloaded.usedThisMonth("account:1", new Date("2026-12-01T00:00:00Z"))).toBe(0);
     expect(reloaded.dailyUsage("account:1", now).find((d) => d.day === "2026-11-22")).toEqual({ day: "2026-11-22", count: 1 });
     expect(reloaded.dailyUsage("account:1", now)).toHaveLength(30);
+  });
+
+  test("a flush against a closed database is abandoned once, not retried every interval", async () => {
+    const db = openMemory().accounts;
+    const ledger = new QuotaLedger(db, { flushMs: 5 });
+    const warnings: string[] = [];
+    const { promise: firstWarning, resolve } = Promise.withResolvers<void>();
+    const warn = spyOn(log, "warn").mockImplementation((msg: string) => {
+      warnings.push(msg);
+      resolve();
+    });
+    try {
+      ledger.tryReserve("account:1", 3, new Date("2026-11-22T10:00:00Z"));
+      db.close();
+      // The scheduled flush fails; a retry would come 5 ms later. After the first failure, a window
+      // of a dozen intervals in which none may come.
+      await firstWarning;
+      await Bun.sleep(60);
+      expect(warnings).toEqual(["usage flush abandoned: the accounts database is closed"]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
