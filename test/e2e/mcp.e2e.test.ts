@@ -22,6 +22,8 @@ let url = "";
 let proKey = "";
 let freeLiveKey = "";
 const clients: Client[] = [];
+/** Haifa's centre. */
+const HAIFA = { lat: 32.794, lon: 34.9896 };
 
 /** `mehir …` on the test's data dir; the last line of its output. */
 function cli(...args: string[]): string {
@@ -152,6 +154,36 @@ describe("a Pro key over HTTP", () => {
     expect(text.split("\n")[0]).toStartWith(`Cheapest basket: ${cheapest.chain_name} ₪${cheapest.total_ils}`);
   }, 30_000);
 
+  test("find_stores near a point in Haifa: the stores endpoint's answer, nearest first", async () => {
+    const { text, structured } = await tool("find_stores", { near: HAIFA, radius_km: 5, limit: 50 });
+    expect(structured).toEqual(await rest(`/api/v1/stores/?near=${HAIFA.lat},${HAIFA.lon}&radius_km=5&limit=50`));
+    const distances = structured.data.map((s: any) => s.distance_km);
+    expect(distances.length).toBeGreaterThan(1);
+    expect(distances).toEqual([...distances].sort((a: number, b: number) => a - b));
+    for (const d of distances) expect(d).toBeLessThanOrEqual(5);
+    // The demo's stores mostly have no published coordinates: placed at their city's centre, and the text says so.
+    expect(structured.data.some((s: any) => s.coordinates.approximate)).toBe(true);
+    expect(text).toContain("location approximate (city centre)");
+    expect(text.split("\n")[0]).toStartWith(`${structured.data.length} stores within 5 km of ${HAIFA.lat},${HAIFA.lon}, nearest first:`);
+  }, 30_000);
+
+  test("get_prices near a point: per store, cheapest first, each within the radius", async () => {
+    const { structured } = await tool("get_prices", { ...products[0]!, near: HAIFA, radius_km: 5 });
+    expect(structured).toEqual(await rest(`/api/v1/prices/?${query(products[0]!)}&near=${HAIFA.lat},${HAIFA.lon}&radius_km=5&granularity=store`));
+    expect(structured.data.prices.length).toBeGreaterThan(0);
+    for (const entry of structured.data.prices) expect(entry.distance_km).toBeLessThanOrEqual(5);
+  }, 30_000);
+
+  test("compare_basket near a point: each chain's cheapest store within the radius", async () => {
+    const items = products.slice(0, 3).map((p) => ({ ...p, quantity: 1 }));
+    const { text, structured } = await tool("compare_basket", { items, near: HAIFA, radius_km: 5 });
+    const body = JSON.stringify({ items, near: `${HAIFA.lat},${HAIFA.lon}`, radius_km: 5 });
+    expect(structured).toEqual(await rest("/api/v1/basket/compare/", { method: "POST", headers: { "content-type": "application/json" }, body }));
+    expect(structured.data.stores.length).toBeGreaterThan(0);
+    for (const chain of structured.data.stores) expect(chain.store.distance_km).toBeLessThanOrEqual(5);
+    expect(text.split("\n")[0]).toStartWith(`Cheapest basket within 5 km of ${HAIFA.lat},${HAIFA.lon}: `);
+  }, 30_000);
+
   test("price_history", async () => {
     const { structured } = await tool("price_history", { ...products[0]!, months: 6 });
     const chain = products[0]!.chain_id ? `&chain_id=${products[0]!.chain_id}` : "";
@@ -193,6 +225,18 @@ describe("keys, plans and quota over HTTP", () => {
     expect(res.headers.get("content-type")).toStartWith("application/problem+json");
     expect((await res.json()).code).toBe("missing_api_key");
     expect(connect({})).rejects.toThrow(/401/);
+  }, 30_000);
+
+  test("a body over 64 KiB: 413 problem+json; an unknown tool: a JSON-RPC error over a 200", async () => {
+    const headers = { "x-api-key": proKey, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_products", arguments: { query: "x".repeat(70_000) } } });
+    const oversize = await fetch(`${url}/mcp`, { method: "POST", headers, body: big });
+    expect(oversize.status).toBe(413);
+    expect(oversize.headers.get("content-type")).toStartWith("application/problem+json");
+    expect((await oversize.json()).code).toBe("payload_too_large");
+    const unknown = await fetch(`${url}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }) });
+    expect(unknown.status).toBe(200);
+    expect((await unknown.json()).error).toMatchObject({ code: -32602, data: { param: "name" } });
   }, 30_000);
 
   test("a Free live key: Free tools count one call each, a Pro tool is plan_upgrade_required (uncounted), then the quota runs out", async () => {

@@ -16,6 +16,8 @@ const ctx = testApp({ settings: loadSettings({ MEHIR_RATE_PRO: "100000" }) });
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
 const MILK = "7290000066318";
 const BAMBA = "7290000066004";
+/** A point in Haifa, 0.67 km from its centre (where the fixture's Haifa stores without coordinates are placed). */
+const HAIFA = { lat: 32.8, lon: 34.99 };
 let key: Record<string, string>;
 let client: Client;
 
@@ -41,6 +43,8 @@ beforeAll(async () => {
   f.price(s1, f.product("4087", "עגבניות", { scopeChain: "shufersal" }), 790);
   f.price(r1, f.product("4087", "עגבניה", { scopeChain: "rami-levy" }), 590);
   f.promotion("rami-levy", "B3", { stores: [r1], items: [bamba], minQty: 3, discountedPrice: 1000, description: "במבה 3 ב-10" });
+  // Rami Levy's Haifa store published its coordinates; the others sit at their city's centre (approximate).
+  ctx.db.prices.run("UPDATE stores SET latitude = ?, longitude = ? WHERE id = ?", [32.815, 35.0, r1]);
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search!.rebuild(ctx.db.prices);
@@ -126,6 +130,64 @@ describe("each tool answers what the API answers", () => {
     expect(structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}&city=${encodeURIComponent("חיפה")}&granularity=store`));
     expect(structured.data.prices.map((p: any) => p.store.branch_name)).toEqual(["רמי לוי חיפה", "שופרסל דיל חיפה"]);
     expect(summary).toContain("- רמי לוי — רמי לוי חיפה, חיפה: ₪6.50");
+  });
+
+  test("find_stores near a point: the stores endpoint's answer, nearest first, approximate places flagged", async () => {
+    const { summary, structured } = await call("find_stores", { near: HAIFA, radius_km: 10 });
+    expect(structured).toEqual(await direct(`/api/v1/stores/?near=${HAIFA.lat},${HAIFA.lon}&radius_km=10&limit=20`));
+    // Shufersal's store at Haifa's centre (0.67 km) before Rami Levy's published place (1.91 km); Tel Aviv is out of range.
+    expect(structured.data.map((s: any) => [s.branch_name, s.distance_km, s.coordinates.approximate])).toEqual([
+      ["שופרסל דיל חיפה", 0.67, true],
+      ["רמי לוי חיפה", 1.91, false],
+    ]);
+    const lines = summary.split("\n");
+    expect(lines[0]).toBe(`2 stores within 10 km of ${HAIFA.lat},${HAIFA.lon}, nearest first:`);
+    expect(lines[1]).toBe("- שופרסל שופרסל דיל חיפה, חיפה — 0.67 km (location approximate (city centre))");
+    expect(lines[2]).toBe("- רמי לוי רמי לוי חיפה, חיפה — 1.91 km");
+  });
+
+  test("find_stores in a city, of a chain, paged", async () => {
+    const { summary, structured } = await call("find_stores", { city: "Haifa", chain_id: "shufersal", limit: 1 });
+    expect(structured).toEqual(await direct("/api/v1/stores/?city=Haifa&chain_id=shufersal&limit=1"));
+    expect(structured.data.map((s: any) => s.branch_name)).toEqual(["שופרסל דיל חיפה"]);
+    expect(structured.data[0].distance_km).toBeUndefined();
+    expect(summary).toStartWith("1 stores in Haifa:");
+  });
+
+  test("get_prices near a point: per store, cheapest first, with distances", async () => {
+    const { summary, structured } = await call("get_prices", { barcode: MILK, near: HAIFA, radius_km: 10 });
+    expect(structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}&near=${HAIFA.lat},${HAIFA.lon}&radius_km=10&granularity=store`));
+    expect(structured.data.prices.map((p: any) => [p.store.branch_name, p.effective_price_ils, p.distance_km])).toEqual([
+      ["רמי לוי חיפה", "6.50", 1.91],
+      ["שופרסל דיל חיפה", "6.90", 0.67],
+    ]);
+    expect(summary).toContain(`near ${HAIFA.lat},${HAIFA.lon} — 2 stores, cheapest first:`);
+    expect(summary).toContain("- רמי לוי — רמי לוי חיפה, חיפה (1.91 km): ₪6.50");
+  });
+
+  test("get_prices: radius_km without near is the API's invalid_parameter, as a tool error", async () => {
+    const result = await client.callTool({ name: "get_prices", arguments: { barcode: MILK, radius_km: 3 } });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as any).error).toMatchObject({ code: "invalid_parameter", param: "radius_km" });
+  });
+
+  test("compare_basket near a point: each chain's cheapest store within the radius, named with its distance", async () => {
+    const items = [
+      { barcode: MILK, quantity: 2 },
+      { barcode: BAMBA, quantity: 3 },
+    ];
+    const { summary, structured } = await call("compare_basket", { items, near: HAIFA, radius_km: 10 });
+    const body = JSON.stringify({ items, near: `${HAIFA.lat},${HAIFA.lon}`, radius_km: 10 });
+    expect(structured).toEqual(await direct("/api/v1/basket/compare/", { method: "POST", headers: { "content-type": "application/json" }, body }));
+    expect(structured.data.stores.map((c: any) => [c.chain_id, c.total_ils, c.store.branch_name, c.store.distance_km])).toEqual([
+      ["rami-levy", "23.00", "רמי לוי חיפה", 1.91],
+      ["shufersal", "28.80", "שופרסל דיל חיפה", 0.67],
+    ]);
+    expect(summary.split("\n")[0]).toBe(`Cheapest basket within 10 km of ${HAIFA.lat},${HAIFA.lon}: רמי לוי ₪23.00 (2/2 items). All chains:`);
+    expect(summary).toContain("- רמי לוי — רמי לוי חיפה, חיפה (1.91 km): ₪23.00");
+    // Near Tel Aviv's centre only Shufersal has a store.
+    const { structured: telAviv } = await call("compare_basket", { items, near: { lat: 32.0853, lon: 34.7818 }, radius_km: 2 });
+    expect(telAviv.data.stores.map((c: any) => [c.chain_id, c.store.branch_name])).toEqual([["shufersal", "שופרסל שלי דיזנגוף"]]);
   });
 
   test("compare_basket: promotions applied, cheapest chain first", async () => {

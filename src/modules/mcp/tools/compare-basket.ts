@@ -1,11 +1,12 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
-import { Barcode, ChainId, City } from "../arguments.ts";
+import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { ils, lines } from "../text.ts";
 
 /** A chain's basket as a line: total, shelf total, items found, the store priced. */
 function chainLine(chain: any): string {
-  const store = chain.store ? ` — ${chain.store.branch_name}${chain.store.city ? `, ${chain.store.city}` : ""}` : "";
+  const distance = typeof chain.store?.distance_km === "number" ? ` (${chain.store.distance_km} km)` : "";
+  const store = chain.store ? ` — ${chain.store.branch_name}${chain.store.city ? `, ${chain.store.city}` : ""}${distance}` : "";
   const saving = chain.total_ils !== chain.shelf_total_ils ? ` (shelf ${ils(chain.shelf_total_ils)})` : "";
   const missing = chain.missing_items.length > 0 ? `; missing ${chain.missing_items.join(", ")}` : "";
   return `- ${chain.chain_name}${store}: ${ils(chain.total_ils)}${saving}, ${chain.items_found}/${chain.items_total} items${missing}`;
@@ -17,9 +18,9 @@ export const compareBasket = defineTool({
   plan: "pro",
   description:
     "Total price of a shopping list at every chain, cheapest first, with promotions open to all customers applied (multi-buy ones such as \"3 ב-10\" where the quantity qualifies) " +
-    "and the per-item breakdown. Without `city`, each chain is priced at its usual (most common) prices; with `city`, at the chain's cheapest store in that city, named. " +
+    "and the per-item breakdown. Without `city` or `near`, each chain is priced at its usual (most common) prices; with `city`, at the chain's cheapest store in that city; with `near` (and `radius_km`), at its cheapest open store within the radius of the point — the store named, with its distance. " +
     "Products a chain does not sell are listed as missing; chains with every item rank first. " +
-    "השוואת מחיר סל קניות בין הרשתות (איפה הסל הכי זול), כולל מבצעים; אפשר לפי עיר. " +
+    "השוואת מחיר סל קניות בין הרשתות (איפה הסל הכי זול), כולל מבצעים; אפשר לפי עיר או ליד מיקום. " +
     "Plan: Pro. Cost: 1 API call for the whole basket.",
   input: z
     .object({
@@ -37,18 +38,21 @@ export const compareBasket = defineTool({
         .max(100)
         .describe("The shopping list (רשימת קניות): 1–100 products by barcode"),
       city: City.optional().describe("Price each chain's cheapest store in this city (עיר)"),
+      near: Point.optional().describe("A point in Israel (the user's location / מיקום), e.g. { lat: 32.794, lon: 34.989 } in Haifa: price each chain's cheapest open store within radius_km of it"),
+      radius_km: RadiusKm.optional(),
       chain_ids: z.array(ChainId).min(1).max(50).optional().describe("Compare only these chains"),
     })
     .strict(),
   request: (args) => ({
     method: "POST",
     path: "/api/v1/basket/compare/",
-    body: { items: args.items, city: args.city, chain_ids: args.chain_ids },
+    body: { items: args.items, city: args.city, near: nearParam(args.near), radius_km: args.radius_km, chain_ids: args.chain_ids },
   }),
   summary: (data: any, _meta, args) => {
-    if (data.stores.length === 0) return `No chain sells these products${args.city ? ` in ${args.city}` : ""}.`;
+    const where = [args.city ? ` in ${args.city}` : "", args.near ? ` within ${args.radius_km ?? 5} km of ${args.near.lat},${args.near.lon}` : ""].join("");
+    if (data.stores.length === 0) return `No chain sells these products${where}.`;
     const cheapest = data.stores.find((c: any) => c.chain_id === data.cheapest_store) ?? data.stores[0];
-    const head = `Cheapest basket${args.city ? ` in ${args.city}` : ""}: ${cheapest.chain_name} ${ils(cheapest.total_ils)} (${cheapest.items_found}/${cheapest.items_total} items). All chains:`;
+    const head = `Cheapest basket${where}: ${cheapest.chain_name} ${ils(cheapest.total_ils)} (${cheapest.items_found}/${cheapest.items_total} items). All chains:`;
     const nowhere = data.missing_items.length > 0 ? [`Sold by no chain compared: ${data.missing_items.join(", ")}`] : [];
     return [head, ...lines(data.stores, 30, chainLine), ...nowhere].join("\n");
   },
