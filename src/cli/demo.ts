@@ -25,8 +25,10 @@ first start; \`mehir import DIR --source demo\` loads a folder written here.
 
 Options:
   --out DIR      Target folder, created if needed; must be empty (default ./mehir-demo-files)
-  --seed N       Random seed (default 1). The same seed and --now give the same bytes.
-  --now ISO      The demo's "today", e.g. 2026-11-22T08:00:00+02:00 (default: now)
+  --seed N       Random seed (default 1). The same seed and --now give the same bytes;
+                 the same seed on any day gives the same prices and promotions.
+  --now ISO      The demo's "today", e.g. 2026-11-22T08:00:00+02:00 (default: now); it moves
+                 only the dates
   --chains a,b   Only these chain slugs (default: every active chain)
   --scale F      Fraction of each chain's assortment, 0 < F <= 1 (default 1)
   --json         Print the report as JSON`,

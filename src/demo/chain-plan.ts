@@ -1,7 +1,7 @@
 import type { Chain } from "../registry.ts";
 import { chainItems, type Item } from "./assortment.ts";
 import type { Catalog } from "./catalog.ts";
-import { fmt, type LocalTime } from "./clock.ts";
+import type { LocalTime } from "./clock.ts";
 import { chainHistory, type ChainHistory } from "./history.ts";
 import { profileFor, type Profile } from "./profiles.ts";
 import { promotionSet, type DemoPromotion } from "./promotions.ts";
@@ -9,7 +9,7 @@ import { roundShelf, vatRate } from "./pricing.ts";
 import { hashString, type Random } from "./random.ts";
 import type { DemoSeed } from "./seed.ts";
 import { chainStores, type DemoStore } from "./stores.ts";
-import { chainTimeline, type Timeline } from "./timeline.ts";
+import { calendarDate, chainTimeline, type Timeline } from "./timeline.ts";
 
 /**
  * Everything the demo decides about one chain before writing a byte: its stores, the items
@@ -83,7 +83,7 @@ export function storeKey(store: DemoStore): string {
 export function storePrice(plan: ChainPlan, store: DemoStore, index: number, chainPrice: number, at: LocalTime): number {
   const factor = store.priceFactor * (plan.deviations.get(storeKey(store))!.get(index) ?? 1);
   let price = factor === 1 ? chainPrice : roundShelf(chainPrice * factor, plan.profile.ending);
-  if (store.eilat) price = roundShelf(price / (1 + vatRate(fmt.date(at))), plan.profile.ending);
+  if (store.eilat) price = roundShelf(price / (1 + vatRate(calendarDate(plan.timeline, at))), plan.profile.ending);
   return price;
 }
 

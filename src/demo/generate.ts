@@ -11,7 +11,10 @@ export interface GenerateOptions {
   outDir: string;
   /** Same seed and same `now` → byte-identical files. Default 1. */
   seed?: number;
-  /** The moment the demo is "today": snapshots are dated just before it. Default: the current time. */
+  /**
+   * The moment the demo is "today": snapshots are dated just before it. It moves only the dates:
+   * the numbers (prices, promotions) depend on the seed alone (see DEMO_ANCHOR). Default: the current time.
+   */
   now?: Date;
   /** Only these chain slugs (default: every active chain of the registry). */
   chains?: string[];

@@ -1,14 +1,15 @@
 import type { Item } from "./assortment.ts";
-import { addMinutes, compareLocal, fmt, type LocalTime } from "./clock.ts";
+import { addMinutes, compareLocal, type LocalTime } from "./clock.ts";
 import { movePrice, type PriceEnding } from "./pricing.ts";
 import type { Random } from "./random.ts";
-import type { Timeline } from "./timeline.ts";
+import { calendarDate, type Timeline } from "./timeline.ts";
 
 /**
  * A chain's prices over the demo period, at chain level: what it sold at the start, and per
  * monthly step which prices changed (5–8% of items, mostly up; produce swings with the
  * season), which items were launched, and which were delisted by today. On 1 January 2025
- * (VAT 17% → 18%) a third of the items go up by about 1%.
+ * (VAT 17% → 18%) a third of the items go up by about 1% — on the anchored calendar
+ * (timeline.ts), so the rise moves with the demo's dates and its numbers stay the same.
  */
 export interface ChainHistory {
   /** Items on sale at step 0. */
@@ -65,7 +66,7 @@ export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnd
     const changes = new Map<number, number>();
     const launches = new Map<number, number>();
     const share = stepRng.float(0.05, 0.08);
-    const vatStep = fmt.date(previous) < VAT_DAY && fmt.date(time) >= VAT_DAY;
+    const vatStep = calendarDate(timeline, previous) < VAT_DAY && calendarDate(timeline, time) >= VAT_DAY;
     const when = () => changeTime(previous, time, stepRng);
     updated = updated.slice();
 

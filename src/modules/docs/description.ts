@@ -9,9 +9,10 @@ the \`key\` query parameter, from the origins the key allows. Secret keys are re
 Create keys in the developer portal at \`/portal/\`.
 
 **Test mode.** \`sk_test_…\` keys read test-mode data, never the live data: the sandbox, the service's embedded
-demo dataset (deterministic, in the chains' own file formats, seed 1 — the same chains, stores, products, barcodes
-and names on every server, so tests written against it hold everywhere; prices and promotions follow a 24-month
-timeline that ends on the day the sandbox was made, so assert on them loosely), kept in a database of its own. Live keys
+demo dataset (deterministic, in the chains' own file formats, seed 1 — the same chains, stores, products, barcodes,
+names, prices, price changes and promotions on every server whenever it was made, so tests written against it hold
+everywhere, exact figures included; only its dates follow the day it was made: its 24-month timeline ends shortly
+before then, every date moved by whole days from a fixed plan), kept in a database of its own. Live keys
 never read it. Every answer says which it is: \`meta.livemode\` is \`true\` for live (and publishable) keys,
 \`false\` for test keys. Test keys keep their account's plan (which operations they may call) and rate limit, and
 never count against the quota. On a server whose live data is itself the demo dataset, both kinds read that
