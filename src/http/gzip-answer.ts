@@ -1,4 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
+import { crc32Combine } from "./crc32-combine.ts";
 
 /**
  * gzip for cached answers without compressing on every request. An answer is
@@ -13,8 +14,11 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
  * gzipWithTail(head, bytesOf(',"meta":{}}')) // gunzips to {"data":[1,2,3],"meta":{}}
  */
 export interface CompressedHead {
-  /** Raw deflate of the head, ending with a sync flush (00 00 ff ff). */
-  readonly deflated: Uint8Array;
+  /**
+   * Raw deflate of the head, ending with a sync flush (00 00 ff ff): one buffer, or for a joined
+   * head its parts' buffers in order (written straight into the answer, not copied together first).
+   */
+  readonly deflated: readonly Uint8Array[];
   /** CRC-32 of the uncompressed head. */
   readonly crc: number;
   /** Uncompressed length of the head. */
@@ -24,11 +28,20 @@ export interface CompressedHead {
 /** Heads larger than this are deflated at level 1: they are rare and level 6 costs ms there. */
 const FAST_ABOVE = 256 * 1024;
 
+/**
+ * A buffer whose every byte the caller writes, not zero-filled first (and never from Buffer's
+ * shared pool: it is sent as is). For answers of hundreds of KB, the zero-filling of a fresh
+ * buffer cost more than the copy into it.
+ */
+export function unfilledBytes(size: number): Uint8Array {
+  return Buffer.allocUnsafeSlow(size);
+}
+
 /** Deflates the constant part of an answer once. */
 export function compressHead(head: Uint8Array): CompressedHead {
   const level = head.length > FAST_ABOVE ? 1 : 6;
   const deflated = deflateRawSync(head, { level, finishFlush: constants.Z_SYNC_FLUSH });
-  return { deflated: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length), crc: crc32(head), length: head.length };
+  return { deflated: [new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length)], crc: crc32(head), length: head.length };
 }
 
 /** Bytes as non-final stored deflate blocks (byte-aligned, as after a sync flush). */
@@ -54,28 +67,24 @@ function storedBlocks(bytes: Uint8Array): Uint8Array {
  * A compressed head made of parts without compressing them again: parts already deflated (each
  * one its own sync-flushed raw deflate, as compressHead makes them; a deflate stream may continue
  * with a block that refers to nothing before it) are copied, small plain parts go in as stored
- * blocks. For answers assembled from cached answers (the batch of /prices/ answers).
+ * blocks. The CRC is combined from the parts' own (crc32Combine): the deflated parts' text is
+ * not read again. For answers assembled from cached answers (the batch of /prices/ answers).
  *
- * @example joinHeads([bytesOf("["), { head: compressHead(a), bytes: a }, bytesOf("]")])
+ * @example joinHeads([bytesOf("["), compressHead(a), bytesOf("]")])
  */
-export function joinHeads(parts: (Uint8Array | { head: CompressedHead; bytes: Uint8Array })[]): CompressedHead {
-  const chunks: Uint8Array[] = [];
+export function joinHeads(parts: (Uint8Array | CompressedHead)[]): CompressedHead {
+  const deflated: Uint8Array[] = [];
   let crc = 0;
   let length = 0;
-  let size = 0;
   for (const part of parts) {
-    const plain = part instanceof Uint8Array ? part : part.bytes;
-    const chunk = part instanceof Uint8Array ? storedBlocks(part) : part.head.deflated;
-    crc = crc32(plain, crc);
-    length += plain.length;
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  const deflated = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    deflated.set(chunk, at);
-    at += chunk.length;
+    if (part instanceof Uint8Array) {
+      deflated.push(storedBlocks(part));
+      crc = crc32(part, crc);
+    } else {
+      deflated.push(...part.deflated);
+      crc = crc32Combine(crc, part.crc, part.length);
+    }
+    length += part.length;
   }
   return { deflated, crc: crc >>> 0, length };
 }
@@ -87,10 +96,15 @@ const STORED_MAX = 0xffff;
 /** A gzip member of the compressed head followed by `tail` (sent as stored blocks, the last final). */
 export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array {
   const blocks = Math.max(1, Math.ceil(tail.length / STORED_MAX));
-  const out = new Uint8Array(GZIP_HEADER.length + head.deflated.length + blocks * 5 + tail.length + 8);
+  let deflatedLength = 0;
+  for (const chunk of head.deflated) deflatedLength += chunk.length;
+  const out = unfilledBytes(GZIP_HEADER.length + deflatedLength + blocks * 5 + tail.length + 8);
   out.set(GZIP_HEADER, 0);
-  out.set(head.deflated, GZIP_HEADER.length);
-  let at = GZIP_HEADER.length + head.deflated.length;
+  let at = GZIP_HEADER.length;
+  for (const chunk of head.deflated) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
   for (let b = 0, from = 0; b < blocks; b++) {
     const size = Math.min(STORED_MAX, tail.length - from);
     // Stored block: BFINAL on the last, BTYPE 00; byte-aligned after the sync flush, then LEN and
@@ -104,7 +118,7 @@ export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array
     at += 5 + size;
     from += size;
   }
-  const trailer = new DataView(out.buffer, at, 8);
+  const trailer = new DataView(out.buffer, out.byteOffset + at, 8);
   trailer.setUint32(0, crc32(tail, head.crc) >>> 0, true);
   trailer.setUint32(4, (head.length + tail.length) >>> 0, true);
   return out;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type * as z from "zod";
-import { acceptsGzip, compressHead, gzipWithTail, joinHeads, type CompressedHead } from "./gzip-answer.ts";
+import { acceptsGzip, compressHead, gzipWithTail, joinHeads, unfilledBytes, type CompressedHead } from "./gzip-answer.ts";
 
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
@@ -13,35 +13,59 @@ export class PrebuiltJson {
   private head: CompressedHead | undefined;
   /** The bytes alone deflated, for answers that embed this one (see joined). */
   private body: CompressedHead | undefined;
-  /** For a joined answer: its parts, so its compressed form reuses theirs. */
-  private parts: readonly (Uint8Array | PrebuiltJson)[] | undefined;
+  /** The JSON text as UTF-8, when made (a joined answer is copied into one buffer only if asked). */
+  private flat: Uint8Array | undefined;
 
   private constructor(
-    /** The JSON text as UTF-8. */
-    readonly bytes: Uint8Array,
-  ) {}
+    flat: Uint8Array | undefined,
+    /** For a joined answer: its parts, written straight into the sent bytes and reused for gzip. */
+    private readonly parts: readonly (Uint8Array | PrebuiltJson)[] | undefined,
+    /** Length of the UTF-8 text. */
+    readonly size: number,
+  ) {
+    this.flat = flat;
+  }
 
   /**
    * JSON made of plain UTF-8 pieces and cached answers (trusted to form valid JSON together).
-   * Sent gzipped, the cached answers' compressed bytes are reused (each deflated once, when first
-   * embedded) and only the plain pieces are added, as stored blocks: a batch of 100 cached
-   * answers costs copies, not a compression of the whole.
+   * Nothing is copied here: the envelope is written from the parts (one copy, into the buffer
+   * sent), and sent gzipped, the cached answers' compressed bytes are reused (each deflated once,
+   * when first embedded) with only the plain pieces added as stored blocks. A batch of 100 cached
+   * answers (~0.5 MB) costs one copy per request, not a compression of the whole — nor two more
+   * zero-filled half-megabyte buffers, which is what a batch's time went on (bench/batch.ts).
    *
    * @example PrebuiltJson.joined([utf8("["), a, utf8(","), b, utf8("]")])
    */
   static joined(parts: readonly (Uint8Array | PrebuiltJson)[]): PrebuiltJson {
     let size = 0;
-    for (const p of parts) size += p instanceof PrebuiltJson ? p.bytes.length : p.length;
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) {
-      const b = p instanceof PrebuiltJson ? p.bytes : p;
-      bytes.set(b, at);
-      at += b.length;
+    for (const p of parts) size += p instanceof PrebuiltJson ? p.size : p.length;
+    return new PrebuiltJson(undefined, parts, size);
+  }
+
+  /** The JSON text as UTF-8 (a joined answer's parts copied into one buffer on first use). */
+  get bytes(): Uint8Array {
+    if (!this.flat) {
+      const out = new Uint8Array(this.size);
+      this.writeTo(out, 0);
+      this.flat = out;
     }
-    const out = new PrebuiltJson(bytes);
-    out.parts = parts;
-    return out;
+    return this.flat;
+  }
+
+  /** Copies the UTF-8 text into `out` at `at`; returns the offset after it. */
+  writeTo(out: Uint8Array, at: number): number {
+    if (this.flat || !this.parts) {
+      out.set(this.bytes, at);
+      return at + this.size;
+    }
+    for (const p of this.parts) {
+      if (p instanceof PrebuiltJson) at = p.writeTo(out, at);
+      else {
+        out.set(p, at);
+        at += p.length;
+      }
+    }
+    return at;
   }
 
   /** The bytes alone deflated once (sync-flushed raw deflate, see compressHead). */
@@ -52,28 +76,23 @@ export class PrebuiltJson {
 
   /** Serializes a JSON value once (to UTF-8: Hebrew text would otherwise be re-encoded on every send). */
   static of(value: unknown): PrebuiltJson {
-    return new PrebuiltJson(encoder.encode(JSON.stringify(value)));
+    return PrebuiltJson.fromBytes(encoder.encode(JSON.stringify(value)));
   }
 
   /** JSON built by hand as UTF-8 bytes (trusted to be valid JSON). */
   static fromBytes(json: Uint8Array): PrebuiltJson {
-    return new PrebuiltJson(json);
-  }
-
-  /** Bytes held (for cache accounting). */
-  get size(): number {
-    return this.bytes.length;
+    return new PrebuiltJson(json, undefined, json.length);
   }
 
   /** The envelope's constant head, deflated once. */
   compressedHead(): CompressedHead {
     if (!this.head && this.parts) {
-      this.head = joinHeads([HEAD, ...this.parts.map((p) => (p instanceof PrebuiltJson ? { head: p.deflatedBody(), bytes: p.bytes } : p))]);
+      this.head = joinHeads([HEAD, ...this.parts.map((p) => (p instanceof PrebuiltJson ? p.deflatedBody() : p))]);
     }
     if (!this.head) {
-      const head = new Uint8Array(HEAD.length + this.bytes.length);
+      const head = new Uint8Array(HEAD.length + this.size);
       head.set(HEAD, 0);
-      head.set(this.bytes, HEAD.length);
+      this.writeTo(head, HEAD.length);
       this.head = compressHead(head);
     }
     return this.head;
@@ -88,15 +107,19 @@ const HEAD = encoder.encode('{"data":');
 const META = encoder.encode(',"meta":');
 const TAIL = encoder.encode("}");
 
-/** `{"data":<bytes>,"meta":<meta>}` as one UTF-8 buffer. */
+/**
+ * `{"data":<bytes>,"meta":<meta>}` as one UTF-8 buffer. Not zero-filled first (every byte is
+ * written): zero-filling a fresh half-megabyte buffer cost more than the copy into it.
+ */
 export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
   const metaBytes = encoder.encode(JSON.stringify(meta ?? {}));
-  const out = new Uint8Array(HEAD.length + data.bytes.length + META.length + metaBytes.length + TAIL.length);
+  const out = unfilledBytes(HEAD.length + data.size + META.length + metaBytes.length + TAIL.length);
   out.set(HEAD, 0);
-  out.set(data.bytes, HEAD.length);
-  out.set(META, HEAD.length + data.bytes.length);
-  out.set(metaBytes, HEAD.length + data.bytes.length + META.length);
-  out.set(TAIL, out.length - TAIL.length);
+  let at = data.writeTo(out, HEAD.length);
+  out.set(META, at);
+  at += META.length;
+  out.set(metaBytes, at);
+  out.set(TAIL, at + metaBytes.length);
   return out;
 }
 
