@@ -12,7 +12,7 @@ const { values } = parseArgs({
 });
 
 // Extra entrypoints: Workers must be bundled into the binary alongside main.ts.
-const WORKERS = ["src/ingest/import-worker.ts", "src/search/build-worker.ts", "src/exports/export-worker.ts"].filter((p) => existsSync(p));
+const WORKERS = ["src/ingest/import-worker.ts", "src/search/build-worker.ts", "src/exports/export-worker.ts", "src/alerts/evaluation-worker.ts"].filter((p) => existsSync(p));
 
 // The widget is built first so the binary embeds the built files.
 if (existsSync("scripts/build-widget.ts")) {

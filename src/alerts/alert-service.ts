@@ -1,5 +1,4 @@
 import type { AppDeps } from "../app.ts";
-import { backgroundPace } from "../http/background-pace.ts";
 import { log } from "../log.ts";
 import { AlertStore } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
@@ -24,7 +23,8 @@ export interface AlertServiceOptions {
 
 /**
  * Price alerts' moving parts for one app: the stores, the secret box, the evaluator (after each new
- * data version) and the delivery worker. Built by createApp unless given; `stop()` (the app's
+ * data version, in a Worker thread) and the delivery worker (on the serving thread: a few
+ * signed POSTs per import, each an await on the network). Built by createApp unless given; `stop()` (the app's
  * onStop) ends its timers; nothing of it lives at module level.
  */
 export interface AlertService {
@@ -54,7 +54,7 @@ export function createAlertService(app: AppDeps, options: AlertServiceOptions = 
     timeoutMs: options.timeoutMs,
     log,
   });
-  const evaluator = new AlertEvaluator({ app, alerts, deliveries, pace: backgroundPace(app), clock: () => timers.now(), queued: () => worker.wake(), log });
+  const evaluator = new AlertEvaluator({ app, alerts, clock: () => timers.now(), queued: () => worker.wake(), log });
   // Every new data version (an import by this server's worker or by `mehir import`), and at start:
   // alerts left behind by a stop during a pass are evaluated, and pending deliveries resume.
   app.data.onChange(() => void evaluator.run());

@@ -156,9 +156,12 @@ export class AlertStore {
     return row ? { publicId: row.public_id, sealed: row.secret_sealed } : null;
   }
 
-  /** Records an evaluation; only when the stored state is older (a concurrent newer one wins). */
-  saveState(id: number, state: AlertState, version: number): void {
-    stmt(this.db, "UPDATE alerts SET state = ?, state_version = ? WHERE id = ? AND state_version < ?").run(JSON.stringify(state), version, id, version);
+  /**
+   * Records an evaluation; only when the stored state is older (a concurrent pass at the same or a
+   * newer version wins). True when it was recorded.
+   */
+  saveState(id: number, state: AlertState, version: number): boolean {
+    return stmt(this.db, "UPDATE alerts SET state = ?, state_version = ? WHERE id = ? AND state_version < ?").run(JSON.stringify(state), version, id, version).changes === 1;
   }
 
   delete(accountId: number, publicId: string): boolean {

@@ -1,19 +1,14 @@
+import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../app.ts";
-import type { DataSnapshot } from "../data-state.ts";
-import type { Alert, AlertStore } from "./alert-store.ts";
-import type { DeliveryStore } from "./delivery-store.ts";
-import { evaluate, type AlertState } from "./evaluate.ts";
-import { eventBody, newEventId } from "./event.ts";
-import { filterChains, priceView, targetKey, type PriceView } from "./price-view.ts";
+import type { AlertStore } from "./alert-store.ts";
+import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
+import { evaluationPass, type PassResult } from "./evaluation-pass.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 export interface EvaluatorDeps {
   app: AppDeps;
   alerts: AlertStore;
-  deliveries: DeliveryStore;
-  /** Lets requests run between slices (backgroundPace: yields, and backs off on a busy server). */
-  pace: (workedMs: number) => Promise<void>;
   /** The delivery queue's clock, ms (the delivery worker's). */
   clock: () => number;
   /** Called after events were queued (wakes the delivery worker). */
@@ -21,27 +16,23 @@ export interface EvaluatorDeps {
   log: { info: Log; warn: Log };
 }
 
-/** Work done on the serving thread before letting requests in again. */
-const SLICE_MS = 2;
-const BATCH = 200;
-
-interface Outcome {
-  alert: Alert;
-  state: AlertState;
-  event: { id: string; body: string } | null;
-}
+/** Whether a connection is to a file another thread can open (not an in-memory database). */
+const isFile = (db: Database) => db.filename !== "" && db.filename !== ":memory:";
 
 /**
- * Evaluates the active alerts after a new data version is served, off the request path: in
- * slices of a few milliseconds between which requests run (and which back off while the server
- * is busy), alerts on the same product and scope priced once per pass. Each alert's state and
- * the events it fires are written together, so a pass cut off by a stop resumes at the next start
- * where it ended (alerts already at this version are skipped; nothing fires twice).
+ * Evaluates the active alerts after a new data version is served, off the request path: each
+ * pass runs in a Worker (evaluation-worker.ts) on its own connections, at the imports' CPU
+ * priority, so the serving thread only starts it and reads its counts; 1,000 alerts cost the
+ * API no latency (bench/alerts.ts). Databases in memory (tests) cannot be opened from another
+ * thread: there the same pass (evaluation-pass.ts) runs on the app's connections. A pass cut off
+ * by a stop resumes at the next start where it ended; nothing fires twice.
  */
 export class AlertEvaluator {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Shared with the pass's worker: 1 ends it early (the server is stopping). */
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(private readonly deps: EvaluatorDeps) {}
 
@@ -64,71 +55,52 @@ export class AlertEvaluator {
 
   stop(): void {
     this.stopped = true;
+    Atomics.store(this.stopFlag, 0, 1);
   }
 
   private async pass(): Promise<void> {
     const { app, alerts } = this.deps;
-    const snapshot = app.data.current;
-    if (snapshot.version === 0) return;
-    const views = new Map<string, PriceView>();
-    let evaluated = 0;
-    let fired = 0;
-    let after = 0;
-    let pending: Outcome[] = [];
-    let sliceStart = performance.now();
-    for (;;) {
-      const batch = alerts.behind(snapshot.version, after, BATCH);
-      if (batch.length === 0) break;
-      for (const alert of batch) {
-        if (this.stopped) return this.write(pending, snapshot);
-        after = alert.id;
-        const outcome = this.evaluateOne(alert, snapshot, views);
-        pending.push(outcome);
-        evaluated++;
-        if (outcome.event) fired++;
-        const worked = performance.now() - sliceStart;
-        if (worked >= SLICE_MS) {
-          this.write(pending, snapshot);
-          pending = [];
-          await this.deps.pace(worked);
-          sliceStart = performance.now();
-          // A newer version arrived meanwhile: this pass stops; the next one evaluates at it.
-          if (app.data.current.version !== snapshot.version) this.again = true;
-          if (this.again) return;
-        }
-      }
-    }
-    this.write(pending, snapshot);
-    if (evaluated > 0) this.deps.log.info("alerts: evaluated", { data_version: snapshot.version, alerts: evaluated, events: fired });
+    const version = app.data.current.version;
+    // Nothing behind the served version (every start without a new import): no worker.
+    if (this.stopped || version === 0 || alerts.behind(version, 0, 1).length === 0) return;
+    const options = { now: app.now().getTime(), at: this.deps.clock() };
+    const onFiles = isFile(app.db.prices) && isFile(app.db.accounts);
+    const result = onFiles ? await this.inWorker(options) : evaluationPass(app, { ...options, stopped: () => this.stopped });
+    if (!result) return;
+    if (result.fired > 0) this.deps.queued();
+    if (result.evaluated > 0) this.deps.log.info("alerts: evaluated", { data_version: result.version, alerts: result.evaluated, events: result.fired });
+    // A newer version served meanwhile than the one the pass read: evaluate at it too.
+    if (app.data.current.version > result.version) this.again = true;
   }
 
-  private evaluateOne(alert: Alert, snapshot: DataSnapshot, views: Map<string, PriceView>): Outcome {
-    const now = this.deps.app.now();
-    const key = targetKey(alert);
-    let view = views.get(key);
-    if (!view) views.set(key, (view = priceView(this.deps.app, alert, now)));
-    const { state, trigger } = evaluate(alert.condition, alert.state, filterChains(view, alert.chainIds));
-    if (!trigger) return { alert, state, event: null };
-    const id = newEventId();
-    const body = eventBody({ eventId: id, alert, productName: view.product?.name ?? null, trigger, snapshot, created: now, test: false });
-    return { alert, state, event: { id, body } };
-  }
-
-  /** Saves states and queues events in one transaction. */
-  private write(outcomes: Outcome[], snapshot: DataSnapshot): void {
-    if (outcomes.length === 0) return;
-    const { alerts, deliveries, app } = this.deps;
-    const at = this.deps.clock();
-    let queued = false;
-    app.db.accounts.transaction(() => {
-      for (const o of outcomes) {
-        alerts.saveState(o.alert.id, o.state, snapshot.version);
-        if (o.event) {
-          deliveries.insert({ eventId: o.event.id, alertId: o.alert.id, isTest: false, payload: o.event.body, at });
-          queued = true;
-        }
-      }
-    }).immediate();
-    if (queued) this.deps.queued();
+  /** One pass in a Worker; null when it failed (logged; its alerts stay behind for the next pass). */
+  private inWorker(options: { now: number; at: number }): Promise<PassResult | null> {
+    const { app, log } = this.deps;
+    const worker = new Worker(new URL("./evaluation-worker.ts", import.meta.url).href);
+    return new Promise((resolve) => {
+      const finish = (result: PassResult | null) => {
+        worker.terminate();
+        resolve(result);
+      };
+      worker.onmessage = (event: MessageEvent<EvaluationReply>) => {
+        const reply = event.data;
+        if (reply.kind === "done") return finish(reply);
+        log.warn("alerts: evaluation failed", { error: reply.message });
+        finish(null);
+      };
+      worker.onerror = (event) => {
+        log.warn("alerts: evaluation failed", { error: event.message });
+        finish(null);
+      };
+      const job: EvaluationJob = {
+        pricesPath: app.db.prices.filename,
+        accountsPath: app.db.accounts.filename,
+        settings: app.settings,
+        ...options,
+        priority: app.settings.importPriority,
+        stop: this.stopFlag.buffer as SharedArrayBuffer,
+      };
+      worker.postMessage(job);
+    });
   }
 }
