@@ -22,6 +22,18 @@ export function createBenchKeys(dataDir: string, label = "bench"): { secret: str
   }
 }
 
+/** An `sk_live_` key of a new Pro account (live-only operations: price alerts, exports), counted against a quota BENCH_ENV raises. */
+export function createLiveBenchKey(dataDir: string, label = "bench"): string {
+  const db = openDatabase(join(dataDir, ACCOUNTS_FILE), ACCOUNT_MIGRATIONS);
+  try {
+    const now = new Date();
+    const account = createAccount(db, { email: `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@bench.invalid`, plan: "pro" }, now);
+    return createKey(db, { accountId: account.id, kind: "live", name: label }, now).key;
+  } finally {
+    db.close();
+  }
+}
+
 /** An `sk_test_` key of a new Pro account (see createBenchKeys). */
 export function createBenchKey(dataDir: string, label = "bench"): string {
   return createBenchKeys(dataDir, label).secret;

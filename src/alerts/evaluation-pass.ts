@@ -46,13 +46,14 @@ interface Outcome {
  */
 export function evaluationPass(deps: AppDeps, options: PassOptions): PassResult {
   const prices = deps.db.prices;
-  prices.run("BEGIN");
+  const own = !prices.inTransaction;
+  if (own) prices.run("BEGIN");
   try {
     // The data version this transaction reads (not the app's view of it, which may lag or lead).
     const data = new DataState(prices, deps.data.name);
     return evaluateAll({ ...deps, data }, data.current, options);
   } finally {
-    prices.run("COMMIT");
+    if (own) prices.run("COMMIT");
   }
 }
 
