@@ -199,6 +199,21 @@ describe("plans and quota", () => {
   });
 });
 
+test("a JSON-RPC batch of tool calls counts one call per tool call, as the same API calls made one by one", async () => {
+  const live = await withKey(ctx.deps, "free", "live"); // MEHIR_QUOTA_FREE=3 here
+  const batch = [callTool("list_chains", {}, 1), callTool("get_prices", { barcode: MILK }, 2), { jsonrpc: "2.0", id: 3, method: "tools/list" }, callTool("find_stores", { city: "חיפה" }, 4)];
+  const res = await send(rpc(batch, live));
+  expect(res.status).toBe(200);
+  expect(res.headers.get("x-quota-remaining")).toBe("0");
+  const answers = (await res.json()) as any[];
+  expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4]);
+  const calls = answers.filter((a) => a.id !== 3);
+  for (const answer of calls) expect(answer.result.isError).toBeFalsy();
+  expect(calls.map((a) => a.result.structuredContent.meta.quota_remaining).sort()).toEqual([0, 1, 2]);
+  const spent = (await (await send(rpc([callTool("list_chains", {}, 5), callTool("list_chains", {}, 6)], live))).json()) as any[];
+  expect(spent.map((a) => a.result.structuredContent.error.code)).toEqual(["quota_exceeded", "quota_exceeded"]);
+});
+
 describe("request log", () => {
   const lines: Record<string, unknown>[] = [];
   let info: ReturnType<typeof spyOn> | undefined;

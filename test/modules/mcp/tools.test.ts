@@ -151,7 +151,7 @@ describe("each tool answers what the API answers", () => {
     expect(structured).toEqual(await direct("/api/v1/stores/?city=Haifa&chain_id=shufersal&limit=1"));
     expect(structured.data.map((s: any) => s.branch_name)).toEqual(["שופרסל דיל חיפה"]);
     expect(structured.data[0].distance_km).toBeUndefined();
-    expect(summary).toStartWith("1 stores in Haifa:");
+    expect(summary).toStartWith("1 store in Haifa:");
   });
 
   test("get_prices near a point: per store, cheapest first, with distances", async () => {

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
 import { ChainId, City, Cursor, Point, RadiusKm, nearParam } from "../arguments.ts";
-import { lines } from "../text.ts";
+import { count, lines } from "../text.ts";
 
 /** A store as a line: chain and branch, address, distance, and what the user should know (approximate place, closed). */
 function storeLine(s: any): string {
@@ -39,6 +39,6 @@ export const findStores = defineTool({
     const where = [args.near ? `within ${args.radius_km ?? 5} km of ${args.near.lat},${args.near.lon}` : "", args.city ? `in ${args.city}` : ""].filter(Boolean).join(" ");
     if (data.length === 0) return `No stores${where ? ` ${where}` : ""}.`;
     const more = meta.next_cursor ? ["More: call again with cursor = meta.next_cursor."] : [];
-    return [`${data.length} stores${where ? ` ${where}` : ""}${args.near ? ", nearest first" : ""}:`, ...lines(data, 100, storeLine), ...more].join("\n");
+    return [`${count(data.length, "store")}${where ? ` ${where}` : ""}${args.near ? ", nearest first" : ""}:`, ...lines(data, 100, storeLine), ...more].join("\n");
   },
 });
