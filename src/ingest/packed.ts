@@ -1,6 +1,9 @@
 import type { ParsedFile } from "./records.ts";
 import { barcodeKey } from "./load/barcode.ts";
 import { isShared, keyNumber, productHash, productName, type PriceList, type PriceRows, type ProductSource } from "./load/price-rows.ts";
+import type { PackedFacts, ProductFacts, ProductMemo } from "./dialects/product-facts.ts";
+import { PriceRowReader } from "./dialects/prices.ts";
+import type { RowParser } from "./dialects/row-parser.ts";
 
 /**
  * A price list packed on a parse worker for the importing thread. Structured clone of
@@ -40,73 +43,133 @@ const NUMBERS = 9;
 
 const num = (value: number | null) => (value === null ? Number.NaN : value);
 
+/** What packing derives from a product's facts: its name, identity and description hash. */
+export function packedFacts(f: ProductFacts): PackedFacts {
+  const name = productName(f);
+  const key = barcodeKey(f.itemCode);
+  return {
+    name,
+    keyNumber: keyNumber(key),
+    shared: isShared(key, f.itemType),
+    hash: productHash({
+      name,
+      manufacturer: f.manufacturer,
+      country: f.manufactureCountry,
+      unitQty: f.unitQty,
+      sizeAmount: f.sizeAmount,
+      sizeUnit: f.sizeUnit,
+      qtyInPackage: f.qtyInPackage,
+      isWeighted: f.isWeighted ? 1 : 0,
+    }),
+  };
+}
+
+/**
+ * Builds a {@link PackedPrices} row by row (rows read by a PriceRowReader, or records of a
+ * parsed file): product strings and numbers from the facts, price, discount flag and time per row.
+ * @example const packer = new PricePacker(); packer.add(facts, packedFacts(facts), 590, true, null); packer.finish(codes)
+ */
+export class PricePacker {
+  private readonly parts: string[] = [];
+  private offsets = new Int32Array(1024 * STRINGS + 1);
+  private numbers = new Float64Array(1024 * NUMBERS);
+  private readonly updates: (string | null)[] = [];
+  private readonly updateIndex = new Map<string | null, number>();
+  private at = 0;
+  private count = 0;
+
+  add(f: ProductFacts, p: PackedFacts, price: number, allowDiscount: boolean, updatedAt: string | null): void {
+    const i = this.count++;
+    if ((i + 1) * NUMBERS > this.numbers.length) this.grow();
+    const s = i * STRINGS;
+    this.put(s + S_CODE, f.itemCode);
+    this.put(s + S_NAME, p.name);
+    this.put(s + S_MAKER, f.manufacturer);
+    this.put(s + S_COUNTRY, f.manufactureCountry);
+    this.put(s + S_UNIT_QTY, f.unitQty);
+    this.put(s + S_SIZE_UNIT, f.sizeUnit);
+    const numbers = this.numbers;
+    const n = i * NUMBERS;
+    numbers[n + N_KEY] = p.keyNumber;
+    numbers[n + N_SHARED] = p.shared ? 1 : 0;
+    numbers[n + N_PRICE] = price;
+    numbers[n + N_ALLOW] = allowDiscount ? 1 : 0;
+    numbers[n + N_HASH] = p.hash;
+    numbers[n + N_SIZE] = num(f.sizeAmount);
+    numbers[n + N_WEIGHTED] = f.isWeighted ? 1 : 0;
+    numbers[n + N_QTY_IN_PACKAGE] = num(f.qtyInPackage);
+    let u = this.updateIndex.get(updatedAt);
+    if (u === undefined) {
+      u = this.updates.push(updatedAt) - 1;
+      this.updateIndex.set(updatedAt, u);
+    }
+    numbers[n + N_UPDATED] = u;
+  }
+
+  finish(codes: { chainCode: string | null; subChainCode: string | null; storeCode: string | null }): PackedPrices {
+    const count = this.count;
+    const offsets = this.offsets.slice(0, count * STRINGS + 1);
+    offsets[count * STRINGS] = this.at;
+    return {
+      kind: "prices-packed",
+      chainCode: codes.chainCode,
+      subChainCode: codes.subChainCode,
+      storeCode: codes.storeCode,
+      count,
+      text: count ? this.parts.join(SEP) + SEP : "",
+      offsets,
+      numbers: this.numbers.slice(0, count * NUMBERS),
+      updates: this.updates,
+    };
+  }
+
+  private put(k: number, value: string | null): void {
+    const text = value ?? NULL;
+    this.parts.push(text);
+    this.offsets[k] = this.at;
+    this.at += text.length + 1;
+  }
+
+  private grow(): void {
+    const offsets = new Int32Array(this.offsets.length * 2);
+    offsets.set(this.offsets);
+    this.offsets = offsets;
+    const numbers = new Float64Array(this.numbers.length * 2);
+    numbers.set(this.numbers);
+    this.numbers = numbers;
+  }
+}
+
+/**
+ * Streams price rows straight into a {@link PackedPrices}, with no record object per row; with a
+ * memo, a product seen in an earlier file of the run is not read again (see ProductMemo).
+ * @example readPriceFilePacked(bytes, name, memo) // uses this parser for price files
+ */
+export function packedPriceRowParser(memo: ProductMemo | null): RowParser<PackedPrices> {
+  const reader = new PriceRowReader(memo);
+  const packer = new PricePacker();
+  return {
+    row(row) {
+      const product = reader.read(row);
+      if (!product) return;
+      product.packed ??= packedFacts(product.facts);
+      packer.add(product.facts, product.packed, reader.price, reader.allowDiscount, reader.updatedAt);
+    },
+    finish(root) {
+      return { file: packer.finish(reader.codes(root)), warnings: reader.warnings() };
+    },
+  };
+}
+
 /**
  * Packs a parsed file when it is a price list; other kinds pass through unchanged.
  * @example const packed = packParsed(parsed); postMessage(packed, transferablesOf(packed))
  */
-export function packParsed(parsed: ParsedFile): ParsedFile | PackedPrices {
+export function packParsed(parsed: ParsedFile | PackedPrices): ParsedFile | PackedPrices {
   if (parsed.kind !== "prices") return parsed;
-  const count = parsed.items.length;
-  const parts: string[] = new Array(count * STRINGS);
-  const offsets = new Int32Array(count * STRINGS + 1);
-  const numbers = new Float64Array(count * NUMBERS);
-  const updates: (string | null)[] = [];
-  const updateIndex = new Map<string | null, number>();
-  let at = 0;
-  const put = (k: number, value: string | null) => {
-    const text = value ?? NULL;
-    parts[k] = text;
-    offsets[k] = at;
-    at += text.length + 1;
-  };
-  for (let i = 0; i < count; i++) {
-    const it = parsed.items[i]!;
-    const s = i * STRINGS;
-    put(s + S_CODE, it.itemCode);
-    const name = productName(it);
-    put(s + S_NAME, name);
-    put(s + S_MAKER, it.manufacturer);
-    put(s + S_COUNTRY, it.manufactureCountry);
-    put(s + S_UNIT_QTY, it.unitQty);
-    put(s + S_SIZE_UNIT, it.sizeUnit);
-    const key = barcodeKey(it.itemCode);
-    const n = i * NUMBERS;
-    numbers[n + N_KEY] = keyNumber(key);
-    numbers[n + N_SHARED] = isShared(key, it.itemType) ? 1 : 0;
-    numbers[n + N_PRICE] = it.price;
-    numbers[n + N_ALLOW] = it.allowDiscount ? 1 : 0;
-    numbers[n + N_HASH] = productHash({
-      name,
-      manufacturer: it.manufacturer,
-      country: it.manufactureCountry,
-      unitQty: it.unitQty,
-      sizeAmount: it.sizeAmount,
-      sizeUnit: it.sizeUnit,
-      qtyInPackage: it.qtyInPackage,
-      isWeighted: it.isWeighted ? 1 : 0,
-    });
-    numbers[n + N_SIZE] = num(it.sizeAmount);
-    numbers[n + N_WEIGHTED] = it.isWeighted ? 1 : 0;
-    numbers[n + N_QTY_IN_PACKAGE] = num(it.qtyInPackage);
-    let u = updateIndex.get(it.updatedAt);
-    if (u === undefined) {
-      u = updates.push(it.updatedAt) - 1;
-      updateIndex.set(it.updatedAt, u);
-    }
-    numbers[n + N_UPDATED] = u;
-  }
-  offsets[count * STRINGS] = at;
-  return {
-    kind: "prices-packed",
-    chainCode: parsed.chainCode,
-    subChainCode: parsed.subChainCode,
-    storeCode: parsed.storeCode,
-    count,
-    text: count ? parts.join(SEP) + SEP : "",
-    offsets,
-    numbers,
-    updates,
-  };
+  const packer = new PricePacker();
+  for (const it of parsed.items) packer.add(it, packedFacts(it), it.price, it.allowDiscount, it.updatedAt);
+  return packer.finish(parsed);
 }
 
 /** The buffers to transfer (not copy) with a packed file. */

@@ -1,13 +1,15 @@
-import { readPriceFile } from "./read-file.ts";
+import { readPriceFile, readPriceFilePacked } from "./read-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
-import { packParsed } from "./packed.ts";
+import type { ProductMemo } from "./dialects/product-facts.ts";
 
 /**
  * Reads and parses one file — the work a parse worker does, also run inline for small imports.
  * Never throws: a file that cannot be read or parsed comes back as `ok: false` with the reason.
+ * `pack`: price lists come back packed (src/ingest/packed.ts), reusing the products this
+ * thread already read during the run (its memo).
  * @example await parseOne({ id: 1, path, fileName: "PriceFull…gz", maxBytes: 256 * 2 ** 20 }, false)
  */
-export async function parseOne(request: ParseRequest, pack: boolean): Promise<ParseReply> {
+export async function parseOne(request: ParseRequest, pack: false | { memo: ProductMemo }): Promise<ParseReply> {
   const started = performance.now();
   let bytes: Uint8Array;
   try {
@@ -17,13 +19,14 @@ export async function parseOne(request: ParseRequest, pack: boolean): Promise<Pa
   }
   const read = performance.now();
   try {
-    const result = readPriceFile(bytes, request.fileName, { maxBytes: request.maxBytes });
+    const options = { maxBytes: request.maxBytes };
+    const result = pack ? readPriceFilePacked(bytes, request.fileName, pack.memo, options) : readPriceFile(bytes, request.fileName, options);
     return {
       id: request.id,
       ok: true,
       bytes: bytes.length,
       name: result.name,
-      parsed: pack ? packParsed(result.parsed) : result.parsed,
+      parsed: result.parsed,
       partial: result.partial,
       warnings: result.warnings,
       readMs: read - started,

@@ -6,10 +6,14 @@
 import { parseOne } from "./parse-file.ts";
 import type { ParseRequest } from "./parse-messages.ts";
 import { transferablesOf } from "./packed.ts";
+import { ProductMemo } from "./dialects/product-facts.ts";
 
 declare const self: Worker;
 
+// A worker lives for one import run (src/ingest/parse-pool.ts): its products are the run's.
+const pack = { memo: new ProductMemo() };
+
 self.onmessage = async (event: MessageEvent<ParseRequest>) => {
-  const reply = await parseOne(event.data, true);
+  const reply = await parseOne(event.data, pack);
   self.postMessage(reply, reply.ok ? transferablesOf(reply.parsed) : []);
 };

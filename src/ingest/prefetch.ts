@@ -1,5 +1,6 @@
 import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
+import { ProductMemo } from "./dialects/product-facts.ts";
 import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { OrderedFile } from "./order.ts";
@@ -26,6 +27,8 @@ export class Prefetcher {
   private readonly queue: number;
   private readonly replies: (Promise<ParseReply> | ParseReply | undefined)[] = [];
   private next = 0;
+  /** Products this thread has read during the run (for the files it parses itself). */
+  private readonly pack = { memo: new ProductMemo() };
 
   constructor(
     private readonly files: OrderedFile[],
@@ -53,7 +56,7 @@ export class Prefetcher {
     const file = this.files[i]!;
     // Packed like a worker's reply, so the loader reads every file the same (cheapest) way:
     // identities and description hashes computed once, no product object per row.
-    const reply = await parseOne({ id: i, path: file.path, fileName: file.fileName, maxBytes: this.options.maxBytes }, true);
+    const reply = await parseOne({ id: i, path: file.path, fileName: file.fileName, maxBytes: this.options.maxBytes }, this.pack);
     if (reply.ok && reply.parsed.kind === "prices-packed") reply.parsed = unpackParsed(reply.parsed);
     return reply;
   }

@@ -10,6 +10,8 @@ import { promoRowParser } from "./dialects/promos.ts";
 import type { RowParser } from "./dialects/row-parser.ts";
 import { storeRowParser } from "./dialects/stores.ts";
 import type { FileName, FileType, ParsedFile } from "./records.ts";
+import { packedPriceRowParser, type PackedPrices } from "./packed.ts";
+import type { ProductMemo } from "./dialects/product-facts.ts";
 
 export { FileRejectedError } from "./files/rejected.ts";
 
@@ -42,16 +44,36 @@ export interface ReadResult {
  * if (parsed.kind === "prices") console.log(parsed.items.length, partial);
  */
 export function readPriceFile(bytes: Uint8Array, fileName: string, options: ReadOptions = {}): ReadResult {
+  return readWith(bytes, fileName, options, null) as ReadResult;
+}
+
+/**
+ * {@link readPriceFile} for the importer: a price list comes back packed (src/ingest/packed.ts),
+ * streamed into its packed form with no record per row and its fields read in place; products
+ * this parse thread already read during the run (`memo`) are not read again. Other kinds are as
+ * readPriceFile gives them.
+ * @example readPriceFilePacked(bytes, "PriceFull7290058140886-013-202511021215.gz", new ProductMemo()).parsed.kind // "prices-packed"
+ */
+export function readPriceFilePacked(bytes: Uint8Array, fileName: string, memo: ProductMemo | null, options: ReadOptions = {}): PackedReadResult {
+  return readWith(bytes, fileName, options, { memo });
+}
+
+export type PackedReadResult = Omit<ReadResult, "parsed"> & { parsed: ParsedFile | PackedPrices };
+
+function readWith(bytes: Uint8Array, fileName: string, options: ReadOptions, pack: { memo: ProductMemo | null } | null): PackedReadResult {
   const name = parseFileName(fileName);
   if (!bytes.length) throw new FileRejectedError("empty", "file is empty");
   const raw = decompress(bytes, { maxBytes: options.maxBytes });
   const decoded = decodeText(raw.bytes);
   const nameKind = name ? kindOfType(name.type) : null;
   // Rows are converted as the reader streams them; the first row decides the parser.
-  let parser: RowParser<ParsedFile> | null = null;
+  let parser: RowParser<ParsedFile | PackedPrices> | null = null;
+  const parserFor = (kind: Kind): RowParser<ParsedFile | PackedPrices> =>
+    kind === "prices" ? (pack ? packedPriceRowParser(pack.memo) : priceRowParser()) : kind === "promos" ? promoRowParser() : storeRowParser();
   let firstRow: { name: string; row: XmlNode } | null = null;
   const xml = parseXml(decoded.text, {
     rowNames: ROW_ELEMENTS,
+    inPlace: pack !== null,
     onRow(rowName, row, path) {
       if (!parser) {
         firstRow = { name: rowName, row: rowNode(row) };
@@ -66,7 +88,8 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
   const { dialect, kind } = detectDialect(xml.rootName, xml.root, name?.type ?? null, firstRow);
   if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${xml.rootName}> holds and the file name does not say`);
   const result = (parser ?? parserFor(kind)).finish(xml.root);
-  if (nameKind && nameKind !== result.file.kind) warnings.push(`file name says ${name!.type} but the content holds ${result.file.kind}`);
+  const contentKind = result.file.kind === "prices-packed" ? "prices" : result.file.kind;
+  if (nameKind && nameKind !== contentKind) warnings.push(`file name says ${name!.type} but the content holds ${result.file.kind}`);
   warnings.push(...result.warnings);
   if (result.file.kind === "stores") {
     // A store row with no chain id anywhere in the document belongs to the file's chain.
@@ -90,6 +113,3 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
 
 const kindOfType = (type: FileType): Kind => (type === "stores" ? "stores" : type.startsWith("price") ? "prices" : "promos");
 
-function parserFor(kind: Kind): RowParser<ParsedFile> {
-  return kind === "prices" ? priceRowParser() : kind === "promos" ? promoRowParser() : storeRowParser();
-}

@@ -1,4 +1,4 @@
-import type { RowElement } from "../files/xml-scan.ts";
+import { leafValue, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import { detach } from "../load/detach.ts";
 
@@ -66,11 +66,37 @@ export class FieldMap<K extends string> {
         this.lastTags[i] = tag;
         this.lastSlots[i] = slot;
       }
-      if (slot >= 0 && slots[slot] === undefined) slots[slot] = values[i];
+      if (slot >= 0 && slots[slot] === undefined) slots[slot] = values[i] ?? leafValue(row, i);
     }
     for (const tag in row.node) {
       const slot = this.slotOfTag(tag);
       if (slot >= 0 && slots[slot] === undefined) slots[slot] = row.node[tag];
+    }
+  }
+
+  /**
+   * {@link readSlots} without reading any value: `leaves[slot]` = the index of the field's leaf
+   * (-1: none), else `nodes[slot]` = its value from the row's node (attributes, nesting).
+   */
+  readLeafSlots(row: RowElement, leaves: Int32Array, nodes: (XmlValue | undefined)[]): void {
+    leaves.fill(-1);
+    nodes.fill(undefined);
+    const { tags, count } = row;
+    for (let i = 0; i < count; i++) {
+      const tag = tags[i]!;
+      let slot: number;
+      if (this.lastTags[i] === tag) {
+        slot = this.lastSlots[i]!;
+      } else {
+        slot = this.slotOfTag(tag);
+        this.lastTags[i] = tag;
+        this.lastSlots[i] = slot;
+      }
+      if (slot >= 0 && leaves[slot]! < 0) leaves[slot] = i;
+    }
+    for (const tag in row.node) {
+      const slot = this.slotOfTag(tag);
+      if (slot >= 0 && leaves[slot]! < 0 && nodes[slot] === undefined) nodes[slot] = row.node[tag];
     }
   }
 

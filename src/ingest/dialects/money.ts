@@ -2,12 +2,14 @@
  * ILS decimal text to integer agorot, exactly (no float rounding): `5.90` → 590, `3.6` → 360,
  * `65` → 6500, `0.0295` → 3 (half up on the third decimal). Null when not a number.
  *
+ * `from`/`to` read a part of a longer text in place.
+ *
  * @example toAgorot("5.90") // 590
  */
-export function toAgorot(text: string | null | undefined): number | null {
+export function toAgorot(text: string | null | undefined, from = 0, to = text?.length ?? 0): number | null {
   if (text == null) return null;
-  let i = 0;
-  let end = text.length;
+  let i = from;
+  let end = to;
   while (i < end && text.charCodeAt(i) <= 32) i++;
   while (end > i && text.charCodeAt(end - 1) <= 32) end--;
   if (i === end) return null;

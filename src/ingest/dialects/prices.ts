@@ -1,10 +1,12 @@
+import { leafValue, type PathElement, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import type { PriceRecord, PricesFile } from "../records.ts";
 import { parseIsraelDateTime } from "./dates.ts";
-
+import { detach } from "../load/detach.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { toAgorot } from "./money.ts";
 import { PRICE_FIELDS } from "./price-fields.ts";
+import type { KnownProduct, ProductFacts, ProductMemo } from "./product-facts.ts";
 import { collectRows, headerOf } from "./tree.ts";
 import { normaliseSize } from "./units.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
@@ -13,91 +15,289 @@ import { cleanCode, cleanText, isPlaceholder, rawCode, stripCode, textOf, toFlag
 /** Row elements of price files: Cerberus/Bina/new `Item`, Matrix `Product`, Super-Pharm `Line`, Tiv Taam `item`. */
 export const PRICE_ROWS: ReadonlySet<string> = new Set(["item", "product", "line"]);
 
-
-
 // Slot numbers of the fields read per row.
 const S = Object.fromEntries(PRICE_FIELDS.fields.map((f, i) => [f, i])) as Record<(typeof PRICE_FIELDS.fields)[number], number>;
 
+/** The file's header codes, as the loader's file record carries them. */
+export interface PriceFileCodes {
+  chainCode: string | null;
+  subChainCode: string | null;
+  storeCode: string | null;
+}
+
+/** The product fields a row's facts are read from. */
+const PRODUCT_SLOTS = [S.itemCode, S.itemType, S.name, S.description, S.manufacturer, S.manufactureCountry, S.unitQty, S.quantity, S.unitOfMeasure, S.isWeighted, S.qtyInPackage];
+
 /**
- * Streams price rows of any dialect (`Root/Items/Item`, `Prices/Products/Product`,
- * `OrderXml/…/Details/Line`, `NewDataSet/item`) into {@link PriceRecord}s. Rows without an
- * item code or a readable price are skipped and counted in the warnings.
+ * Reads price rows of any dialect (`Root/Items/Item`, `Prices/Products/Product`,
+ * `OrderXml/…/Details/Line`, `NewDataSet/item`): a row's product facts, its price, discount
+ * flag, status and time. Rows without an item code or a readable price are skipped and counted.
+ * With a {@link ProductMemo}, a product whose raw fields were seen before is not read again;
+ * fields the scanner left in place (`inPlace`) are then read without slicing a string.
+ */
+export class PriceRowReader {
+  private readonly leaves = new Int32Array(PRICE_FIELDS.fields.length);
+  private readonly nodes: (XmlValue | undefined)[] = new Array(PRICE_FIELDS.fields.length);
+  private row!: RowElement;
+  private noCode = 0;
+  private noPrice = 0;
+  private first: { chainCode?: XmlValue; subChainCode?: XmlValue; storeCode?: XmlValue } | null = null;
+  // Rows of a file mostly repeat the previous row's PriceUpdateDate: read it once per run of equal values.
+  private lastRaw: string | null = null;
+  private lastValue: string | undefined;
+  private lastIso: string | null = null;
+  /** The last row read (valid until the next `read`). */
+  price = 0;
+  allowDiscount = true;
+  itemStatus: number | null = null;
+  updatedAt: string | null = null;
+
+  constructor(private readonly memo: ProductMemo | null = null) {}
+
+  /** The value of a field (entities decoded), as readSlots gives it. */
+  private value(slot: number): XmlValue | undefined {
+    const leaf = this.leaves[slot]!;
+    return leaf >= 0 ? leafValue(this.row, leaf) : this.nodes[slot];
+  }
+
+  /** The leaf of a field when the scanner left it in place in the text (not a node, no CDATA…), else -1. */
+  private inPlace(slot: number): number {
+    const leaf = this.leaves[slot]!;
+    return leaf >= 0 && this.row.starts[leaf]! >= 0 ? leaf : -1;
+  }
+
+  /** Reads one row: its product, or null when the row is skipped (no code, no price). */
+  read(row: RowElement): KnownProduct | null {
+    this.row = row;
+    PRICE_FIELDS.readLeafSlots(row, this.leaves, this.nodes);
+    this.first ??= { chainCode: this.value(S.chainCode), subChainCode: this.value(S.subChainCode), storeCode: this.value(S.storeCode) };
+    const hash = this.memo ? this.productKey() : -1;
+    // A remembered product had a usable item code, and this row has the same raw code.
+    const product = hash >= 0 ? this.memo!.find(hash, this.sameProduct) : undefined;
+    let itemCode: string | null = null;
+    if (!product) {
+      itemCode = rawCode(this.value(S.itemCode));
+      if (!itemCode || isPlaceholder(itemCode)) {
+        this.noCode++;
+        return null;
+      }
+    }
+    const priceLeaf = this.inPlace(S.price);
+    // In place, a price with an entity in it does not read: the decoded value decides.
+    const price = (priceLeaf >= 0 ? toAgorot(row.text, row.starts[priceLeaf], row.ends[priceLeaf]) : null) ?? toAgorot(textOf(this.value(S.price)));
+    if (price === null || price < 0) {
+      this.noPrice++;
+      return null;
+    }
+    this.price = price;
+    this.allowDiscount = this.flag(S.allowDiscount) ?? toFlag(this.value(S.allowDiscount), true);
+    this.itemStatus = this.digits(S.itemStatus) ?? toInt(this.value(S.itemStatus));
+    this.updatedAt = this.updated();
+    if (product) return product;
+    const facts = productFacts((slot) => this.value(slot), itemCode!);
+    if (hash < 0) return { facts, packed: null };
+    return this.memo!.add(hash, this.rawProductFields(), detachFacts(facts));
+  }
+
+  /** A `0`/`1` flag left in place, else null (the general reading decides). */
+  private flag(slot: number): boolean | null {
+    const leaf = this.inPlace(slot);
+    if (leaf < 0 || this.row.ends[leaf]! - this.row.starts[leaf]! !== 1) return null;
+    const c = this.row.text.charCodeAt(this.row.starts[leaf]!);
+    return c === 49 ? true : c === 48 ? false : null;
+  }
+
+  /** A small all-digit integer left in place, else null (the general reading decides). */
+  private digits(slot: number): number | null {
+    const leaf = this.inPlace(slot);
+    if (leaf < 0) return null;
+    const { text } = this.row;
+    const start = this.row.starts[leaf]!;
+    const end = this.row.ends[leaf]!;
+    if (end === start || end - start > 9) return null;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return null;
+      n = n * 10 + d;
+    }
+    return n;
+  }
+
+  /** The row's time: its raw text compared in place with the previous row's, read only when it changes. */
+  private updated(): string | null {
+    const leaf = this.inPlace(S.updatedAt);
+    if (leaf >= 0) {
+      const { text } = this.row;
+      const start = this.row.starts[leaf]!;
+      const end = this.row.ends[leaf]!;
+      const last = this.lastRaw;
+      if (last !== null && last.length === end - start && text.startsWith(last, start)) return this.lastIso;
+      this.lastRaw = text.slice(start, end);
+      this.lastValue = undefined;
+      this.lastIso = parseIsraelDateTime(textOf(this.value(S.updatedAt)));
+      return this.lastIso;
+    }
+    // Not in place (absent, sliced or a node): compared by value.
+    const value = textOf(this.value(S.updatedAt));
+    if (this.lastRaw !== null || value !== this.lastValue) {
+      this.lastRaw = null;
+      this.lastValue = value;
+      this.lastIso = parseIsraelDateTime(value);
+    }
+    return this.lastIso;
+  }
+
+  /**
+   * A 53-bit hash of the product fields' raw text (absent fields marked), or -1 when one of
+   * them is not a plain leaf in place (attributes, repeats, CDATA): such rows are read afresh.
+   */
+  private productKey(): number {
+    const { text, starts, ends } = this.row;
+    let a = 0x811c9dc5;
+    let b = 0x9e3779b9;
+    for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
+      const slot = PRODUCT_SLOTS[k]!;
+      const leaf = this.inPlace(slot);
+      if (leaf < 0) {
+        if (this.leaves[slot]! >= 0 || this.nodes[slot] !== undefined) return -1;
+        a = Math.imul(a ^ 0xffff, 0x01000193);
+        b = Math.imul(b ^ 0xffff, 0x5bd1e995);
+        continue;
+      }
+      const start = starts[leaf]!;
+      const end = ends[leaf]!;
+      for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995);
+      }
+      a = Math.imul(a ^ 0x10000, 0x01000193);
+      b = Math.imul(b ^ (end - start), 0x5bd1e995);
+    }
+    return (a >>> 0) * 2097152 + ((b ^ (b >>> 15)) & 0x1fffff);
+  }
+
+  /** The current row's product fields have exactly this raw text (null: absent). */
+  private readonly sameProduct = (raws: readonly (string | null)[]): boolean => {
+    const { text, starts, ends } = this.row;
+    for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
+      const raw = raws[k]!;
+      const leaf = this.inPlace(PRODUCT_SLOTS[k]!);
+      if (raw === null) {
+        if (leaf >= 0) return false;
+      } else if (leaf < 0 || ends[leaf]! - starts[leaf]! !== raw.length || !text.startsWith(raw, starts[leaf]!)) {
+        return false;
+      }
+    }
+    return true;
+  };
+
+  /** The product fields' raw text, copied (kept by the memo across files). */
+  private rawProductFields(): (string | null)[] {
+    const { text, starts, ends } = this.row;
+    return PRODUCT_SLOTS.map((slot) => {
+      const leaf = this.inPlace(slot);
+      return leaf < 0 ? null : detach(text.slice(starts[leaf]!, ends[leaf]!));
+    });
+  }
+
+  /** Warnings on skipped rows. */
+  warnings(): string[] {
+    const warnings: string[] = [];
+    if (this.noCode) warnings.push(`${this.noCode} price rows without ItemCode skipped`);
+    if (this.noPrice) warnings.push(`${this.noPrice} price rows without a readable ItemPrice skipped`);
+    return warnings;
+  }
+
+  /** The file's codes: from the document header, else from the first row. */
+  codes(root: XmlNode): PriceFileCodes {
+    const header = headerOf(root, PRICE_ROWS);
+    const first = this.first;
+    return {
+      chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode) ?? first?.chainCode),
+      subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode) ?? first?.subChainCode),
+      storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode) ?? first?.storeCode),
+    };
+  }
+}
+
+function productFacts(v: (slot: number) => XmlValue | undefined, itemCode: string): ProductFacts {
+  const name = cleanText(v(S.name));
+  // The description often repeats the name verbatim: clean it once.
+  const description = v(S.description) === v(S.name) ? name : cleanText(v(S.description));
+  const unitQty = cleanCode(v(S.unitQty));
+  const unitOfMeasure = cleanCode(v(S.unitOfMeasure));
+  const quantity = toPositive(v(S.quantity));
+  const isWeighted = toFlag(v(S.isWeighted));
+  const size = normaliseSize({ unitQty, quantity, unitOfMeasure, isWeighted, name: name ?? description });
+  return {
+    itemCode,
+    itemType: toInt(v(S.itemType)),
+    name: name ?? description ?? "",
+    manufacturer: cleanText(v(S.manufacturer)),
+    manufactureCountry: cleanCode(v(S.manufactureCountry)),
+    description,
+    unitQty,
+    quantity,
+    unitOfMeasure,
+    sizeAmount: size.sizeAmount,
+    sizeUnit: size.sizeUnit,
+    isWeighted,
+    qtyInPackage: toPositive(v(S.qtyInPackage)),
+  };
+}
+
+/** Facts whose strings do not keep their file's text alive (they outlive the file in the memo). */
+function detachFacts(f: ProductFacts): ProductFacts {
+  const name = detach(f.name);
+  return {
+    ...f,
+    itemCode: detach(f.itemCode),
+    name,
+    description: f.description === f.name ? name : detach(f.description),
+    manufacturer: detach(f.manufacturer),
+    manufactureCountry: detach(f.manufactureCountry),
+    unitQty: detach(f.unitQty),
+    unitOfMeasure: detach(f.unitOfMeasure),
+  };
+}
+
+/**
+ * Streams price rows of any dialect into {@link PriceRecord}s (see {@link PriceRowReader}).
  *
  * @example const p = priceRowParser(); p.row(itemNode, []); p.finish(root).file.items[0].price // 590
  */
 export function priceRowParser(): RowParser<PricesFile> {
   const items: PriceRecord[] = [];
-  const v: (XmlValue | undefined)[] = new Array(PRICE_FIELDS.fields.length);
-  let noCode = 0;
-  let noPrice = 0;
-  // Rows of a file mostly repeat the previous row's PriceUpdateDate: read it once per run of equal values.
-  let lastUpdated: string | undefined;
-  let lastIso: string | null = null;
-  let first: { chainCode?: XmlValue; subChainCode?: XmlValue; storeCode?: XmlValue } | null = null;
-  const updatedAtOf = (raw: string | undefined): string | null => {
-    if (raw !== lastUpdated) {
-      lastUpdated = raw;
-      lastIso = parseIsraelDateTime(raw);
-    }
-    return lastIso;
-  };
+  const reader = new PriceRowReader();
   return {
     row(row) {
-      PRICE_FIELDS.readSlots(row, v);
-      first ??= { chainCode: v[S.chainCode], subChainCode: v[S.subChainCode], storeCode: v[S.storeCode] };
-      const itemCode = rawCode(v[S.itemCode]);
-      if (!itemCode || isPlaceholder(itemCode)) {
-        noCode++;
-        return;
-      }
-      const price = toAgorot(textOf(v[S.price]));
-      if (price === null || price < 0) {
-        noPrice++;
-        return;
-      }
-      const name = cleanText(v[S.name]);
-      // The description often repeats the name verbatim: clean it once.
-      const description = v[S.description] === v[S.name] ? name : cleanText(v[S.description]);
-      const unitQty = cleanCode(v[S.unitQty]);
-      const unitOfMeasure = cleanCode(v[S.unitOfMeasure]);
-      const quantity = toPositive(v[S.quantity]);
-      const isWeighted = toFlag(v[S.isWeighted]);
-      const size = normaliseSize({ unitQty, quantity, unitOfMeasure, isWeighted, name: name ?? description });
+      const product = reader.read(row);
+      if (!product) return;
+      const f = product.facts;
       items.push({
-        itemCode,
-        itemType: toInt(v[S.itemType]),
-        name: name ?? description ?? "",
-        manufacturer: cleanText(v[S.manufacturer]),
-        manufactureCountry: cleanCode(v[S.manufactureCountry]),
-        description,
-        unitQty,
-        quantity,
-        unitOfMeasure,
-        sizeAmount: size.sizeAmount,
-        sizeUnit: size.sizeUnit,
-        isWeighted,
-        qtyInPackage: toPositive(v[S.qtyInPackage]),
-        price,
-        allowDiscount: toFlag(v[S.allowDiscount], true),
-        itemStatus: toInt(v[S.itemStatus]),
-        updatedAt: updatedAtOf(textOf(v[S.updatedAt])),
+        itemCode: f.itemCode,
+        itemType: f.itemType,
+        name: f.name,
+        manufacturer: f.manufacturer,
+        manufactureCountry: f.manufactureCountry,
+        description: f.description,
+        unitQty: f.unitQty,
+        quantity: f.quantity,
+        unitOfMeasure: f.unitOfMeasure,
+        sizeAmount: f.sizeAmount,
+        sizeUnit: f.sizeUnit,
+        isWeighted: f.isWeighted,
+        qtyInPackage: f.qtyInPackage,
+        price: reader.price,
+        allowDiscount: reader.allowDiscount,
+        itemStatus: reader.itemStatus,
+        updatedAt: reader.updatedAt,
       });
     },
     finish(root) {
-      const header = headerOf(root, PRICE_ROWS);
-      const warnings: string[] = [];
-      if (noCode) warnings.push(`${noCode} price rows without ItemCode skipped`);
-      if (noPrice) warnings.push(`${noPrice} price rows without a readable ItemPrice skipped`);
-      return {
-        file: {
-          kind: "prices",
-          chainCode: stripCode(fromContext(header, HEADER_FIELDS.chainCode) ?? first?.chainCode),
-          subChainCode: stripCode(fromContext(header, HEADER_FIELDS.subChainCode) ?? first?.subChainCode),
-          storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode) ?? first?.storeCode),
-          items,
-        },
-        warnings,
-      };
+      return { file: { kind: "prices", ...reader.codes(root), items }, warnings: reader.warnings() };
     },
   };
 }

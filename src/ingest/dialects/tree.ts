@@ -1,4 +1,4 @@
-import type { PathElement, RowElement } from "../files/xml-scan.ts";
+import { emptyRow, type PathElement, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import { localName } from "./fields.ts";
 
@@ -49,7 +49,7 @@ export function collectRows(root: XmlNode, rowNames: ReadonlySet<string>): Row[]
       const name = localName(tag);
       if (name === "schema") continue;
       if (rowNames.has(name)) {
-        for (const row of elements(value)) rows.push({ node: { node: row, tags: [], values: [], count: 0 }, path });
+        for (const row of elements(value)) rows.push({ node: emptyRow(row), path });
       } else {
         for (const inner of elements(value)) walk(inner, [...path, { name: tag, node: inner }]);
       }

@@ -41,13 +41,38 @@ export interface PathElement {
  * A streamed row: its text-only children as parallel tag/value lists (document order, repeats
  * kept) and everything else — attributes, nested elements — as a node. Keeping the leaves out
  * of an object is what makes flat price rows cheap; {@link rowNode} gives the plain node.
+ * With `inPlace` scanning, a plain leaf's value is not sliced: `starts[i]` ≥ 0 and the leaf is
+ * `text.slice(starts[i], ends[i])` before entity decoding — read it with {@link leafValue}
+ * (which keeps it in `values[i]`); other leaves have `starts[i]` -1 and their value in `values[i]`.
  * Valid only during the `onRow` call (the lists are reused).
  */
 export interface RowElement {
   node: XmlNode;
   tags: string[];
-  values: string[];
+  values: (string | undefined)[];
   count: number;
+  /** The document the spans point into. */
+  text: string;
+  starts: number[];
+  ends: number[];
+}
+
+/** A new, empty row element. */
+export function emptyRow(node: XmlNode = {}, text = ""): RowElement {
+  return { node, tags: [], values: [], count: 0, text, starts: [], ends: [] };
+}
+
+/**
+ * The value of leaf `i` of a row, entities decoded (read once from the text when left in place).
+ * @example leafValue(row, 0) // "7290000066318"
+ */
+export function leafValue(row: RowElement, i: number): string {
+  const value = row.values[i];
+  if (value !== undefined) return value;
+  const raw = row.text.slice(row.starts[i]!, row.ends[i]!);
+  const decoded = raw.indexOf("&") < 0 ? raw : decodeEntities(raw);
+  row.values[i] = decoded;
+  return decoded;
 }
 
 /**
@@ -56,7 +81,7 @@ export interface RowElement {
  */
 export function rowNode(row: RowElement): XmlNode {
   const node: XmlNode = {};
-  for (let i = 0; i < row.count; i++) put(node, row.tags[i]!, row.values[i]!);
+  for (let i = 0; i < row.count; i++) put(node, row.tags[i]!, leafValue(row, i));
   for (const tag in row.node) {
     const value = row.node[tag]!;
     if (Array.isArray(value)) for (const v of value) put(node, tag, v);
@@ -83,6 +108,8 @@ export interface ScanOptions {
   rowNames?: ReadonlySet<string>;
   /** Streams rows instead of keeping them in the tree (short-lived objects, far less GC work). */
   onRow?: RowHandler;
+  /** Leaves plain text leaves of streamed rows in the text (see {@link RowElement}): no string per field unless asked. */
+  inPlace?: boolean;
 }
 
 export interface Scanned {
@@ -152,12 +179,14 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
   const top: Open = { name: "", node: null, text: "", last: "", isRow: false, children: false };
   const stack: Open[] = [top];
   let rowDepth = -1; // stack index of the row being read, -1 outside rows
-  const row: RowElement = { node: {}, tags: [], values: [], count: 0 };
+  const row = emptyRow({}, xml);
+  const inPlace = options.inPlace === true;
   /** Adds a child to the open element at `depth`; text-only children of a streamed row go to its leaf lists. */
   const add = (depth: number, name: string, value: XmlValue) => {
     if (depth === rowDepth && typeof value === "string") {
       stack[depth]!.children = true;
       row.tags[row.count] = name;
+      row.starts[row.count] = -1;
       row.values[row.count++] = value;
     } else {
       attach(stack[depth]!, name, value);
@@ -263,6 +292,16 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         // Leaf fast path: `<Name>text</Name>`.
         const close = xml.indexOf("<", i + 1);
         if (close > 0 && xml.charCodeAt(close + 1) === SLASH && xml.startsWith(name, close + 2) && xml.charCodeAt(close + 2 + name.length) === GT && stack.length > 1) {
+          if (inPlace && stack.length - 1 === rowDepth) {
+            stack[rowDepth]!.children = true;
+            const k = row.count++;
+            row.tags[k] = name;
+            row.values[k] = undefined;
+            row.starts[k] = i + 1;
+            row.ends[k] = close;
+            pos = close + 3 + name.length;
+            continue;
+          }
           const raw = close === i + 1 ? "" : xml.slice(i + 1, close);
           add(stack.length - 1, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
           pos = close + 3 + name.length;

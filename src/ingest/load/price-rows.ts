@@ -49,7 +49,7 @@ export interface PriceList {
 }
 
 /** The product name a record stands for: its name, else its description, else its code. */
-export function productName(item: PriceRecord): string {
+export function productName(item: Pick<PriceRecord, "name" | "description" | "itemCode">): string {
   return item.name?.trim() || item.description?.trim() || item.itemCode;
 }
 
