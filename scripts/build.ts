@@ -5,14 +5,16 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { WORKER_ENTRYPOINTS } from "../src/workers.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
   options: { target: { type: "string" }, outfile: { type: "string", default: "dist/mehir" } },
 });
 
-// Extra entrypoints: Workers must be bundled into the binary alongside main.ts.
-const WORKERS = ["src/ingest/import-worker.ts", "src/search/build-worker.ts", "src/exports/export-worker.ts", "src/alerts/evaluation-worker.ts"].filter((p) => existsSync(p));
+// Extra entrypoints: every worker the code starts is bundled into the binary alongside main.ts
+// (src/workers.ts names them and finds them there by these paths).
+const WORKERS = WORKER_ENTRYPOINTS.map((path) => `src/${path}`);
 
 // The widget is built first so the binary embeds the built files.
 if (existsSync("scripts/build-widget.ts")) {

@@ -23,7 +23,8 @@ if "$bin" accounts create --email ci@example.com --plan pro --data-dir "$dir" >/
   headers=(-H "X-API-Key: $key")
 fi
 
-MEHIR_LOG_LEVEL=warn "$bin" serve --host 127.0.0.1 --port "$port" --data-dir "$dir" &
+# Its log is kept: a worker the binary lacks shows as a warning there (the work falls back to the serving thread).
+MEHIR_LOG_LEVEL=warn "$bin" serve --host 127.0.0.1 --port "$port" --data-dir "$dir" >"$dir/serve.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
@@ -70,6 +71,13 @@ if [ -z "$demo_key" ] || ! curl -fsS -H "Origin: http://127.0.0.1:$port" "http:/
   exit 1
 fi
 echo "smoke: /widget/v1/demo.html ok"
+# The first start generated and imported the demo in the binary's own workers (build.ts WORKERS).
+if grep -i 'worker' "$dir/serve.log" | grep -q .; then
+  echo "smoke: the binary's first start reports a worker problem:" >&2
+  grep -i 'worker' "$dir/serve.log" | head -n 5 >&2
+  exit 1
+fi
+echo "smoke: first start ran in the binary's workers"
 
 # The same answers from `bun src/main.ts serve` (npm start) on the same data, when the sources are here.
 root=$(cd "$(dirname "$0")/.." && pwd)

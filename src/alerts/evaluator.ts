@@ -3,6 +3,7 @@ import type { AppDeps } from "../app.ts";
 import type { AlertStore } from "./alert-store.ts";
 import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
 import { evaluationPass, type PassResult } from "./evaluation-pass.ts";
+import { workerSpecifier } from "../workers.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
@@ -76,7 +77,7 @@ export class AlertEvaluator {
   /** One pass in a Worker; null when it failed (logged; its alerts stay behind for the next pass). */
   private inWorker(options: { now: number; at: number }): Promise<PassResult | null> {
     const { app, log } = this.deps;
-    const worker = new Worker(new URL("./evaluation-worker.ts", import.meta.url).href);
+    const worker = new Worker(workerSpecifier("alerts/evaluation-worker.ts"));
     return new Promise((resolve) => {
       const finish = (result: PassResult | null) => {
         worker.terminate();

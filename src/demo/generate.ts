@@ -1,9 +1,11 @@
 import type { Chain, Registry } from "../registry.ts";
 import { toIsraelIso } from "../time.ts";
+import { log as logger } from "../log.ts";
 import { generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
 import type { GenerateReply, GenerateRequest } from "./generate-worker.ts";
 import { profileFor } from "./profiles.ts";
 import { loadSeed } from "./seed.ts";
+import { workerSpecifier } from "../workers.ts";
 
 export interface GenerateOptions {
   registry: Registry;
@@ -75,10 +77,15 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
     results = await generateChains(chains, run, log);
   } else {
     const [mine, theirs] = split(chains);
-    // A worker that cannot start (a binary built without its entrypoint) leaves its share to this thread.
+    // A worker that cannot start (a binary built without its entrypoint) leaves its share to this
+    // thread — said in a warning, since the demo then takes twice as long and blocks this thread.
     const here = (share: Chain[]) => generateChains(share, run, log);
-    const first = options.offThread ? inWorker(mine, run).catch(() => here(mine)) : here(mine);
-    const [a, b] = await Promise.all([first, inWorker(theirs, run).catch(() => here(theirs))]);
+    const orHere = (share: Chain[]) => (error: Error) => {
+      logger.warn("demo: generate worker unavailable, generating its chains on this thread", { error: error.message });
+      return here(share);
+    };
+    const first = options.offThread ? inWorker(mine, run).catch(orHere(mine)) : here(mine);
+    const [a, b] = await Promise.all([first, inWorker(theirs, run).catch(orHere(theirs))]);
     results = [...a, ...b];
   }
 
@@ -136,7 +143,7 @@ function inWorker(chains: Chain[], run: DemoRun): Promise<ChainResult[]> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
-      worker = new Worker(new URL("./generate-worker.ts", import.meta.url).href);
+      worker = new Worker(workerSpecifier("demo/generate-worker.ts"));
     } catch (error) {
       reject(error);
       return;

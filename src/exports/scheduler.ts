@@ -1,6 +1,7 @@
 import type { ImportPriority } from "../ingest/import-priority.ts";
 import type { ExportJob } from "./run.ts";
 import type { Manifest } from "./write.ts";
+import { workerSpecifier } from "../workers.ts";
 
 type WorkerReply = { kind: "done"; manifest: Manifest | null; pruned: string[] } | { kind: "error"; message: string };
 
@@ -56,7 +57,7 @@ export class ExportScheduler {
   private runOnce(): Promise<void> {
     const { info, error, priority, ...job } = this.options;
     const started = performance.now();
-    const worker = new Worker(new URL("./export-worker.ts", import.meta.url).href);
+    const worker = new Worker(workerSpecifier("exports/export-worker.ts"));
     this.worker = worker;
     return new Promise<void>((resolve) => {
       const finish = () => {

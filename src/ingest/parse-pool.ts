@@ -1,6 +1,8 @@
 import { parseOne } from "./parse-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
 import { unpackParsed } from "./packed.ts";
+import { log } from "../log.ts";
+import { workerSpecifier } from "../workers.ts";
 
 interface Slot {
   worker: Worker;
@@ -28,7 +30,7 @@ export class ParsePool {
     private readonly maxBytes: number,
   ) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL("./parse-worker.ts", import.meta.url).href);
+      const worker = new Worker(workerSpecifier("ingest/parse-worker.ts"));
       const slot: Slot = { worker, pending: 0, dead: false };
       worker.onmessage = (event: MessageEvent<ParseReply>) => {
         const reply = event.data;
@@ -42,6 +44,7 @@ export class ParsePool {
       worker.onerror = (event) => {
         // A worker that fails (e.g. missing from a build) gets no more work; what it held is
         // parsed here instead, so the import goes on.
+        if (!slot.dead) log.warn("import: parse worker failed, its files are parsed on the importing thread", { error: event.message });
         slot.dead = true;
         event.preventDefault?.();
         for (const [id, waiter] of this.waiting) {

@@ -1,6 +1,7 @@
 import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
 import { ProductMemo } from "./dialects/product-facts.ts";
+import { log } from "../log.ts";
 import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { OrderedFile } from "./order.ts";
@@ -39,7 +40,8 @@ export class Prefetcher {
     if (wanted) {
       try {
         this.pool = new ParsePool(size, options.maxBytes);
-      } catch {
+      } catch (error) {
+        log.warn("import: parse workers unavailable, files are parsed on the importing thread", { error: (error as Error).message });
         this.pool = null;
       }
     }

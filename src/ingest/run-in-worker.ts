@@ -1,5 +1,6 @@
 import type { ImportReport } from "./report.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-messages.ts";
+import { workerSpecifier } from "../workers.ts";
 
 export interface WorkerImportOptions extends WorkerRequest {
   onProgress?: (done: number, total: number, file: string) => void;
@@ -20,7 +21,7 @@ export interface WorkerImportOptions extends WorkerRequest {
  */
 export function runImportInWorker(options: WorkerImportOptions): Promise<ImportReport> {
   const { onProgress, ...request } = options;
-  const worker = new Worker(new URL("./import-worker.ts", import.meta.url).href);
+  const worker = new Worker(workerSpecifier("ingest/import-worker.ts"));
   return new Promise<ImportReport>((resolve, reject) => {
     const finish = (settle: () => void) => {
       worker.terminate();
