@@ -74,6 +74,15 @@ export interface AppDeps {
   sandbox?: Sandbox;
 }
 
+/** The longest request target (path and query) the app answers: 8 KiB. */
+export const MAX_URL_BYTES = 8 * 1024;
+
+/** The length of a URL's path and query as sent (percent-encoded, so bytes). */
+function requestTargetLength(url: string): number {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start < 0 ? 0 : url.length - start;
+}
+
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
 function toApiError(code: string | number, error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
@@ -114,7 +123,13 @@ export function createApp(deps: AppDeps) {
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
-      set.headers["x-request-id"] = requestState(request).id;
+      const state = requestState(request);
+      set.headers["x-request-id"] = state.id;
+      // Below the runtime's own limit (16 KiB of request line and headers), so an over-long URL
+      // gets a problem+json answer with its request id, not a bare status from the server.
+      if (requestTargetLength(request.url) > MAX_URL_BYTES) {
+        return problemResponse(new ApiError("uri_too_long", `The URL is longer than ${MAX_URL_BYTES / 1024} KiB; send long lists in a POST body (e.g. /api/v1/prices/batch/).`), state.id);
+      }
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = requestState(request);

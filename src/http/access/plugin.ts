@@ -271,6 +271,11 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
       set.headers.etag = answerEtag(request, dataSet, snapshot.version, state.access.keyKind !== "test");
       const lastModified = httpDate(snapshot.updatedAt);
       if (lastModified) set.headers["last-modified"] = lastModified;
+      // `If-None-Match: *` matches any current answer: known only now that the resource exists.
+      if (request.headers.get("if-none-match")?.trim() === "*") {
+        set.status = 304;
+        return notModified(request, set.headers.etag, state.access.keyKind === "publishable", dataSet);
+      }
       if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {
         set.headers["cache-control"] = SECRET_CACHE_CONTROL;
       }

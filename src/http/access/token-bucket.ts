@@ -1,6 +1,7 @@
 /**
  * Token buckets, in memory: `perMinute` tokens refill evenly over a minute, and a bucket holds at
- * most a tenth of that (at least 1), the burst. One bucket per id (a key, or a client address).
+ * most a quarter of that (at least 1), the burst: Free's 60/min allows 15 requests at once, then
+ * one a second. One bucket per id (a key, or a client address).
  */
 
 export interface RateVerdict {
@@ -22,7 +23,7 @@ interface Bucket {
 }
 
 export function burstOf(perMinute: number): number {
-  return Math.max(1, Math.floor(perMinute / 10));
+  return Math.max(1, Math.floor(perMinute / 4));
 }
 
 const SWEEP_EVERY_MS = 60_000;

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operation } from "../openapi/operation.ts";
 import type { AppDeps } from "../../app.ts";
 import { requestState } from "../request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
@@ -12,6 +13,20 @@ import { logRequest } from "./request-log.ts";
 import type { DataSets } from "../data-set.ts";
 
 export const METRICS_PATH = "/metrics";
+
+export const METRICS = operation({
+  method: "get",
+  path: METRICS_PATH,
+  operationId: "getMetrics",
+  summary: "Metrics (Prometheus)",
+  tags: ["operations"],
+  description:
+    "Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, " +
+    "answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
+    "(MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.",
+  success: { description: "Prometheus text format", content: { "text/plain": { schema: { type: "string" } } } },
+  errors: ["not_found"],
+});
 
 /** What an onAfterResponse hook reads (Elysia sets `error` and `code` when the request failed). */
 export interface AfterResponse {
@@ -88,16 +103,6 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
       return metrics.render() + answerMetrics(dataSets) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
-    },
-    {
-      detail: {
-        summary: "Metrics (Prometheus)",
-        tags: ["operations"],
-        description:
-          "Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, " +
-          "answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
-          "(MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.",
-      },
     },
   );
 }

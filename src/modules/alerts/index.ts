@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
+import { parseQuery } from "../../http/query.ts";
 import * as z from "zod";
 import type { AppDeps } from "../../app.ts";
 import { alertsOf } from "../../alerts/alert-service.ts";
@@ -28,6 +30,93 @@ function accountOf(request: Request): number {
   return requestState(request).access!.accountId;
 }
 
+export const CREATE_ALERT = operation({
+  method: "post",
+  path: "/api/v1/alerts",
+  operationId: "createAlert",
+  body: { schema: CreateAlertBody, example: EXAMPLE },
+  success: { status: 201, description: "The alert, with its signing secret (shown only now)", schema: CreatedAlertResponse },
+  errors: ["ambiguous_product", "alert_limit_reached"],
+  summary: "Create a price alert (webhook)",
+  tags: ["alerts"],
+  description:
+    "Plan: Pro. Body `{ url, barcode, chain_id?, chain_ids?, city?, condition }` as `application/json` (at most 8 KiB). `condition` is one of " +
+    "`{ \"below_ils\": \"9.90\" }` (the lowest effective price among the alert's chains goes below the amount), `{ \"drop_pct\": 10 }` (it falls by at least 10 % since the previous data version) " +
+    "or `{ \"promotion\": true }` (a promotion open to all customers starts lowering a chain's effective price). Prices are the chain figures of `/prices/` (effective price after promotions), over the stores of `city` when given, at the chains of `chain_ids` (default: all).\n\n" +
+    "After every import the service evaluates each alert and sends one event per alert whose condition *became* true at that data version (not again while it stays true); " +
+    "the state at subscription is the baseline, so a condition already true then does not fire (`last_evaluation` shows it). " +
+    "Events are POSTed to `url` (see the `price.alert` webhook) signed with the alert's secret — returned once, here, as `secret`; keep it like a key. " +
+    `The URL must be https to a public address: private, loopback and link-local targets are refused, also after DNS resolution; redirects are not followed. An account has at most ${MAX_ALERTS_PER_ACCOUNT} alerts.\n\n` +
+    "The product is named as everywhere in the API: `barcode` (a GTIN, a chain-internal item code with its `chain_id`, or a generic product id `g-…`) — take both from a search or catalog item. `chain_id` without `chain_ids` also narrows the chains watched to that chain, as on `/prices/`.\n\n" +
+    "Errors: 400 `invalid_parameter` with `param` (`url`: malformed, not https, or a private/loopback/link-local target; `barcode`: no chain sells it; `condition`, `chain_id`, `chain_ids[i]`, `city`), 400 `ambiguous_product` (a bare code several chains use: pass one of the `candidates`' `chain_id`), " +
+    `409 \`alert_limit_reached\`, 413 \`payload_too_large\`, 415 \`unsupported_media_type\`, 503 \`data_not_ready\`, ${COMMON_ERRORS}.`,
+});
+
+export const LIST_ALERTS = operation({
+  method: "get",
+  path: "/api/v1/alerts",
+  operationId: "listAlerts",
+  query: PageQuery,
+  success: { schema: AlertListResponse },
+  errors: [],
+  summary: "List price alerts",
+  tags: ["alerts"],
+  description: `Plan: Pro. The account's alerts, newest first, cursor-paginated (\`limit\` 1–100, default 20; \`meta.next_cursor\`). Secrets are never shown again.\n\nErrors: 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
+});
+
+export const GET_ALERT = operation({
+  method: "get",
+  path: "/api/v1/alerts/:id",
+  operationId: "getAlert",
+  params: AlertParams,
+  success: { schema: AlertResponse },
+  errors: ["alert_not_found"],
+  summary: "Get a price alert",
+  tags: ["alerts"],
+  description: `Plan: Pro. \`status\` is \`disabled\` (with \`disabled_at\` and \`disabled_reason\`) once deliveries to its URL have failed for 3 days; a successful test event enables it again. \`last_evaluation\`: the data version last evaluated, the lowest effective price then, and whether the condition held.\n\nErrors: ${NOT_FOUND}, 400 \`invalid_parameter\` (\`id\`), ${COMMON_ERRORS}.`,
+});
+
+export const DELETE_ALERT = operation({
+  method: "delete",
+  path: "/api/v1/alerts/:id",
+  operationId: "deleteAlert",
+  params: AlertParams,
+  success: { schema: DeletedResponse },
+  errors: ["alert_not_found"],
+  summary: "Delete a price alert",
+  tags: ["alerts"],
+  description: `Plan: Pro. Deletes the alert, its pending deliveries (never sent) and its delivery log.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+});
+
+export const LIST_ALERT_DELIVERIES = operation({
+  method: "get",
+  path: "/api/v1/alerts/:id/deliveries",
+  operationId: "listAlertDeliveries",
+  params: AlertParams,
+  query: PageQuery,
+  success: { schema: DeliveryListResponse },
+  errors: ["alert_not_found"],
+  summary: "The delivery log of a price alert",
+  tags: ["alerts"],
+  description:
+    "Plan: Pro. The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
+    "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. " +
+    "A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.\n\n" +
+    `Errors: ${NOT_FOUND}, 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
+});
+
+export const TEST_ALERT = operation({
+  method: "post",
+  path: "/api/v1/alerts/:id/test",
+  operationId: "sendAlertTestEvent",
+  params: AlertParams,
+  success: { schema: DeliveryResponse },
+  errors: ["alert_not_found"],
+  summary: "Send a test event",
+  tags: ["alerts"],
+  description: `Plan: Pro. Sends the alert's URL an event like a real one, built from the current prices (\`data.test: true\`), signed like every event, attempted once, now; the answer is the delivery with its outcome (\`status\`, \`last_response_code\`, \`last_error\`). It appears in the delivery log. A success enables a disabled alert again.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+});
+
 /**
  * Price alerts: /api/v1/alerts/ (create, list), /{id}/ (get, delete), /{id}/deliveries/ (the
  * delivery log) and /{id}/test/ (send a test event). Pro plan. Answers are account data: never
@@ -40,7 +129,7 @@ export function alertsModule(deps: AppDeps) {
       set.headers["cache-control"] = "no-store";
     })
     .post(
-      "/api/v1/alerts",
+      CREATE_ALERT.path,
       async ({ request, set }) => {
         const body = validateBody(CreateAlertBody, await readJsonBody(request, BODY_LIMIT));
         const data = await createAlert(deps, service, accountOf(request), body);
@@ -50,98 +139,53 @@ export function alertsModule(deps: AppDeps) {
       {
         parse: "none",
         response: { 201: CreatedAlertResponse },
-        detail: {
-          summary: "Create a price alert (webhook)",
-          tags: ["alerts"],
-          description:
-            "Plan: Pro. Body `{ url, barcode, chain_id?, chain_ids?, city?, condition }` as `application/json` (at most 8 KiB). `condition` is one of " +
-            "`{ \"below_ils\": \"9.90\" }` (the lowest effective price among the alert's chains goes below the amount), `{ \"drop_pct\": 10 }` (it falls by at least 10 % since the previous data version) " +
-            "or `{ \"promotion\": true }` (a promotion open to all customers starts lowering a chain's effective price). Prices are the chain figures of `/prices/` (effective price after promotions), over the stores of `city` when given, at the chains of `chain_ids` (default: all).\n\n" +
-            "After every import the service evaluates each alert and sends one event per alert whose condition *became* true at that data version (not again while it stays true); " +
-            "the state at subscription is the baseline, so a condition already true then does not fire (`last_evaluation` shows it). " +
-            "Events are POSTed to `url` (see the `price.alert` webhook) signed with the alert's secret — returned once, here, as `secret`; keep it like a key. " +
-            `The URL must be https to a public address: private, loopback and link-local targets are refused, also after DNS resolution; redirects are not followed. An account has at most ${MAX_ALERTS_PER_ACCOUNT} alerts.\n\n` +
-            "The product is named as everywhere in the API: `barcode` (a GTIN, a chain-internal item code with its `chain_id`, or a generic product id `g-…`) — take both from a search or catalog item. `chain_id` without `chain_ids` also narrows the chains watched to that chain, as on `/prices/`.\n\n" +
-            "Errors: 400 `invalid_parameter` with `param` (`url`: malformed, not https, or a private/loopback/link-local target; `barcode`: no chain sells it; `condition`, `chain_id`, `chain_ids[i]`, `city`), 400 `ambiguous_product` (a bare code several chains use: pass one of the `candidates`' `chain_id`), " +
-            `409 \`alert_limit_reached\`, 413 \`payload_too_large\`, 415 \`unsupported_media_type\`, 503 \`data_not_ready\`, ${COMMON_ERRORS}.`,
-          requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(CreateAlertBody, { io: "input" }) as never, example: EXAMPLE } } },
-        },
       },
     )
     .get(
-      "/api/v1/alerts",
-      ({ request, query }) => {
+      LIST_ALERTS.path,
+      ({ request }) => {
+        const query = parseQuery(request, PageQuery);
         const { items, nextCursor } = listAlerts(service, accountOf(request), query.limit, query.cursor);
         return { data: items, meta: { next_cursor: nextCursor } };
       },
       {
-        query: PageQuery,
         response: { 200: AlertListResponse },
-        detail: {
-          summary: "List price alerts",
-          tags: ["alerts"],
-          description: `Plan: Pro. The account's alerts, newest first, cursor-paginated (\`limit\` 1–100, default 20; \`meta.next_cursor\`). Secrets are never shown again.\n\nErrors: 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
-        },
       },
     )
     .get(
-      "/api/v1/alerts/:id",
+      GET_ALERT.path,
       ({ request, params }) => ({ data: alertJson(requireAlert(service, accountOf(request), params.id)), meta: {} }),
       {
         params: AlertParams,
         response: { 200: AlertResponse },
-        detail: {
-          summary: "Get a price alert",
-          tags: ["alerts"],
-          description: `Plan: Pro. \`status\` is \`disabled\` (with \`disabled_at\` and \`disabled_reason\`) once deliveries to its URL have failed for 3 days; a successful test event enables it again. \`last_evaluation\`: the data version last evaluated, the lowest effective price then, and whether the condition held.\n\nErrors: ${NOT_FOUND}, 400 \`invalid_parameter\` (\`id\`), ${COMMON_ERRORS}.`,
-        },
       },
     )
     .delete(
-      "/api/v1/alerts/:id",
+      DELETE_ALERT.path,
       ({ request, params }) => ({ data: deleteAlert(service, accountOf(request), params.id), meta: {} }),
       {
         params: AlertParams,
         response: { 200: DeletedResponse },
-        detail: {
-          summary: "Delete a price alert",
-          tags: ["alerts"],
-          description: `Plan: Pro. Deletes the alert, its pending deliveries (never sent) and its delivery log.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
-        },
       },
     )
     .get(
-      "/api/v1/alerts/:id/deliveries",
-      ({ request, params, query }) => {
+      LIST_ALERT_DELIVERIES.path,
+      ({ request, params }) => {
+        const query = parseQuery(request, PageQuery);
         const { items, nextCursor } = listDeliveries(service, accountOf(request), params.id, query.limit, query.cursor);
         return { data: items, meta: { next_cursor: nextCursor } };
       },
       {
         params: AlertParams,
-        query: PageQuery,
         response: { 200: DeliveryListResponse },
-        detail: {
-          summary: "The delivery log of a price alert",
-          tags: ["alerts"],
-          description:
-            "Plan: Pro. The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
-            "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. " +
-            "A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.\n\n" +
-            `Errors: ${NOT_FOUND}, 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
-        },
       },
     )
     .post(
-      "/api/v1/alerts/:id/test",
+      TEST_ALERT.path,
       async ({ request, params }) => ({ data: await sendTestEvent(deps, service, accountOf(request), params.id), meta: {} }),
       {
         params: AlertParams,
         response: { 200: DeliveryResponse },
-        detail: {
-          summary: "Send a test event",
-          tags: ["alerts"],
-          description: `Plan: Pro. Sends the alert's URL an event like a real one, built from the current prices (\`data.test: true\`), signed like every event, attempted once, now; the answer is the delivery with its outcome (\`status\`, \`last_response_code\`, \`last_error\`). It appears in the delivery log. A success enables a disabled alert again.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
-        },
       },
     );
 }

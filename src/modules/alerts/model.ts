@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
 import { MAX_URL_LENGTH } from "../../alerts/url-guard.ts";
@@ -46,7 +47,7 @@ export const AlertObject = z.object({
   city: z.string().nullable(),
   condition: z.union([z.object({ below_ils: Money }), z.object({ drop_pct: z.number().int() }), z.object({ promotion: z.literal(true) })]),
   status: z.enum(["active", "disabled"]),
-  disabled_at: z.string().nullable(),
+  disabled_at: DateTime.nullable(),
   disabled_reason: z.string().nullable(),
   secret_last4: z.string().describe("The last 4 characters of the signing secret"),
   last_evaluation: z
@@ -56,7 +57,7 @@ export const AlertObject = z.object({
       condition_met: z.boolean(),
     })
     .nullable(),
-  created_at: z.string(),
+  created_at: DateTime,
 });
 
 export const CreatedAlert = AlertObject.extend({
@@ -70,10 +71,10 @@ export const DeliveryObject = z.object({
   attempts: z.number().int(),
   last_response_code: z.number().int().nullable(),
   last_error: z.string().nullable(),
-  created_at: z.string(),
-  last_attempt_at: z.string().nullable(),
-  next_retry_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
+  created_at: DateTime,
+  last_attempt_at: DateTime.nullable(),
+  next_retry_at: DateTime.nullable(),
+  completed_at: DateTime.nullable(),
   payload: z.unknown().describe("The event as sent (see the webhooks section)"),
 });
 
@@ -114,6 +115,6 @@ export const AlertEvent = z.object({
     old_effective_price_ils: Money.nullable().describe("The lowest effective price among the alert's chains at the previous evaluation"),
     new_effective_price_ils: Money.nullable(),
     data_version: z.number().int(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
   }),
 });

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
@@ -18,10 +19,30 @@ const EXAMPLE = {
   city: "חיפה",
 };
 
+export const COMPARE_BASKET = operation({
+  method: "post",
+  path: "/api/v1/basket/compare",
+  operationId: "compareBasket",
+  body: { schema: BasketBody, example: EXAMPLE },
+  success: { schema: BasketResponse },
+  errors: ["ambiguous_product", "chain_not_found", "city_not_found"],
+  summary: "Compare a basket across chains",
+  tags: ["basket"],
+  description:
+    "Plan: Pro. Body `{ items: [{ barcode, chain_id?, quantity }], chain_ids?, city?, near?, radius_km? }` as `application/json` (at most 64 KiB): 1–100 items, quantity a whole number 1–99 (kilograms for an item sold by weight). " +
+    "An item is named as everywhere: a search or catalog item's `barcode` and, when present, its `chain_id` (a chain-internal code is priced only at its chain; a generic product `g-…` at every chain selling one of its items). " +
+    "Items naming the same product are merged. Unknown barcodes are not an error: they are listed in `data.missing_items` (and in each chain's `missing_items`).\n\n" +
+    "Per chain: `total_ils` with promotions open to all customers applied — multi-buy ones where the quantity qualifies (\"3 ב-10\" applies to each full group of 3, the rest at the shelf price; a maximum quantity caps it) — and `shelf_total_ils` without them; the per-item breakdown `items` and the chain's `missing_items`. " +
+    "Without `city`, each item is priced at the chain price (most common shelf price among the chain's stores) with the chain's promotions that run in at least half of the stores carrying it. With `city` (any common spelling, English name or CBS code), each chain's cheapest store in that city (most items, then lowest total) is priced exactly and named in `store` (`city`/`region` null when unknown); a city with no store of the chains compared gives an empty `stores` and `cheapest_store: null`. " +
+    "With `near` (`\"lat,lon\"`, inside Israel) and `radius_km` (0.1–50, default 5) the same, over each chain's open stores with a shop floor within the radius (and in `city`, when both are given); `store` then carries `distance_km`.\n\n" +
+    "`cheapest_store` is the chain_id of the cheapest chain among those with every item; if none has them all, the chain with most items found, then the lowest total. `stores` are sorted the same way. Totals are exact sums in agorot.\n\n" +
+    "Errors: 400 `invalid_parameter` with `param` (e.g. `items[3].quantity`, `items[0].barcode` when malformed, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when the body is empty or not JSON), 400 `ambiguous_product` (`param` `items[i].barcode`, with `candidates`) for a bare internal code several chains use, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.",
+});
+
 /** POST /api/v1/basket/compare/. The body is read by us (size limit, media type) and validated with zod. */
 export function basketModule() {
   return new Elysia({ name: "module.basket" }).use(prebuiltJson()).use(servedData).post(
-    "/api/v1/basket/compare",
+    COMPARE_BASKET.path,
     async ({ request, dataSet }) => {
       requireData(dataSet);
       const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
@@ -33,23 +54,6 @@ export function basketModule() {
       // Documented, not validated per request (a 100-item basket over 30 chains is thousands of
       // fields; validating them cost more than pricing the basket). Tests check the schema.
       response: { 200: documentedOnly(BasketResponse) },
-      detail: {
-        summary: "Compare a basket across chains",
-        tags: ["basket"],
-        description:
-          "Plan: Pro. Body `{ items: [{ barcode, chain_id?, quantity }], chain_ids?, city?, near?, radius_km? }` as `application/json` (at most 64 KiB): 1–100 items, quantity a whole number 1–99 (kilograms for an item sold by weight). " +
-          "An item is named as everywhere: a search or catalog item's `barcode` and, when present, its `chain_id` (a chain-internal code is priced only at its chain; a generic product `g-…` at every chain selling one of its items). " +
-          "Items naming the same product are merged. Unknown barcodes are not an error: they are listed in `data.missing_items` (and in each chain's `missing_items`).\n\n" +
-          "Per chain: `total_ils` with promotions open to all customers applied — multi-buy ones where the quantity qualifies (\"3 ב-10\" applies to each full group of 3, the rest at the shelf price; a maximum quantity caps it) — and `shelf_total_ils` without them; the per-item breakdown `items` and the chain's `missing_items`. " +
-          "Without `city`, each item is priced at the chain price (most common shelf price among the chain's stores) with the chain's promotions that run in at least half of the stores carrying it. With `city` (any common spelling, English name or CBS code), each chain's cheapest store in that city (most items, then lowest total) is priced exactly and named in `store` (`city`/`region` null when unknown); a city with no store of the chains compared gives an empty `stores` and `cheapest_store: null`. " +
-          "With `near` (`\"lat,lon\"`, inside Israel) and `radius_km` (0.1–50, default 5) the same, over each chain's open stores with a shop floor within the radius (and in `city`, when both are given); `store` then carries `distance_km`.\n\n" +
-          "`cheapest_store` is the chain_id of the cheapest chain among those with every item; if none has them all, the chain with most items found, then the lowest total. `stores` are sorted the same way. Totals are exact sums in agorot.\n\n" +
-          "Errors: 400 `invalid_parameter` with `param` (e.g. `items[3].quantity`, `items[0].barcode` when malformed, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when the body is empty or not JSON), 400 `ambiguous_product` (`param` `items[i].barcode`, with `candidates`) for a bare internal code several chains use, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.",
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: z.toJSONSchema(BasketBody, { io: "input" }) as never, example: EXAMPLE } },
-        },
-      },
     },
   );
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { ChainSlug, StoreObject } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
@@ -55,5 +56,5 @@ export const BasketResponse = z.object({
     stores: z.array(BasketChain),
     missing_items: z.array(z.string()),
   }),
-  meta: z.object({ data_updated_at: z.string().nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional(), livemode: LiveMode }),
+  meta: z.object({ data_updated_at: DateTime.nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional(), livemode: LiveMode }),
 });

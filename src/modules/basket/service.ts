@@ -1,3 +1,4 @@
+import { requireCity } from "../../http/city-filter.ts";
 import type { AppDeps } from "../../app.ts";
 import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
@@ -213,7 +214,7 @@ export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint
   const near = nearFilter(body.near, body.radius_km);
   const byStore = body.city !== undefined || near !== undefined;
   const priced = byStore
-    ? priceByStore(deps, items, candidateStores(deps, body.city === undefined ? undefined : cityFilterName(body.city), near), chainFilter)
+    ? priceByStore(deps, items, candidateStores(deps, body.city === undefined ? undefined : requireCity(deps, body.city), near), chainFilter)
     : priceByChain(deps, items, chainFilter);
   const ranked = priced
     .map((p) => {

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
 import type { AppDeps } from "../../app.ts";
 import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
@@ -18,11 +19,28 @@ const EXAMPLE = {
   city: "חיפה",
 };
 
+export const BATCH_PRICES = operation({
+  method: "post",
+  path: "/api/v1/prices/batch",
+  operationId: "getPricesBatch",
+  body: { schema: BatchBody, example: EXAMPLE },
+  success: { schema: BatchResponse },
+  errors: ["chain_not_found", "city_not_found"],
+  summary: "Prices of many products in one call",
+  tags: ["prices"],
+  description:
+    `Plan: Free. Body \`{ items: [{ barcode, chain_id? }], granularity?, chain_ids?, city?, region?, near?, radius_km? }\` as \`application/json\` (at most 64 KiB), 1–${MAX_BATCH_ITEMS} items. ` +
+    "Each item is answered exactly as `GET /api/v1/prices/?barcode=…` with the item's `chain_id` and the batch's filters would answer it (the same computation and the same cached answer): `data` holds one result per item, in the order sent — the `/prices/` `data`, or `{ barcode, chain_id?, error: { code, detail } }` with the code `/prices/` would answer (`product_not_found`, `chain_not_found` for an unknown item `chain_id`). Repeated items are answered each time.\n\n" +
+    "Filters, for every item: `granularity` (`chain` default, `store`), `chain_ids` (only these chains' entries; the batch form of `/prices/`' `chain_id`), `city`, `region`, `near` (`\"lat,lon\"`) with `radius_km` (0.1–50, default 5; store entries then carry `distance_km`).\n\n" +
+    "Quota: one call per 10 items, rounded up (1–10 items: 1 call; 100 items: 10), shown in `meta.calls`; a body refused with 400 counts one call. When fewer calls are left than the batch counts, it is refused whole with 429 `quota_exceeded` and counts nothing.\n\n" +
+    "Errors: 400 `invalid_parameter` with `param` (`items` for more than 100 or none, `items[3].barcode`, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when empty or not JSON), 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429/503 as everywhere.",
+});
+
 /** POST /api/v1/prices/batch/: many products' /prices/ answers in one call. */
 export function batchModule(deps: AppDeps) {
   // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
   return new Elysia({ name: "module.batch" }).use(prebuiltJson()).use(servedData).post(
-    "/api/v1/prices/batch",
+    BATCH_PRICES.path,
     async ({ request, dataSet }) => {
       requireData(dataSet);
       let body: BatchBody;
@@ -44,20 +62,6 @@ export function batchModule(deps: AppDeps) {
       parse: "none",
       // Each item's answer is /prices/'s cached answer as sent (checked there); documented here.
       response: { 200: documentedOnly(BatchResponse) },
-      detail: {
-        summary: "Prices of many products in one call",
-        tags: ["prices"],
-        description:
-          `Plan: Free. Body \`{ items: [{ barcode, chain_id? }], granularity?, chain_ids?, city?, region?, near?, radius_km? }\` as \`application/json\` (at most 64 KiB), 1–${MAX_BATCH_ITEMS} items. ` +
-          "Each item is answered exactly as `GET /api/v1/prices/?barcode=…` with the item's `chain_id` and the batch's filters would answer it (the same computation and the same cached answer): `data` holds one result per item, in the order sent — the `/prices/` `data`, or `{ barcode, chain_id?, error: { code, detail } }` with the code `/prices/` would answer (`product_not_found`, `chain_not_found` for an unknown item `chain_id`). Repeated items are answered each time.\n\n" +
-          "Filters, for every item: `granularity` (`chain` default, `store`), `chain_ids` (only these chains' entries; the batch form of `/prices/`' `chain_id`), `city`, `region`, `near` (`\"lat,lon\"`) with `radius_km` (0.1–50, default 5; store entries then carry `distance_km`).\n\n" +
-          "Quota: one call per 10 items, rounded up (1–10 items: 1 call; 100 items: 10), shown in `meta.calls`; a body refused with 400 counts one call. When fewer calls are left than the batch counts, it is refused whole with 429 `quota_exceeded` and counts nothing.\n\n" +
-          "Errors: 400 `invalid_parameter` with `param` (`items` for more than 100 or none, `items[3].barcode`, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when empty or not JSON), 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429/503 as everywhere.",
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: z.toJSONSchema(BatchBody, { io: "input" }) as never, example: EXAMPLE } },
-        },
-      },
     },
   );
 }

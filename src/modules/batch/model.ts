@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { REGIONS } from "../../geo.ts";
 import { NearText, RadiusKmBody } from "../../http/near-params.ts";
@@ -62,7 +63,7 @@ export const BatchResponse = z.object({
   meta: z.object({
     items: z.number().int(),
     calls: z.number().int().describe("Calls of the monthly quota the request counted: one per 10 items, rounded up"),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     source: z.string(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),

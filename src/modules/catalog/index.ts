@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
+import { parseQuery } from "../../http/query.ts";
 import { requireData } from "../../http/require-data.ts";
 import { requestState } from "../../http/request-state.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
@@ -6,11 +8,30 @@ import { cachedCatalog } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { servedData } from "../../http/data-set.ts";
 
+export const GET_CATALOG = operation({
+  method: "get",
+  path: "/api/v1/chains/:id/catalog",
+  operationId: "getChainCatalog",
+  params: CatalogParams,
+  query: CatalogQuery,
+  examples: { id: "shufersal", q: "חלב", category: "dairy" },
+  success: { schema: CatalogResponse },
+  errors: ["chain_not_found"],
+  conditional: true,
+  summary: "A chain's product catalog",
+  tags: ["chains"],
+  description:
+    "Plan: Basic. The chain's products ordered by barcode (as published), with the lowest and highest shelf price among its stores and the number of stores selling each (over its stores outside Eilat, whose VAT-free prices are not comparable, unless it sells the product only there — as the chain entries of /prices/), and whether an active promotion open to all customers lowers the price of one unit. " +
+    "Filters: `q` (name contains the text, or barcode starts with the digits) and `category`. Cursor pagination: pass `meta.next_cursor` as `cursor`; null on the last page. A cursor is bound to the data version, the filters and `limit` (`invalid_cursor` otherwise).\n\n" +
+    "Errors: 400 `invalid_parameter` (with `param`; `id` when it is not a lowercase slug) / `invalid_cursor`, 404 `chain_not_found` (a slug no chain has), 401/403/429 as everywhere.",
+});
+
 /** GET /api/v1/chains/{id}/catalog/. */
 export function catalogModule() {
   return new Elysia({ name: "module.catalog" }).use(prebuiltJson()).use(servedData).get(
-    "/api/v1/chains/:id/catalog",
-    ({ params, query, request, dataSet }) => {
+    GET_CATALOG.path,
+    ({ params, request, dataSet }) => {
+      const query = parseQuery(request, CatalogQuery);
       requireData(dataSet);
       const { value, snapshot } = cachedCatalog(dataSet, params.id, query);
       requestState(request).snapshot = snapshot;
@@ -18,17 +39,8 @@ export function catalogModule() {
     },
     {
       params: CatalogParams,
-      query: CatalogQuery,
       // Pages are cached and serialized once; tests check them against the schema.
       response: { 200: documentedOnly(CatalogResponse) },
-      detail: {
-        summary: "A chain's product catalog",
-        tags: ["chains"],
-        description:
-          "Plan: Basic. The chain's products ordered by barcode (as published), with the lowest and highest shelf price among its stores and the number of stores selling each (over its stores outside Eilat, whose VAT-free prices are not comparable, unless it sells the product only there — as the chain entries of /prices/), and whether an active promotion open to all customers lowers the price of one unit. " +
-          "Filters: `q` (name contains the text, or barcode starts with the digits) and `category`. Cursor pagination: pass `meta.next_cursor` as `cursor`; null on the last page. A cursor is bound to the data version, the filters and `limit` (`invalid_cursor` otherwise).\n\n" +
-          "Errors: 400 `invalid_parameter` (with `param`; `id` when it is not a lowercase slug) / `invalid_cursor`, 404 `chain_not_found` (a slug no chain has), 401/403/429 as everywhere.",
-      },
     },
   );
 }

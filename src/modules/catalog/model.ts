@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { ChainSlug } from "../prices/model.ts";
@@ -34,7 +35,7 @@ export const CatalogResponse = z.object({
   meta: z.object({
     chain_id: z.string(),
     next_cursor: z.string().nullable(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,

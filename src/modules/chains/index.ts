@@ -1,14 +1,29 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
-import { ChainItem } from "./model.ts";
+import { ChainItem, ChainsResponse } from "./model.ts";
 import { listChains } from "./service.ts";
 import { servedData } from "../../http/data-set.ts";
+import { livemodeOf } from "../../http/livemode.ts";
+
+export const LIST_CHAINS = operation({
+  method: "get",
+  path: "/api/v1/chains",
+  operationId: "listChains",
+  success: { schema: ChainsResponse },
+  errors: [],
+  conditional: true,
+  summary: "List chains",
+  tags: ["chains"],
+  description:
+    "Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. The `last_fetch_*` fields and `empty_file_flagged` are the chain's health in live mode: when its portal was last tried and last fetched, how many files the last attempt downloaded, the last error (portal or import), and whether a file of it parsed to zero rows. `product_count` counts products sold in at least one store. Plan: Free.",
+});
 
 /** GET /api/v1/chains/ — the registry with per-chain figures and freshness. */
 export function chainsModule() {
   return new Elysia({ name: "module.chains" }).use(servedData).get(
-    "/api/v1/chains",
-    ({ dataSet }) => {
+    LIST_CHAINS.path,
+    ({ request, dataSet }) => {
       const data = listChains(dataSet);
       return {
         data,
@@ -16,17 +31,12 @@ export function chainsModule() {
           count: data.length,
           data_updated_at: dataSet.data.current.updatedAt,
           source: dataSet.data.current.source,
+          livemode: livemodeOf(request),
         },
       };
     },
     {
-      response: { 200: z.object({ data: z.array(ChainItem), meta: z.record(z.string(), z.unknown()) }) },
-      detail: {
-        summary: "List chains",
-        tags: ["chains"],
-        description:
-          "Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. The `last_fetch_*` fields and `empty_file_flagged` are the chain's health in live mode: when its portal was last tried and last fetched, how many files the last attempt downloaded, the last error (portal or import), and whether a file of it parsed to zero rows. `product_count` counts products sold in at least one store. Plan: Free.",
-      },
+      response: { 200: ChainsResponse },
     },
   );
 }

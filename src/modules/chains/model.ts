@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
+import { DateTime } from "../../http/openapi/formats.ts";
 
 export const ChainParams = z.object({
   id: z.string().describe("Chain identifier (lowercase slug), e.g. `rami-levy`"),
@@ -11,11 +13,11 @@ export const ChainItem = z.object({
   chain_codes: z.array(z.string()).describe("The 13-digit GS1 codes the chain publishes under"),
   store_count: z.number().int(),
   product_count: z.number().int(),
-  last_updated_at: z.string().nullable().describe("Newest price file imported for the chain, ISO 8601 with offset"),
+  last_updated_at: DateTime.nullable().describe("Newest price file imported for the chain, ISO 8601 with offset"),
   status: z.enum(["ok", "stale", "no_data"]).describe("ok: updated within 36 h; stale: older; no_data: nothing imported"),
   source: z.enum(["demo", "live", "none"]).describe("Where the chain's data came from"),
-  last_fetch_attempt_at: z.string().nullable().describe("When the service last tried to fetch the chain's portal (live mode), ISO 8601"),
-  last_fetch_success_at: z.string().nullable().describe("When a fetch of the chain's portal last succeeded"),
+  last_fetch_attempt_at: DateTime.nullable().describe("When the service last tried to fetch the chain's portal (live mode), ISO 8601"),
+  last_fetch_success_at: DateTime.nullable().describe("When a fetch of the chain's portal last succeeded"),
   last_fetch_files: z.number().int().describe("Files the last fetch attempt downloaded (0 before any fetch)"),
   last_fetch_error: z.string().nullable().describe("Why the last fetch or the import of its files failed; null when it did not"),
   empty_file_flagged: z
@@ -24,3 +26,15 @@ export const ChainItem = z.object({
 });
 
 export type ChainItem = z.infer<typeof ChainItem>;
+
+export const ChainsResponse = z.object({
+  data: z.array(ChainItem),
+  meta: z.object({
+    count: z.number().int().describe("Chains listed"),
+    data_updated_at: DateTime.nullable(),
+    source: z.string().describe("`demo` (the embedded demo data), `live`, or `none` before the first import"),
+    quota_remaining: z.number().int().optional(),
+    request_id: z.string().optional(),
+    livemode: LiveMode,
+  }),
+});

@@ -1,56 +1,59 @@
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
 import type { AppDeps } from "../../app.ts";
 // Embedded in the compiled binary: the docs UI must render with no internet.
 import scalarBundle from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { errorsPage } from "./errors-page.ts";
 import { API_DESCRIPTION } from "./description.ts";
 import { alertWebhooks } from "../alerts/webhooks-doc.ts";
+import { openapiDocument } from "../../http/openapi/document.ts";
+import { OPERATIONS } from "../../http/openapi/operations.ts";
+import { METRICS_PATH } from "../../http/observability/plugin.ts";
+import { docsPage } from "./docs-page.ts";
 
 const SCALAR_PATH = "/docs/assets/scalar.js";
 
-/** OpenAPI document at /docs/json, the Scalar UI at /docs (assets served by us), the error list at /docs/errors. */
-export function docsModule(_deps: AppDeps) {
+const TAGS = [
+  { name: "prices", description: "Prices of one product across chains and stores" },
+  { name: "search", description: "Hebrew product search" },
+  { name: "chains", description: "Chains and their catalogs" },
+  { name: "stores", description: "Stores, by chain, city or distance" },
+  { name: "promotions", description: "Active promotions" },
+  { name: "basket", description: "Basket comparison" },
+  { name: "widget", description: "Embeddable widget" },
+  { name: "alerts", description: "Price alerts delivered by signed webhook" },
+  { name: "exports", description: "Daily bulk exports" },
+  { name: "mcp", description: "The API as MCP tools for AI assistants" },
+  { name: "operations", description: "Health and metrics" },
+];
+
+/**
+ * The OpenAPI document at /docs/json (built by src/http/openapi/document.ts from the operations
+ * the modules declare), the Scalar UI at /docs (its script served by us) and the error list at
+ * /docs/errors.
+ */
+export function docsModule(deps: AppDeps) {
   const scalar = Bun.file(scalarBundle);
-  return new Elysia({ name: "module.docs" })
-    .use(
-      openapi({
-        path: "/docs",
-        specPath: "/docs/json",
-        provider: "scalar",
-        scalar: { cdn: SCALAR_PATH, withDefaultFonts: false, hideClientButton: true } as never,
-        exclude: { paths: [SCALAR_PATH, "/docs/errors"] },
-        documentation: {
-          info: { title: "mehir — Israeli supermarket prices API", version: "1.0.0", description: API_DESCRIPTION },
-          servers: [{ url: "/", description: "This server" }],
-          tags: [
-            { name: "prices", description: "Prices of one product across chains and stores" },
-            { name: "search", description: "Hebrew product search" },
-            { name: "chains", description: "Chains and their catalogs" },
-            { name: "promotions", description: "Active promotions" },
-            { name: "basket", description: "Basket comparison" },
-            { name: "widget", description: "Embeddable widget" },
-            { name: "alerts", description: "Price alerts delivered by signed webhook" },
-            { name: "operations", description: "Health and metrics" },
-          ],
-          components: {
-            securitySchemes: {
-              secretKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "sk_live_… or sk_test_…" },
-              publishableKey: { type: "apiKey", in: "query", name: "key", description: "pk_live_… (widget endpoint only)" },
-            },
-          },
-          security: [{ secretKey: [] }],
-          webhooks: alertWebhooks() as never,
-        },
+  const operations = deps.settings.metrics ? OPERATIONS : OPERATIONS.filter((op) => op.path !== METRICS_PATH);
+  // Built once, on first ask: the document only changes with the code.
+  let document: string | undefined;
+  const json = () =>
+    (document ??= JSON.stringify(
+      openapiDocument(operations, {
+        info: { title: "mehir — Israeli supermarket prices API", version: "1.0.0", description: API_DESCRIPTION },
+        tags: TAGS,
+        webhooks: alertWebhooks(),
       }),
-    )
+    ));
+  return new Elysia({ name: "module.docs" })
+    .get("/docs/json", () => new Response(json(), { headers: { "content-type": "application/json; charset=utf-8" } }))
+    .get("/docs", () => new Response(docsPage({ title: "mehir API", specUrl: "/docs/json", scriptUrl: SCALAR_PATH }), { headers: { "content-type": "text/html; charset=utf-8" } }))
     .get(SCALAR_PATH, ({ set }) => {
       set.headers["content-type"] = "text/javascript; charset=utf-8";
       set.headers["cache-control"] = "public, max-age=86400";
       return scalar;
-    }, { detail: { hide: true } })
+    })
     .get("/docs/errors", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
       return errorsPage();
-    }, { detail: { hide: true } });
+    });
 }

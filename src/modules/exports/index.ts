@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
 import type { AppDeps } from "../../app.ts";
 import { ApiError } from "../../http/problem.ts";
 import { EXPORT_TABLES, MANIFEST_FILE } from "../../exports/tables.ts";
@@ -9,11 +10,46 @@ const PATH = "/api/v1/exports";
 /** The column lists of the files, for the docs (the README has the same, generated from EXPORT_TABLES). */
 const COLUMNS_DOC = EXPORT_TABLES.map((t) => `- \`${t.file}\`: ${t.about} Columns: ${t.columns.map((c) => `\`${c.name}\` (${c.about})`).join(", ")}.`).join("\n");
 
+export const LIST_EXPORTS = operation({
+  method: "get",
+  path: PATH,
+  operationId: "listExports",
+  success: { schema: ExportsResponse },
+  errors: [],
+  summary: "Daily bulk exports",
+  tags: ["exports"],
+  description:
+    "Plan: Pro. After each import the service writes a dated export of the whole data — one gzipped CSV per table and `manifest.json` — off the request path (a background worker reading one consistent snapshot, never holding the import's lock). " +
+    "This lists the exports of the last 30 days (`MEHIR_EXPORT_DAYS`; older ones are deleted), newest first, each with its files' row counts, sizes and SHA-256. A second import on the same date replaces that date's export.\n\n" +
+    "CSV: UTF-8 without a byte-order mark, a header row, comma-separated, RFC 4180 quoting (fields holding a comma, quote or line break are quoted, quotes doubled), CRLF line ends; empty = unknown; money in ILS with two decimals; times ISO 8601 with an offset; booleans `true`/`false`.\n\n" +
+    COLUMNS_DOC +
+    "\n\nErrors: 401/403/429 as everywhere.",
+});
+
+export const GET_EXPORT_FILE = operation({
+  method: "get",
+  path: `${PATH}/:date/:file`,
+  operationId: "getExportFile",
+  params: ExportFileParams,
+  examples: { date: "2026-11-22", file: "prices.csv.gz" },
+  success: {
+    description: "The file",
+    content: { "application/gzip": { schema: { type: "string", contentMediaType: "application/gzip" } }, "application/json": { schema: { type: "object" } } },
+    headers: { "X-Checksum-SHA256": { description: "SHA-256 of the file (hex), as the manifest lists it" } },
+  },
+  errors: ["export_not_found"],
+  summary: "Download a file of a daily export",
+  tags: ["exports"],
+  description:
+    "Plan: Pro; one call of the quota per file. Streams a file of an export listed by `GET /api/v1/exports/`: a table's gzipped CSV (`application/gzip`; `X-Checksum-SHA256` = the manifest's `sha256`) or `manifest.json`.\n\n" +
+    "Errors: 400 `invalid_parameter` (`date` not YYYY-MM-DD), 404 `export_not_found` (no export of that date, or no such file in it; the detail lists the files), 401/403/429 as everywhere.",
+});
+
 /** GET /api/v1/exports/ and GET /api/v1/exports/{date}/{file}: the daily bulk exports. */
 export function exportsModule(deps: AppDeps) {
   return new Elysia({ name: "module.exports" })
     .get(
-      PATH,
+      LIST_EXPORTS.path,
       () => {
         const manifests = deps.exports?.list().slice(0, deps.settings.exportDays) ?? [];
         const data = manifests.map((m) => ({
@@ -28,20 +64,10 @@ export function exportsModule(deps: AppDeps) {
       },
       {
         response: { 200: ExportsResponse },
-        detail: {
-          summary: "Daily bulk exports",
-          tags: ["exports"],
-          description:
-            "Plan: Pro. After each import the service writes a dated export of the whole data — one gzipped CSV per table and `manifest.json` — off the request path (a background worker reading one consistent snapshot, never holding the import's lock). " +
-            "This lists the exports of the last 30 days (`MEHIR_EXPORT_DAYS`; older ones are deleted), newest first, each with its files' row counts, sizes and SHA-256. A second import on the same date replaces that date's export.\n\n" +
-            "CSV: UTF-8 without a byte-order mark, a header row, comma-separated, RFC 4180 quoting (fields holding a comma, quote or line break are quoted, quotes doubled), CRLF line ends; empty = unknown; money in ILS with two decimals; times ISO 8601 with an offset; booleans `true`/`false`.\n\n" +
-            COLUMNS_DOC +
-            "\n\nErrors: 401/403/429 as everywhere.",
-        },
       },
     )
     .get(
-      `${PATH}/:date/:file`,
+      GET_EXPORT_FILE.path,
       ({ params }) => {
         const manifest = deps.exports?.manifest(params.date) ?? null;
         if (!manifest) throw new ApiError("export_not_found", `There is no export of ${params.date}; GET ${PATH}/ lists the exports kept.`);
@@ -61,19 +87,6 @@ export function exportsModule(deps: AppDeps) {
       },
       {
         params: ExportFileParams,
-        detail: {
-          summary: "Download a file of a daily export",
-          tags: ["exports"],
-          description:
-            "Plan: Pro; one call of the quota per file. Streams a file of an export listed by `GET /api/v1/exports/`: a table's gzipped CSV (`application/gzip`; `X-Checksum-SHA256` = the manifest's `sha256`) or `manifest.json`.\n\n" +
-            "Errors: 400 `invalid_parameter` (`date` not YYYY-MM-DD), 404 `export_not_found` (no export of that date, or no such file in it; the detail lists the files), 401/403/429 as everywhere.",
-          responses: {
-            200: {
-              description: "The file",
-              content: { "application/gzip": { schema: { type: "string", format: "binary" } }, "application/json": { schema: { type: "object" } } },
-            },
-          },
-        },
       },
     );
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 
 export const ExportFileParams = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD").describe("The export's date (Israel date of its data), e.g. `2026-11-22`"),
@@ -17,13 +18,13 @@ export const ExportFile = z.object({
 export const ExportItem = z.object({
   date: z.string().describe("Israel date of the data (its `data_updated_at`)"),
   data_version: z.number().int(),
-  data_updated_at: z.string(),
+  data_updated_at: DateTime,
   source: z.string().describe("`demo` or `live`"),
-  generated_at: z.string(),
+  generated_at: DateTime,
   files: z.array(ExportFile),
 });
 
 export const ExportsResponse = z.object({
   data: z.array(ExportItem),
-  meta: z.object({ days_kept: z.number().int(), data_updated_at: z.string().nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional() }),
+  meta: z.object({ days_kept: z.number().int(), data_updated_at: DateTime.nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional() }),
 });

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import * as z from "zod";
+import { operation } from "../../http/openapi/operation.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { version } from "../../../package.json";
 import type { AppDeps } from "../../app.ts";
@@ -13,6 +15,39 @@ import { mcpServer } from "./server.ts";
 import { TOOLS } from "./tools/index.ts";
 
 export const MCP_PATH = "/mcp";
+
+const JsonRpcRequest = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.string(), z.number().int()]).optional(),
+  method: z.string().describe("`initialize`, `tools/list`, `tools/call`, …"),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+const JSON_RPC_ANSWER = { type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" }, id: { type: ["string", "integer", "null"] }, result: {}, error: { type: "object" } } };
+const JSON_RPC_ERROR = {
+  description: "A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON)",
+  content: { "application/json": { schema: { type: "object", required: ["jsonrpc", "error"], properties: { jsonrpc: { const: "2.0" }, error: { type: "object", required: ["code", "message"], properties: { code: { type: "integer" }, message: { type: "string" } } }, id: { type: ["string", "integer", "null"] } } } } },
+};
+
+/** Documented minimally: the MCP specification (Streamable HTTP) is the contract of the messages. */
+export const MCP = operation({
+  method: "post",
+  path: MCP_PATH,
+  operationId: "postMcpMessage",
+  summary: "MCP endpoint (JSON-RPC over Streamable HTTP)",
+  tags: ["mcp"],
+  description:
+    "The price API as Model Context Protocol tools, for AI assistants: a JSON-RPC 2.0 message (or a batch) per POST, answered as JSON; stateless (no sessions; GET and DELETE answer 405). " +
+    "The messages are the MCP specification's (`initialize`, `tools/list`, `tools/call`); send `Accept: application/json, text/event-stream`. " +
+    "The key goes in `X-API-Key` or as `Authorization: Bearer`. The envelope has a rate-limit bucket of its own and is not counted; each tool call is the API request it makes, gated and counted like that request. " +
+    "Requests from other sites' pages (an `Origin` not this service's) are refused.",
+  body: {
+    schema: z.union([JsonRpcRequest, z.array(JsonRpcRequest)]),
+    example: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_products", arguments: { query: "חלב" } } },
+  },
+  success: { description: "The JSON-RPC answer (tool errors are results with `isError: true`)", content: { "application/json": { schema: { anyOf: [JSON_RPC_ANSWER, { type: "array", items: JSON_RPC_ANSWER }] } } } },
+  otherResponses: { "202": { description: "Accepted: the message was a notification (no answer)" }, "400": JSON_RPC_ERROR, "406": JSON_RPC_ERROR, "415": JSON_RPC_ERROR },
+  errors: [],
+});
 
 /** The key the access layer accepted: X-API-Key, or the bearer token. */
 function presentedKey(request: Request): string {
@@ -49,7 +84,7 @@ export function mcpModule(deps: AppDeps, handle: Handle) {
   };
   return new Elysia({ name: "module.mcp" })
     .post(
-      MCP_PATH,
+      MCP.path,
       async ({ request, server }) => {
         const key = presentedKey(request);
         const origin = request.headers.get("origin");

@@ -1,5 +1,5 @@
+import { requireCity } from "../../http/city-filter.ts";
 import type { AppDeps } from "../../app.ts";
-import { cityFilterName } from "../../geo.ts";
 import { requireChain } from "../chains/service.ts";
 import type { PriceQuery } from "./service.ts";
 import { nearFilter } from "../../http/near-params.ts";
@@ -17,7 +17,7 @@ export function priceFilters(deps: AppDeps, query: { chain_id?: string; city?: s
   const near = nearFilter(query.near, query.radius_km);
   return {
     chainId: query.chain_id,
-    city: query.city === undefined ? undefined : cityFilterName(query.city),
+    city: query.city === undefined ? undefined : requireCity(deps, query.city),
     region: query.region,
     ...(near ? { near } : {}),
   };

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
+import { parseQuery } from "../../http/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
 import { productPricesJson } from "./service.ts";
 import { cachedPriceHistory } from "./history.ts";
@@ -11,6 +13,51 @@ import { servedData } from "../../http/data-set.ts";
 
 const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
+export const GET_PRICES = operation({
+  method: "get",
+  path: "/api/v1/prices",
+  operationId: "getPrices",
+  query: PricesQuery,
+  examples: { barcode: "7291252436027", city: "חיפה", chain_id: "shufersal", near: "32.7940,34.9896" },
+  success: { schema: PricesResponse },
+  errors: ["ambiguous_product", "product_not_found", "chain_not_found", "city_not_found"],
+  conditional: true,
+  summary: "Prices of one product across chains",
+  tags: ["prices"],
+  description:
+    "Plan: Free. One entry per chain (`granularity=chain`, default) or per store (`granularity=store`), sorted by `effective_price_ils`, then chain name.\n\n" +
+    "A chain's `price_ils` is the most common shelf price among its stores carrying the product (tie → the lower), with `min_price_ils`, `max_price_ils` and `store_count`; " +
+    "stores in Eilat (VAT-free) are left out of a chain's figures unless the chain sells the product only there. " +
+    "`effective_price_ils` applies the best active promotion open to all customers that applies to a single unit; club-only and coupon promotions never change it (see /promos/feed/). " +
+    "`price_per_measure_ils` is computed by the service from the normalised package size and the effective price, per `measure` (`100g`, `100ml` or `unit`), null when the size is unknown. " +
+    "`vat_rate` is 0.18 (0.17 before 2025-01-01); Eilat stores: `vat_included: false`, `vat_rate: 0`.\n\n" +
+    "A store entry names its `store`: `store_id`, `branch_name`, `city` and `region` (a slug; `city` and `region` are null, never empty, when the store list gives none the service recognises). " +
+    "Identifiers: `barcode` is a search or catalog item's `barcode`, passed with its `chain_id` when that is not null (a chain-internal item code names one chain's item, never merged with another chain's code or a GTIN of the same digits), or a generic product id (`g-…`: loose produce grouped across chains, priced per kilogram or per unit). " +
+    "A bare internal code several chains use is 400 `ambiguous_product`, never a silent pick.\n\n" +
+    "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
+    ERRORS +
+    "\n\nExamples (on the embedded demo data): `GET /api/v1/prices/?barcode=7291252436027&granularity=store&city=חיפה` (a GTIN), " +
+    "`GET /api/v1/prices/?barcode=4087&chain_id=osher-ad` (a chain-internal code: without `chain_id` it is `ambiguous_product`, several chains use 4087), " +
+    "`GET /api/v1/prices/?barcode=g-tomatoes` (tomatoes at every chain, per kilogram)",
+});
+
+export const GET_PRICE_HISTORY = operation({
+  method: "get",
+  path: "/api/v1/prices/:barcode/history",
+  operationId: "getPriceHistory",
+  params: HistoryParams,
+  query: HistoryQuery,
+  examples: { barcode: "7291252436027", chain_id: "shufersal" },
+  success: { schema: HistoryResponse },
+  errors: ["ambiguous_product", "product_not_found", "chain_not_found"],
+  conditional: true,
+  summary: "Price history of one product per chain",
+  tags: ["prices"],
+  description:
+    "Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
+    ERRORS,
+});
+
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
 export function pricesModule() {
   // Handlers read `dataSet` (live, or the sandbox for a test key), not `deps`: see data-set.ts.
@@ -18,41 +65,23 @@ export function pricesModule() {
     .use(prebuiltJson())
     .use(servedData)
     .get(
-      "/api/v1/prices",
-      ({ query, request, dataSet }) => {
+      GET_PRICES.path,
+      ({ request, dataSet }) => {
+        const query = parseQuery(request, PricesQuery);
         requireData(dataSet);
         const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
         requestState(request).snapshot = snapshot;
         return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
       },
       {
-        query: PricesQuery,
         // Answers come from a cache of checked data, serialized once (see prebuilt-json.ts).
         response: { 200: documentedOnly(PricesResponse) },
-        detail: {
-          summary: "Prices of one product across chains",
-          tags: ["prices"],
-          description:
-            "Plan: Free. One entry per chain (`granularity=chain`, default) or per store (`granularity=store`), sorted by `effective_price_ils`, then chain name.\n\n" +
-            "A chain's `price_ils` is the most common shelf price among its stores carrying the product (tie → the lower), with `min_price_ils`, `max_price_ils` and `store_count`; " +
-            "stores in Eilat (VAT-free) are left out of a chain's figures unless the chain sells the product only there. " +
-            "`effective_price_ils` applies the best active promotion open to all customers that applies to a single unit; club-only and coupon promotions never change it (see /promos/feed/). " +
-            "`price_per_measure_ils` is computed by the service from the normalised package size and the effective price, per `measure` (`100g`, `100ml` or `unit`), null when the size is unknown. " +
-            "`vat_rate` is 0.18 (0.17 before 2025-01-01); Eilat stores: `vat_included: false`, `vat_rate: 0`.\n\n" +
-            "A store entry names its `store`: `store_id`, `branch_name`, `city` and `region` (a slug; `city` and `region` are null, never empty, when the store list gives none the service recognises). " +
-            "Identifiers: `barcode` is a search or catalog item's `barcode`, passed with its `chain_id` when that is not null (a chain-internal item code names one chain's item, never merged with another chain's code or a GTIN of the same digits), or a generic product id (`g-…`: loose produce grouped across chains, priced per kilogram or per unit). " +
-            "A bare internal code several chains use is 400 `ambiguous_product`, never a silent pick.\n\n" +
-            "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
-            ERRORS +
-            "\n\nExamples (on the embedded demo data): `GET /api/v1/prices/?barcode=7291252436027&granularity=store&city=חיפה` (a GTIN), " +
-            "`GET /api/v1/prices/?barcode=4087&chain_id=osher-ad` (a chain-internal code: without `chain_id` it is `ambiguous_product`, several chains use 4087), " +
-            "`GET /api/v1/prices/?barcode=g-tomatoes` (tomatoes at every chain, per kilogram)",
-        },
       },
     )
     .get(
-      "/api/v1/prices/:barcode/history",
-      ({ params, query, request, dataSet }) => {
+      GET_PRICE_HISTORY.path,
+      ({ params, request, dataSet }) => {
+        const query = parseQuery(request, HistoryQuery);
         requireData(dataSet);
         if (query.chain_id !== undefined) requireChain(dataSet, query.chain_id, "chain_id");
         const { value, snapshot } = cachedPriceHistory(dataSet, params.barcode, query.months, query.chain_id);
@@ -64,16 +93,8 @@ export function pricesModule() {
       },
       {
         params: HistoryParams,
-        query: HistoryQuery,
         // Cached answers serialized once (see prebuilt-json.ts); tests check them against the schema.
         response: { 200: documentedOnly(HistoryResponse) },
-        detail: {
-          summary: "Price history of one product per chain",
-          tags: ["prices"],
-          description:
-            "Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
-            ERRORS,
-        },
       },
     );
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
@@ -48,7 +49,7 @@ export const PriceEntry = z.object({
   currency: z.literal("ILS"),
   vat_included: z.boolean(),
   vat_rate: z.number(),
-  collected_at: z.string(),
+  collected_at: DateTime,
   is_on_promotion: z.boolean(),
   promotion_id: z.string().nullable().optional(),
   price_per_measure_ils: Money.nullable(),
@@ -72,7 +73,7 @@ export const PricesResponse = z.object({
     prices: z.array(PriceEntry),
   }),
   meta: z.object({
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,
@@ -97,7 +98,7 @@ export const HistoryResponse = z.object({
     months: z.number().int(),
     records: z.number().int(),
     from: z.string(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
@@ -19,8 +20,8 @@ export const FeedItem = z.object({
   chain_id: z.string(),
   chain_name: z.string(),
   description: z.string().nullable(),
-  starts_at: z.string().nullable(),
-  ends_at: z.string().nullable(),
+  starts_at: DateTime.nullable(),
+  ends_at: DateTime.nullable(),
   is_club_only: z.boolean(),
   is_coupon: z.boolean(),
   reward_type: z.number().int().nullable(),
@@ -51,7 +52,7 @@ export const FeedResponse = z.object({
   data: z.array(FeedItem),
   meta: z.object({
     next_cursor: z.string().nullable(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,

@@ -1,4 +1,7 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
+import { parseQuery } from "../../http/query.ts";
+import * as z from "zod";
 import { stmt } from "../../db/statements.ts";
 import { ApiError } from "../../http/problem.ts";
 import { classify } from "../../search/categories.ts";
@@ -9,6 +12,9 @@ import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { requestState } from "../../http/request-state.ts";
 import { servedData, type DataSets } from "../../http/data-set.ts";
+
+/** `{barcode}.svg`: the file name of a label image. */
+const ImageParams = z.object({ file: z.string().max(40).describe("`<barcode>.svg`") });
 
 const ERRORS =
   "Errors: 400 `invalid_parameter` (with `param`) or `invalid_cursor` (malformed, another query's, or made before a data refresh), 404 `chain_not_found`, " +
@@ -35,6 +41,45 @@ function labelRow(deps: SearchDeps, key: string): { row: LabelRow; deps: SearchD
 
 const labelRowOf = (deps: SearchDeps | null, key: string) => (deps ? labelRow(deps, key) : null);
 
+export const SEARCH_PRODUCTS = operation({
+  method: "get",
+  path: "/api/v1/product-search",
+  operationId: "searchProducts",
+  query: SearchQuery,
+  examples: { q: "חלב 3%", chain_id: "shufersal", category: "dairy" },
+  success: { schema: SearchResponse },
+  errors: ["chain_not_found"],
+  conditional: true,
+  summary: "Search products by name, brand or barcode",
+  tags: ["search"],
+  description:
+    "Plan: Free. Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
+    "then, when few have all, products with some of them. Prefix letters (`והחלב`, `לבמבה`), final/regular letters, niqqud, geresh and gershayim or ASCII quotes (`קוטג'`, `מ\"ל`), " +
+    "one typo in a word of four letters or more (two from eight), Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
+    "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first; products whose name starts with a word of the query (`חלב`: milk before milk chocolate) rank before those that only contain it.\n\n" +
+    "Filters: `chain_id` (sold in a store of that chain) and `category` (slug of the keyword classifier). Cursor pagination: pass `meta.next_cursor` as `cursor` with the same `q` and filters; " +
+    "null on the last page. `meta.total` counts every match.\n\n" +
+    "Items: `barcode`, `name`, `category`, `image_url` (a generated label image unless the operator set an image URL template), `manufacturer`, `unit_qty`, `size`, `unit`, " +
+    "`chain_count`, `min_price_ils` (lowest shelf price; of the chain when `chain_id` is given).\n\n" +
+    ERRORS +
+    "\n\nExample: `GET /api/v1/product-search/?q=" +
+    encodeURIComponent("במבה") +
+    "&limit=5` (q=במבה)",
+});
+
+export const PRODUCT_IMAGE = operation({
+  method: "get",
+  path: "/images/products/:file",
+  operationId: "getProductImage",
+  params: ImageParams,
+  examples: { file: "7291252436027.svg" },
+  success: { description: "An SVG label", content: { "image/svg+xml": { schema: { type: "string" } } }, headers: { "Cache-Control": { description: "Images are public and long-lived" } } },
+  errors: ["not_found", "product_not_found"],
+  summary: "Generated product label image",
+  tags: ["search"],
+  description: "Public, no key. An SVG label (name, package size, category colour, barcode) for products without a photo; `image_url` of search items points here unless an image URL template is set. 404 `product_not_found` for an unknown barcode.",
+});
+
 /** GET /api/v1/product-search/ and the generated label images its items point to. */
 export function searchModule(dataSets: DataSets) {
   const { settings } = dataSets.live;
@@ -42,8 +87,9 @@ export function searchModule(dataSets: DataSets) {
     .use(prebuiltJson())
     .use(servedData)
     .get(
-      "/api/v1/product-search",
-      ({ query, request, set, dataSet }) => {
+      SEARCH_PRODUCTS.path,
+      ({ request, set, dataSet }) => {
+        const query = parseQuery(request, SearchQuery);
         const { value, snapshot } = cachedSearch(dataSet, query, publicOrigin(request, settings.trustProxy));
         const { items, total, nextCursor } = value;
         requestState(request).snapshot = snapshot;
@@ -53,30 +99,12 @@ export function searchModule(dataSets: DataSets) {
         return { data: items, meta: { next_cursor: nextCursor, total, data_updated_at: snapshot.updatedAt } };
       },
       {
-        query: SearchQuery,
         // Answers are cached and serialized once; tests check them against the schema.
         response: { 200: documentedOnly(SearchResponse) },
-        detail: {
-          summary: "Search products by name, brand or barcode",
-          tags: ["search"],
-          description:
-            "Plan: Free. Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
-            "then, when few have all, products with some of them. Prefix letters (`והחלב`, `לבמבה`), final/regular letters, niqqud, geresh and gershayim or ASCII quotes (`קוטג'`, `מ\"ל`), " +
-            "one typo in a word of four letters or more (two from eight), Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
-            "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first; products whose name starts with a word of the query (`חלב`: milk before milk chocolate) rank before those that only contain it.\n\n" +
-            "Filters: `chain_id` (sold in a store of that chain) and `category` (slug of the keyword classifier). Cursor pagination: pass `meta.next_cursor` as `cursor` with the same `q` and filters; " +
-            "null on the last page. `meta.total` counts every match.\n\n" +
-            "Items: `barcode`, `name`, `category`, `image_url` (a generated label image unless the operator set an image URL template), `manufacturer`, `unit_qty`, `size`, `unit`, " +
-            "`chain_count`, `min_price_ils` (lowest shelf price; of the chain when `chain_id` is given).\n\n" +
-            ERRORS +
-            "\n\nExample: `GET /api/v1/product-search/?q=" +
-            encodeURIComponent("במבה") +
-            "&limit=5` (q=במבה)",
-        },
       },
     )
     .get(
-      "/images/products/:file",
+      PRODUCT_IMAGE.path,
       ({ params }) => {
         const match = /^(\d{1,20})\.svg$/.exec(params.file);
         if (!match) throw new ApiError("not_found", "Product images are /images/products/{barcode}.svg.");
@@ -102,11 +130,6 @@ export function searchModule(dataSets: DataSets) {
         });
       },
       {
-        detail: {
-          summary: "Generated product label image",
-          tags: ["search"],
-          description: "Public, no key. An SVG label (name, package size, category colour, barcode) for products without a photo; `image_url` of search items points here unless an image URL template is set. 404 `product_not_found` for an unknown barcode.",
-        },
       },
     );
 }

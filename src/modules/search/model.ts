@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
 import { CATEGORIES } from "../../search/categories.ts";
@@ -57,7 +58,7 @@ export const SearchResponse = z.object({
   meta: z.object({
     next_cursor: z.string().nullable(),
     total: z.number().int().describe("Products matching the query and filters"),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,

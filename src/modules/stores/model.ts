@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { REGIONS } from "../../geo.ts";
 import { NearQuery, RadiusKmQuery } from "../../http/near-params.ts";
@@ -40,7 +41,7 @@ export const StoresResponse = z.object({
   data: z.array(StoreItem),
   meta: z.object({
     next_cursor: z.string().nullable(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),
     livemode: LiveMode,

@@ -1,3 +1,4 @@
+import { requireCity } from "../../http/city-filter.ts";
 import type { AppDeps } from "../../app.ts";
 import { cityFilterName } from "../../geo.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
@@ -38,7 +39,7 @@ const isPosition = (k: unknown): k is number => Number.isInteger(k) && (k as num
 export function listStores(deps: AppDeps, query: z.infer<typeof StoresQuery>): { items: z.infer<typeof StoreItem>[]; nextCursor: string | null } {
   if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
   const near: Near | undefined = nearFilter(query.near, query.radius_km);
-  const city = query.city === undefined ? undefined : cityFilterName(query.city);
+  const city = query.city === undefined ? undefined : requireCity(deps, query.city);
   let rows: { store: StoreLocation; distance: number | null }[] = [];
   for (const store of storeLocations(deps).stores) {
     if (query.chain_id !== undefined && store.chainSlug !== query.chain_id) continue;

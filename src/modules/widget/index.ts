@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { operation } from "../../http/openapi/operation.ts";
+import { parseQuery } from "../../http/query.ts";
 import type { AppDeps } from "../../app.ts";
 import { ApiError } from "../../http/problem.ts";
 import { requestState } from "../../http/request-state.ts";
@@ -45,6 +47,27 @@ function assetResponse(request: Request, file: WidgetAsset): Response {
   return new Response(file.body, { headers });
 }
 
+export const WIDGET_DATA = operation({
+  method: "get",
+  path: "/api/v1/widget/data",
+  operationId: "getWidgetData",
+  query: WidgetDataQuery,
+  examples: { barcode: "7291252436027" },
+  success: { schema: WidgetDataResponse },
+  errors: ["ambiguous_product", "product_not_found", "chain_not_found"],
+  conditional: true,
+  summary: "Data for the embeddable widget",
+  tags: ["widget"],
+  description:
+    "Publishable key (`pk_live_…`) in the `key` query parameter (a simple GET: no CORS preflight) or the `X-API-Key` header. " +
+    "One entry per chain with the same rules as the chain entries of /prices/: `price_ils` is the chain's most common shelf price among its stores carrying the product (tie → lower), " +
+    "`effective_price_ils` likewise after active promotions open to all customers for a single unit; sorted by `effective_price_ils`, then chain name; `cheapest_chain_id` is the first.\n\n" +
+    "CORS: `Access-Control-Allow-Origin` echoes the page's origin when the key allows it (`Vary: Origin`). `Cache-Control: public, max-age=300, stale-while-revalidate=3600`. " +
+    "Counted against the key's monthly widget quota, with a per-address rate limit (a 429 `rate_limited` carries `Retry-After`; the widget waits and retries).\n\n" +
+    "The demo page `/widget/v1/demo.html` needs no key of yours: the service makes, on its first view, a publishable key of its own whose allowed origin is `self` (the service's own pages, at whatever host they were reached); other sites' pages get 403 `origin_not_allowed` with it.\n\n" +
+    "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 400 `ambiguous_product` (with `candidates`; add `chain_id`), 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
+});
+
 /**
  * The embeddable widget: its files under /widget/v1/ (built from widget/ or embedded in the
  * binary), a demo page, and GET /api/v1/widget/data/. Keys, allowed origins, quota and rate
@@ -62,9 +85,10 @@ export function widgetModule(deps: AppDeps) {
       }
     })
     .get(
-      "/api/v1/widget/data",
+      WIDGET_DATA.path,
       // Publishable keys are live: `dataSet` is the live data.
-      ({ query, request, dataSet }) => {
+      ({ request, dataSet }) => {
+        const query = parseQuery(request, WidgetDataQuery);
         requireData(dataSet);
         const { json: data, snapshot } = widgetDataJson(dataSet, query.barcode, publicOrigin(request, deps.settings.trustProxy), query.chain_id);
         // Success: data only to an origin the access layer accepted (errors keep the onRequest headers).
@@ -77,22 +101,8 @@ export function widgetModule(deps: AppDeps) {
         return { data, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
       },
       {
-        query: WidgetDataQuery,
         // Answers are cached and serialized once; tests check them against the schema.
         response: { 200: documentedOnly(WidgetDataResponse) },
-        detail: {
-          summary: "Data for the embeddable widget",
-          tags: ["widget"],
-          security: [{ publishableKey: [] }],
-          description:
-            "Publishable key (`pk_live_…`) in the `key` query parameter (a simple GET: no CORS preflight) or the `X-API-Key` header. " +
-            "One entry per chain with the same rules as the chain entries of /prices/: `price_ils` is the chain's most common shelf price among its stores carrying the product (tie → lower), " +
-            "`effective_price_ils` likewise after active promotions open to all customers for a single unit; sorted by `effective_price_ils`, then chain name; `cheapest_chain_id` is the first.\n\n" +
-            "CORS: `Access-Control-Allow-Origin` echoes the page's origin when the key allows it (`Vary: Origin`). `Cache-Control: public, max-age=300, stale-while-revalidate=3600`. " +
-            "Counted against the key's monthly widget quota, with a per-address rate limit (a 429 `rate_limited` carries `Retry-After`; the widget waits and retries).\n\n" +
-            "The demo page `/widget/v1/demo.html` needs no key of yours: the service makes, on its first view, a publishable key of its own whose allowed origin is `self` (the service's own pages, at whatever host they were reached); other sites' pages get 403 `origin_not_allowed` with it.\n\n" +
-            "Errors: 400 `invalid_parameter`, 401 `missing_api_key`/`invalid_api_key`, 403 `secret_key_not_allowed`/`origin_not_allowed`, 400 `ambiguous_product` (with `candidates`; add `chain_id`), 404 `product_not_found`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.",
-        },
       },
     )
     .options(

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 
@@ -31,10 +32,10 @@ export const WidgetDataResponse = z.object({
     image_url: z.string().nullable(),
     prices: z.array(WidgetPriceEntry),
     cheapest_chain_id: z.string().nullable(),
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
   }),
   meta: z.object({
-    data_updated_at: z.string().nullable(),
+    data_updated_at: DateTime.nullable(),
     source: z.string(),
     request_id: z.string().optional(),
     livemode: LiveMode,

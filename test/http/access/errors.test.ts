@@ -13,7 +13,7 @@ describe("authentication errors", () => {
     expect(res.body).toMatchObject({ code: "missing_api_key", status: 401, type: "/docs/errors#missing_api_key" });
     expect(res.body.request_id).toBe(res.headers.get("x-request-id"));
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
-    expect(res.headers.get("x-ratelimit-remaining")).toBe("5");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("14");
     expect(res.headers.get("x-quota-limit")).toBeNull();
   });
 
@@ -198,25 +198,25 @@ describe("rate limits", () => {
 
   test("requests without a usable key are limited per client address", async () => {
     let clock = 0;
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "12" }, { trustProxy: true, limiterClock: () => clock }); // burst 1, 5 s per token
+    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "4" }, { trustProxy: true, limiterClock: () => clock }); // burst 1, 15 s per token
     const from = (address: string) => ({ headers: { "x-forwarded-for": `${address}, 10.0.0.1` } });
     expect((await call(ctx.app, "/api/v1/chains/", from("192.0.2.1"))).status).toBe(401);
     const limited = await call(ctx.app, "/api/v1/chains/", { headers: { "x-forwarded-for": "192.0.2.1", "x-api-key": "sk_live_guess" } });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe("rate_limited");
-    expect(limited.headers.get("retry-after")).toBe("5");
+    expect(limited.headers.get("retry-after")).toBe("15");
     expect((await call(ctx.app, "/api/v1/chains/", from("192.0.2.2"))).status).toBe(401);
   });
 
   test("the widget endpoint is limited per client address (MEHIR_WIDGET_RATE)", async () => {
-    const ctx = accessApp({ MEHIR_WIDGET_RATE: "10" }, { trustProxy: true, limiterClock: () => 0 }); // burst 1
+    const ctx = accessApp({ MEHIR_WIDGET_RATE: "4" }, { trustProxy: true, limiterClock: () => 0 }); // burst 1, 15 s per token
     importMilk(ctx);
     const pk = newKey(ctx.deps, "free", "publishable");
     const path = `/api/v1/widget/data/?barcode=${MILK}&key=${pk.key}`;
     expect((await call(ctx.app, path, { headers: { "x-forwarded-for": "198.51.100.1" } })).status).toBe(200);
     const limited = await call(ctx.app, path, { headers: { "x-forwarded-for": "198.51.100.1", origin: "https://x.example" } });
     expect(limited.status).toBe(429);
-    expect(limited.headers.get("retry-after")).toBe("6");
+    expect(limited.headers.get("retry-after")).toBe("15");
     expect(limited.headers.get("access-control-allow-origin")).toBe("*");
     expect((await call(ctx.app, path, { headers: { "x-forwarded-for": "198.51.100.2" } })).status).toBe(200);
   });

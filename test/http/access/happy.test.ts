@@ -39,12 +39,12 @@ describe("secret keys on the API", () => {
     expect(first.headers.get("x-quota-limit")).toBe("200");
     expect(first.headers.get("x-quota-remaining")).toBe("199");
     expect(first.headers.get("x-ratelimit-limit")).toBe("60");
-    expect(first.headers.get("x-ratelimit-remaining")).toBe("5"); // burst 6 (a tenth of 60), one taken
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("14"); // burst 15 (a quarter of 60), one taken
     expect(first.headers.get("x-ratelimit-reset")).toBe("1"); // one token back in a second at 60/min
     const second = await call(ctx.app, "/api/v1/chains", withApiKey(key));
     expect(second.body.meta.quota_remaining).toBe(198);
     expect(second.headers.get("x-quota-remaining")).toBe("198");
-    expect(second.headers.get("x-ratelimit-remaining")).toBe("4");
+    expect(second.headers.get("x-ratelimit-remaining")).toBe("13");
     expect(second.headers.get("x-ratelimit-reset")).toBe("2");
   });
 
@@ -55,7 +55,7 @@ describe("secret keys on the API", () => {
     expect(res.headers.get("x-quota-limit")).toBe("500");
     expect(res.body.meta.quota_remaining).toBe(499);
     expect(res.headers.get("x-ratelimit-limit")).toBe("120");
-    expect(res.headers.get("x-ratelimit-remaining")).toBe("11");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("29"); // burst 30, one taken
   });
 
   test("GET answers carry a weak ETag, Last-Modified (data update time) and private caching", async () => {

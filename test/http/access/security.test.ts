@@ -82,7 +82,7 @@ describe("secret keys stay secret", () => {
   });
 
   test("key guessing is throttled per address before any key is looked up", async () => {
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "30" }, { limiterClock: () => 0 }); // burst 3
+    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "12" }, { limiterClock: () => 0 }); // burst 3
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await call(ctx.app, "/api/v1/chains/", withApiKey(generateKey("live")))).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);

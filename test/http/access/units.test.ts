@@ -11,21 +11,21 @@ import { createAccount } from "../../../src/http/access/accounts.ts";
 import { createKey, KeyError, resolveKey } from "../../../src/http/access/keys.ts";
 
 describe("token bucket", () => {
-  test("burst is a tenth of the minute figure, at least 1; refills evenly", () => {
-    expect(burstOf(60)).toBe(6);
-    expect(burstOf(1200)).toBe(120);
+  test("burst is a quarter of the minute figure, at least 1; refills evenly", () => {
+    expect(burstOf(60)).toBe(15);
+    expect(burstOf(1200)).toBe(300);
     expect(burstOf(5)).toBe(1);
     let now = 0;
     const limiter = new RateLimiter(() => now);
-    const taken = Array.from({ length: 7 }, () => limiter.take("k", 60));
-    expect(taken.map((v) => v.allowed)).toEqual([true, true, true, true, true, true, false]);
-    expect(taken[5]!.remaining).toBe(0);
-    expect(taken[5]!.reset).toBe(6);
-    expect(taken[6]!.retryAfter).toBe(1);
+    const taken = Array.from({ length: 16 }, () => limiter.take("k", 60));
+    expect(taken.map((v) => v.allowed)).toEqual([...Array(15).fill(true), false]);
+    expect(taken[14]!.remaining).toBe(0);
+    expect(taken[14]!.reset).toBe(15);
+    expect(taken[15]!.retryAfter).toBe(1);
     now += 3000;
-    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 3, reset: 3 });
+    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 3, reset: 12 });
     now += 60_000;
-    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 6, reset: 0 });
+    expect(limiter.peek("k", 60)).toMatchObject({ remaining: 15, reset: 0 });
   });
 
   test("full buckets are dropped after a while (memory stays bounded)", () => {

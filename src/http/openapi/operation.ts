@@ -1,0 +1,50 @@
+import type * as z from "zod";
+import type { ErrorCode } from "../problem.ts";
+
+/** A JSON Schema object as the document holds it. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * One operation of the API as the OpenAPI document (/docs/json) describes it, declared beside
+ * its route. The document builder (document.ts) adds what every operation of its audience shares
+ * (see plans.ts): the key errors (401/403), 414, 429, 500 and 503, and the rate-limit, quota and
+ * request-id headers, so a route declares only its own parameters, answer and errors.
+ */
+export interface Operation {
+  method: "get" | "post" | "delete";
+  /** The route as registered in Elysia (`/api/v1/prices/:barcode/history`). */
+  path: string;
+  /** camelCase, unique: the method name generated clients get. */
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** The query string, read with parseQuery (query.ts): every value is text. */
+  query?: z.ZodObject;
+  /** Path parameters. */
+  params?: z.ZodObject;
+  /** Examples of parameters (query or path), values of the embedded demo data. */
+  examples?: Record<string, string>;
+  /** A JSON body. */
+  body?: { schema: z.ZodType; example: unknown };
+  /** The success answer: a zod schema of `{ data, meta }`, or raw content (files, images). */
+  success: {
+    status?: 200 | 201;
+    description?: string;
+    schema?: z.ZodType;
+    content?: Record<string, { schema: JsonSchema }>;
+    /** Response headers beyond the common ones. */
+    headers?: Record<string, { description: string; required?: boolean; schema?: JsonSchema }>;
+  };
+  /** Answers that are not problem+json (a JSON-RPC error, /readyz's 503): OpenAPI response objects by status. */
+  otherResponses?: Record<string, { description: string; headers?: Record<string, { description: string; required?: boolean; schema: JsonSchema }>; content?: Record<string, { schema: JsonSchema }> }>;
+  /** The error codes this operation's handler answers (the audience's are added by the builder). */
+  errors: readonly ErrorCode[];
+  /** GET answers of price data: ETag and Last-Modified, 304 to a matching If-None-Match. */
+  conditional?: boolean;
+}
+
+/** Declares an operation (the object is the declaration; its path keeps its literal type for Elysia's params). */
+export function operation<const P extends string>(op: Operation & { path: P }): Operation & { path: P } {
+  return op;
+}
