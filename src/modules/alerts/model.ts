@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
@@ -78,7 +79,8 @@ export const DeliveryObject = z.object({
   payload: z.unknown().describe("The event as sent (see the webhooks section)"),
 });
 
-const Meta = z.object({ quota_remaining: z.number().int().optional(), request_id: z.string().optional() });
+// The app's hooks fill these after the handler (optional here, required in the OpenAPI document).
+const Meta = z.object({ quota_remaining: z.number().int().optional(), request_id: z.string().optional(), livemode: LiveMode.optional() });
 const PageMeta = Meta.extend({ next_cursor: z.string().nullable() });
 
 export const AlertResponse = z.object({ data: AlertObject, meta: Meta });

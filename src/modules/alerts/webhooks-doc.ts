@@ -9,6 +9,7 @@ export function alertWebhooks() {
   return {
     "price.alert": {
       post: {
+        operationId: "priceAlertEvent",
         summary: "A price alert's condition became true",
         description:
           "POSTed to the alert's `url` after the import that made its condition true (one event per alert and data version; not again while the condition stays true), and by `POST /api/v1/alerts/{id}/test/` (`data.test: true`).\n\n" +

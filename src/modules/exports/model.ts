@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LiveMode } from "../../http/livemode.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 
 export const ExportFileParams = z.object({
@@ -26,5 +27,5 @@ export const ExportItem = z.object({
 
 export const ExportsResponse = z.object({
   data: z.array(ExportItem),
-  meta: z.object({ days_kept: z.number().int(), data_updated_at: DateTime.nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional() }),
+  meta: z.object({ days_kept: z.number().int(), data_updated_at: DateTime.nullable(), quota_remaining: z.number().int().optional(), request_id: z.string().optional(), livemode: LiveMode.optional() }),
 });

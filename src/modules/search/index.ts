@@ -129,7 +129,6 @@ export function searchModule(dataSets: DataSets) {
           },
         });
       },
-      {
-      },
+      { params: ImageParams },
     );
 }
