@@ -274,6 +274,16 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
       // `If-None-Match: *` matches any current answer: known only now that the resource exists.
       if (request.headers.get("if-none-match")?.trim() === "*") {
         set.status = 304;
+        // Not counted, as any 304: the unit reserved before the handler ran goes back now.
+        const reservation = reservations.get(request);
+        if (reservation) {
+          reservations.delete(request);
+          access.quota.refund(reservation);
+          if (state.access.quotaLimit !== null && state.access.quotaRemaining !== null) {
+            state.access.quotaRemaining += 1;
+            Object.assign(state.headers, quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining));
+          }
+        }
         return notModified(request, set.headers.etag, state.access.keyKind === "publishable", dataSet);
       }
       if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {
