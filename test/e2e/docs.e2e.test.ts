@@ -62,5 +62,9 @@ describe.skipIf(!hasChromium)("/docs offline in headless Chromium", () => {
     expect(failed).toEqual([]);
     expect(errors).toEqual([]);
     expect(own.some((u) => u.includes("/docs/assets/"))).toBe(true);
+    // Nothing on the page needs another host: no AI agent, no MCP generator.
+    const text = await page.locator("body").innerText();
+    expect(text).not.toContain("Ask AI");
+    expect(text).not.toContain("Generate MCP");
   }, 60_000);
 });

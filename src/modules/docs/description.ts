@@ -33,14 +33,25 @@ Barcodes are digit strings; leading zeros are not significant.
 **Limits.** Every response carries \`X-RateLimit-Limit\` (per minute), \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`;
 secret-key responses also \`X-Quota-Limit\` and \`X-Quota-Remaining\`. Over the rate limit: 429 \`rate_limited\` with
 \`Retry-After\` in seconds; quota spent: 429 \`quota_exceeded\` with \`Retry-After\` until the next month (UTC).
+Rate limits are token buckets: a key's bucket holds a quarter of its per-minute figure (the burst: Free 15 of 60, Basic
+75 of 300, Pro 300 of 1,200) and refills evenly over the minute (Free: one request a second). A client may send a burst
+at once, then keeps pace with the refill; \`X-RateLimit-Remaining\` is what the bucket holds now and
+\`X-RateLimit-Reset\` the seconds until it is full again. Counted against the quota: answered requests of a live
+key; never 304, 429, 5xx or 403 \`plan_upgrade_required\` (nothing was served).
+
+**Query strings.** Every value is read as the text it is (URL-decoded): commas, semicolons, brackets and quotes are
+part of the value (\`q=חלב, 3%\`); send a plus sign as \`%2B\` (\`+\` is a space). A parameter given twice is 400
+\`invalid_parameter\` naming it. URLs longer than 8 KiB are 414 \`uri_too_long\` (send long lists in a POST body, e.g.
+\`/api/v1/prices/batch/\`). An unknown \`city\` filter is 404 \`city_not_found\`, like an unknown \`chain_id\`.
 
 **Pagination.** \`limit\` (1–100, default 20) and \`cursor\` (opaque); \`meta.next_cursor\` is null on the last page. A cursor
 is bound to the data version it was made on: after a data refresh, start again (400 \`invalid_cursor\`).
 
-**Caching.** GET responses carry a weak \`ETag\` and \`Last-Modified\`; send \`If-None-Match\` to get 304 (not counted).
+**Caching.** GET responses carry a weak \`ETag\` and \`Last-Modified\`; send \`If-None-Match\` to get 304 (not counted);
+\`If-None-Match: *\` gets 304 whenever the answer exists (an error otherwise).
 
 **AI assistants (MCP).** \`POST /mcp\` offers these operations as tools for AI assistants over the Model Context Protocol
 (Streamable HTTP, JSON-RPC, stateless), with the same keys (also as \`Authorization: Bearer\`), plans and quota: each tool
-call counts as the API call it makes. JSON-RPC is outside what this document describes: the endpoint's \`tools/list\`
-describes its tools, and the project's README how to connect an assistant.
+call counts as the API call it makes. This document describes the endpoint only as JSON-RPC over HTTP (its status codes
+and errors); the endpoint's \`tools/list\` describes its tools, and the project's README how to connect an assistant.
 `;
