@@ -15,5 +15,6 @@ export function requireCity(deps: { db: { prices: Database } }, raw: string, par
   const name = cityFilterName(raw);
   if (findCity(raw)) return name;
   if (stmt(deps.db.prices, "SELECT 1 FROM stores WHERE city = ? LIMIT 1").get(name)) return name;
-  throw new ApiError("city_not_found", `No city called ${raw} is known and no store is in one; GET /api/v1/stores/ lists the stores with their cities.`, { param });
+  // The text is not echoed back: it is whatever the client sent.
+  throw new ApiError("city_not_found", "No locality the service knows has this name, and no store is in a city of this name; GET /api/v1/stores/ lists the stores with their cities.", { param });
 }

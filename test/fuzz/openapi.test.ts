@@ -37,12 +37,15 @@ interface Operation {
   path: string;
   parameters: Parameter[];
   body: JsonSchema | null;
+  /** Error statuses the document answers with another media type than problem+json (e.g. /mcp's JSON-RPC errors). */
+  otherErrors: Map<string, string[]>;
 }
 interface Sent {
   label: string;
   request: Request;
   /** Made with the live key (its answer may count against the quota). */
   live: boolean;
+  op?: Operation;
 }
 
 // Limits high enough that the fuzz is never rate-limited (rate limiting has its own tests).
@@ -102,12 +105,17 @@ beforeAll(async () => {
   VALID.key = publishable;
 
   const doc = (await (await ctx.app.handle(new Request("http://localhost/docs/json"))).json()) as {
-    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses?: Record<string, { content?: Record<string, unknown> }> }>>;
   };
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const body = op.requestBody?.content["application/json"]?.schema ?? null;
-      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body });
+      const otherErrors = new Map<string, string[]>();
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const types = Object.keys(response.content ?? {});
+        if (Number(status) >= 400 && types.length > 0 && !types.includes("application/problem+json")) otherErrors.set(status, types);
+      }
+      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body, otherErrors });
     }
   }
 });
@@ -141,7 +149,8 @@ function build(op: Operation, values: Record<string, string | null>, options: { 
   Object.assign(headers, options.headers);
   try {
     const request = new Request(url, { method: op.method, headers, body: op.method === "GET" || op.method === "HEAD" ? undefined : (options.body ?? JSON.stringify(VALID_BODY)) });
-    return { label: `${op.method} ${url.slice(0, 200)}`, request, live: Boolean(options.live) && audience !== "public" && audience !== "publishable" };
+    // The MCP envelope is never counted (its tool calls are, as the API requests they make).
+    return { label: `${op.method} ${url.slice(0, 200)}`, request, live: Boolean(options.live) && audience !== "public" && audience !== "publishable" && audience !== "mcp", op };
   } catch {
     return null; // a header or URL no client could send
   }
@@ -268,16 +277,24 @@ describe("fuzz from the OpenAPI document", () => {
       const failures: string[] = [];
       let counted = 0;
       const statuses = new Map<number, number>();
-      for (const { label, request, live } of sent) {
+      for (const { label, request, live, op } of sent) {
         const res = await ctx.app.handle(request);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const text = await res.text();
         // A path no operation matches (a path parameter fuzzed empty: /api/v1/exports/1/) is 404
         // not_found and, like every path outside the API's operations, never counted.
         const unknownPath = res.status === 404 && text.includes('"code":"not_found"');
-        if (live && !unknownPath && res.status !== 304 && res.status !== 429 && res.status < 500 && res.status !== 401 && res.status !== 403) counted++;
+        // 414: the URL is refused before the key is even read (the app's own limit), never counted.
+        if (live && !unknownPath && res.status !== 304 && res.status !== 414 && res.status !== 429 && res.status < 500 && res.status !== 401 && res.status !== 403) counted++;
         if (res.status >= 500) {
           failures.push(`${res.status} ${label}: ${text.slice(0, 200)}`);
+          continue;
+        }
+        // An error the document gives another media type (the JSON-RPC errors of /mcp): that media type.
+        const other = op?.otherErrors.get(String(res.status));
+        if (other) {
+          const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+          if (!other.includes(type)) failures.push(`${res.status} not ${other.join(" or ")} (${type}) ${label}: ${text.slice(0, 200)}`);
           continue;
         }
         if (res.status >= 400) {

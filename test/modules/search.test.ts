@@ -320,7 +320,7 @@ describe("OpenAPI", () => {
     const op = body.paths["/api/v1/product-search"]?.get ?? body.paths["/api/v1/product-search/"]?.get;
     expect(op.tags).toEqual(["search"]);
     expect(op.summary).toMatch(/Search products/);
-    const params = Object.fromEntries(op.parameters.map((p: any) => [p.name, p]));
+    const params = Object.fromEntries(op.parameters.filter((p: any) => p.in === "query").map((p: any) => [p.name, p]));
     expect(Object.keys(params).sort()).toEqual(["category", "chain_id", "cursor", "limit", "q"]);
     expect(params.q.required).toBe(true);
     expect(params.limit.required).not.toBe(true);
