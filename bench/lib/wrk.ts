@@ -16,6 +16,8 @@ export interface WrkPlan {
   seconds: number;
   /** Default 1: one generator thread (one core at most). */
   threads?: number;
+  /** POST these JSON bodies, round-robin, to the paths (default: GET). */
+  bodies?: string[];
 }
 
 export interface WrkReport {
@@ -42,7 +44,8 @@ export function findWrk(): { path: string } | { skip: string } {
   return { skip: `wrk could not be installed (apt-get install wrk: ${install.stderr.toString().trim().split("\n").pop() ?? `exit ${install.exitCode}`})` };
 }
 
-const luaString = (s: string) => JSON.stringify(s); // JSON string escapes are valid Lua string escapes for this ASCII
+// JSON string escapes are valid Lua string escapes for ASCII (the paths and bodies here are ASCII).
+const luaString = (s: string) => JSON.stringify(s);
 
 function script(plan: WrkPlan): string {
   const headers = Object.entries(plan.headers ?? {})
@@ -50,10 +53,14 @@ function script(plan: WrkPlan): string {
     .join("\n");
   return `
 local paths = { ${plan.paths.map(luaString).join(", ")} }
+local bodies = { ${(plan.bodies ?? []).map(luaString).join(", ")} }
 local i = 0
 ${headers}
 request = function()
   i = i + 1
+  if #bodies > 0 then
+    return wrk.format("POST", paths[(i % #paths) + 1], nil, bodies[(i % #bodies) + 1])
+  end
   return wrk.format("GET", paths[(i % #paths) + 1])
 end
 done = function(summary, latency, requests)

@@ -27,9 +27,18 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
  * `payload_too_large` past `limit` bytes, whether declared by Content-Length or seen while reading.
  */
 export async function readBodyText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (!request.body) return "";
+  // A declared length is what the server reads (HTTP/1.1 framing: no more bytes belong to this
+  // request), so the body is read in one step (and still measured); chunked bodies are counted
+  // as they come.
+  if (length !== null && Number.isInteger(declared) && declared >= 0) {
+    const bytes = await request.bytes();
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
