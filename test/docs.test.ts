@@ -32,6 +32,11 @@ test("the OpenAPI document covers every API route with parameters, responses and
   expect(body.paths["/api/v1/basket/compare"].post.requestBody.content["application/json"].example.items.length).toBeGreaterThan(0);
 });
 
+test("the document gives no safe-integer bounds (they showed as -9007199254740991 in generated examples)", async () => {
+  const res = await app.handle(new Request("http://localhost/docs/json"));
+  expect(await res.text()).not.toContain("9007199254740991");
+});
+
 test("the docs UI loads its script from this server, never a CDN", async () => {
   const page = await get(app, "/docs");
   expect(page.status).toBe(200);

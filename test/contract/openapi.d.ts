@@ -1375,12 +1375,14 @@ export interface operations {
                                 chain_name: string;
                                 /** @description Decimal string in ILS, two places */
                                 price_ils: string;
+                                /** Format: date */
                                 date: string;
                             }[];
                         };
                         meta: {
                             months: number;
                             records: number;
+                            /** Format: date */
                             from: string;
                             data_updated_at: string | null;
                             /** @description Calls left this month for the account (live figure, also for test keys) */
@@ -1672,7 +1674,10 @@ export interface operations {
                             name: string;
                             /** @description Category slug from the keyword classifier over names */
                             category: string;
-                            /** @description Product image: a generated label image served by this service, or the operator's image URL template */
+                            /**
+                             * Format: uri
+                             * @description Product image: a generated label image served by this service, or the operator's image URL template
+                             */
                             image_url: string;
                             manufacturer: string | null;
                             /** @description The published unit word, e.g. `גרם` */
@@ -5424,7 +5429,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Israel date of the data (its `data_updated_at`) */
+                            /**
+                             * Format: date
+                             * @description Israel date of the data (its `data_updated_at`)
+                             */
                             date: string;
                             data_version: number;
                             /** Format: date-time */

@@ -97,6 +97,27 @@ describe("the identity rule on the embedded demo data", () => {
       const prices = await call(`/api/v1/prices/?barcode=${id.barcode}${id.chain_id ? `&chain_id=${id.chain_id}` : ""}`);
       expect({ where, status: prices.status }).toEqual({ where, status: 200 });
     }
+    // Every GET operation answers its documented parameter examples, given together.
+    const doc = (await get(ctx.app, "/docs/json")).body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; example?: string }[] }>> };
+    let tried = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const params = ops.get?.parameters ?? [];
+      // Exports and alerts have no examples the demo server holds (no export written, no alert made);
+      // the widget endpoint takes a publishable key (the contract test calls it).
+      if (params.length === 0 || path.includes("/exports") || path.includes("/alerts") || path.includes("/widget")) continue;
+      let url = path;
+      const query: string[] = [];
+      for (const p of params) {
+        if (p.example === undefined || p.name === "key") continue;
+        if (p.in === "path") url = url.replace(`{${p.name}}`, encodeURIComponent(p.example));
+        else if (p.in === "query") query.push(`${p.name}=${encodeURIComponent(p.example)}`);
+      }
+      if (url.includes("{")) continue;
+      const answer = await call(`${url}${query.length ? `?${query.join("&")}` : ""}`);
+      expect({ path, query, status: answer.status }).toEqual({ path, query, status: 200 });
+      tried++;
+    }
+    expect(tried).toBeGreaterThanOrEqual(6);
     // The docs' internal-code example is ambiguous without its chain, as they say.
     expect(resolveProduct(ctx.db.prices, { barcode: "4087" })).toMatchObject({ ok: false, error: "ambiguous_product" });
   });

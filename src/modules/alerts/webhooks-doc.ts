@@ -1,4 +1,4 @@
-import * as z from "zod";
+import { jsonSchema } from "../../http/openapi/document.ts";
 import { AlertEvent } from "./model.ts";
 
 /**
@@ -22,7 +22,7 @@ export function alertWebhooks() {
           { name: "Mehir-Signature", in: "header", required: true, schema: { type: "string" }, example: "t=1764000000,v1=5f0c3b…", description: "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`" },
           { name: "Mehir-Event-Id", in: "header", required: true, schema: { type: "string" }, example: "evt_3fQk…", description: "The event's id; the same on every retry" },
         ],
-        requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(AlertEvent) } } },
+        requestBody: { required: true, content: { "application/json": { schema: jsonSchema(AlertEvent, "output") } } },
         responses: { "200": { description: "Any 2xx within 10 s acknowledges the event" } },
       },
     },

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { IsoDate } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 
@@ -17,7 +18,7 @@ export const ExportFile = z.object({
 });
 
 export const ExportItem = z.object({
-  date: z.string().describe("Israel date of the data (its `data_updated_at`)"),
+  date: IsoDate.describe("Israel date of the data (its `data_updated_at`)"),
   data_version: z.number().int(),
   data_updated_at: DateTime,
   source: z.string().describe("`demo` or `live`"),

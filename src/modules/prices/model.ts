@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { IsoDate } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
@@ -92,12 +93,12 @@ export const HistoryResponse = z.object({
   data: z.object({
     barcode: z.string(),
     name: z.string(),
-    history: z.array(z.object({ chain_id: z.string(), chain_name: z.string(), price_ils: Money, date: z.string() })),
+    history: z.array(z.object({ chain_id: z.string(), chain_name: z.string(), price_ils: Money, date: IsoDate })),
   }),
   meta: z.object({
     months: z.number().int(),
     records: z.number().int(),
-    from: z.string(),
+    from: IsoDate,
     data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
     request_id: z.string().optional(),

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { Url } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { WholeNumber } from "../../http/whole-number.ts";
@@ -44,7 +45,7 @@ export const SearchItem = z.object({
   sold_by: z.enum(["kg"]).nullable().describe("`kg` when sold by weight: prices are per kilogram; null when sold per package or unit"),
   name: z.string(),
   category: z.string().describe("Category slug from the keyword classifier over names"),
-  image_url: z.string().describe("Product image: a generated label image served by this service, or the operator's image URL template"),
+  image_url: Url.describe("Product image: a generated label image served by this service, or the operator's image URL template"),
   manufacturer: z.string().nullable(),
   unit_qty: z.string().nullable().describe("The published unit word, e.g. `גרם`"),
   size: z.number().nullable().describe("Normalised package size in `unit`, null when unknown"),

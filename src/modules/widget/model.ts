@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { Url } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
@@ -29,7 +30,7 @@ export const WidgetDataResponse = z.object({
   data: z.object({
     barcode: z.string(),
     name: z.string(),
-    image_url: z.string().nullable(),
+    image_url: Url.nullable(),
     prices: z.array(WidgetPriceEntry),
     cheapest_chain_id: z.string().nullable(),
     data_updated_at: DateTime.nullable(),
