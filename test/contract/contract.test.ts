@@ -38,7 +38,7 @@ const HERE = import.meta.dir;
 const NOW = new Date("2026-11-22T08:00:00Z");
 const BIN = (name: string) => join(ROOT, "node_modules/.bin", name);
 // The linter's usage reports and update checks would reach for the internet: off.
-const QUIET_ENV = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_UPDATE_NOTIFIER: "1" };
+const QUIET_ENV = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SDK_TELEMETRY: "off", DO_NOT_TRACK: "1", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_UPDATE_NOTIFIER: "1" };
 
 let dir: string;
 let db: Databases;
