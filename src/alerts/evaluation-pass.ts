@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../app.ts";
 import { DataState, type DataSnapshot } from "../data-state.ts";
 import { AlertStore, type Alert } from "./alert-store.ts";
@@ -37,43 +38,41 @@ interface Outcome {
  * those whose condition became true. `deps` are the app's deps on the connections it reads: the
  * evaluation worker's own (evaluation-worker.ts), or the app's for in-memory databases.
  *
- * Prices are read in one read transaction, so every alert sees the same data version (an import
- * committing meanwhile is evaluated by the next pass); alerts on the same product and scope are
- * priced once. Each batch of alerts' states and their events are written in one transaction, and
- * an event is queued only with the state it follows from — recorded only when the stored state is
- * older — so a pass cut off by a stop resumes at the next start where it ended, and two passes at
- * the same version (a stopped server's and a new one's) never queue an event twice.
+ * Every alert of a pass is evaluated on the same data: each batch of alerts is priced in a read
+ * transaction that first checks the data version is still the pass's (an import commits its data
+ * and the new version together); when an import committed meanwhile, the pass ends there and the
+ * next one evaluates at the new version. Short read transactions, not one for the whole pass: a
+ * pass at idle CPU priority on a busy server may take long, and an open reader would hold back
+ * the WAL checkpoints of the next import. Alerts on the same product and scope are priced once.
+ * Each batch's states and their events are written in one transaction, an event only with the
+ * state it follows from — recorded only when the stored state is older — so a pass cut off by a
+ * stop resumes at the next start where it ended, and two passes at the same version (a stopping
+ * server's and the next start's) never queue an event twice.
  */
 export function evaluationPass(deps: AppDeps, options: PassOptions): PassResult {
-  const prices = deps.db.prices;
-  const own = !prices.inTransaction;
-  if (own) prices.run("BEGIN");
-  try {
-    // The data version this transaction reads (not the app's view of it, which may lag or lead).
-    const data = new DataState(prices, deps.data.name);
-    return evaluateAll({ ...deps, data }, data.current, options);
-  } finally {
-    if (own) prices.run("COMMIT");
-  }
-}
-
-function evaluateAll(deps: AppDeps, snapshot: DataSnapshot, options: PassOptions): PassResult {
+  // The data version the pass evaluates (not the app's view of it, which may lag).
+  const data = new DataState(deps.db.prices, deps.data.name);
+  const snapshot = data.current;
   const result: PassResult = { version: snapshot.version, evaluated: 0, fired: 0 };
   if (snapshot.version === 0) return result;
+  const pass = { ...deps, data };
   const alerts = new AlertStore(deps.db.accounts);
   const deliveries = new DeliveryStore(deps.db.accounts);
   const views = new Map<string, PriceView>();
   const now = new Date(options.now);
   let after = 0;
   while (!options.stopped()) {
-    const batch = alerts.behind(snapshot.version, after, BATCH);
-    if (batch.length === 0) break;
-    const outcomes: Outcome[] = [];
-    for (const alert of batch) {
-      if (options.stopped()) break;
-      after = alert.id;
-      outcomes.push(evaluateOne(deps, alert, snapshot, views, now));
-    }
+    const outcomes = readTransaction(deps.db.prices, (): Outcome[] | null => {
+      if (data.refresh()) return null;
+      const out: Outcome[] = [];
+      for (const alert of alerts.behind(snapshot.version, after, BATCH)) {
+        if (options.stopped()) break;
+        after = alert.id;
+        out.push(evaluateOne(pass, alert, snapshot, views, now));
+      }
+      return out;
+    });
+    if (outcomes === null || outcomes.length === 0) break;
     deps.db.accounts.transaction(() => {
       for (const o of outcomes) {
         if (!alerts.saveState(o.alert.id, o.state, snapshot.version)) continue;
@@ -85,6 +84,17 @@ function evaluateAll(deps: AppDeps, snapshot: DataSnapshot, options: PassOptions
     }).immediate();
   }
   return result;
+}
+
+/** Runs `read` in a read transaction of `db` (or in the one it is in). */
+function readTransaction<T>(db: Database, read: () => T): T {
+  const own = !db.inTransaction;
+  if (own) db.run("BEGIN");
+  try {
+    return read();
+  } finally {
+    if (own) db.run("COMMIT");
+  }
 }
 
 function evaluateOne(deps: AppDeps, alert: Alert, snapshot: DataSnapshot, views: Map<string, PriceView>, now: Date): Outcome {

@@ -6,8 +6,9 @@ import { BARCODE, setup } from "./memory-app.ts";
 
 /**
  * The pass the evaluation worker runs (evaluation-pass.ts), here on in-memory databases: an
- * import the app has not noticed yet is evaluated at the version the pass reads, and two passes
- * at one data version (a stopping server's and the next start's) queue each event once.
+ * import the app has not noticed yet is evaluated at the version the pass reads, an import
+ * committed during a pass ends it (every alert of a pass sees the same data), and two passes at
+ * one data version (a stopping server's and the next start's) queue each event once.
  */
 test("two passes at one data version queue the event once; the pass reads the committed version", async () => {
   const s = setup();
@@ -37,4 +38,25 @@ test("two passes at one data version queue the event once; the pass reads the co
   expect(deliveries.n).toBe(1);
   // Nothing is behind any more: a third pass evaluates nothing.
   expect(evaluationPass(s.deps, { now: at, at, stopped: () => false })).toEqual({ version: 2, evaluated: 0, fired: 0 });
+});
+
+test("an import committed during a pass ends it; the next pass evaluates every alert at the new version", async () => {
+  const s = setup();
+  const key = proKey(s.deps);
+  expect((await call(s.app, "POST", "/api/v1/alerts/", key, { url: "http://127.0.0.1:9/hook", barcode: BARCODE, condition: { below_ils: "11.00" } })).status).toBe(201);
+  s.db.prices.run("UPDATE price_current SET price = 1000 WHERE product_id = ?", [s.product]);
+  bumpDataVersion(s.db.prices, "2026-11-22T06:00:00+02:00", "demo");
+  const at = s.timers.now();
+  let asked = 0;
+  // Another import commits after the pass read its version, before it prices its first batch.
+  const cut = evaluationPass(s.deps, {
+    now: at,
+    at,
+    stopped: () => {
+      if (++asked === 1) bumpDataVersion(s.db.prices, "2026-11-22T07:00:00+02:00", "demo");
+      return false;
+    },
+  });
+  expect(cut).toEqual({ version: 2, evaluated: 0, fired: 0 });
+  expect(evaluationPass(s.deps, { now: at, at, stopped: () => false })).toEqual({ version: 3, evaluated: 1, fired: 1 });
 });
