@@ -31,7 +31,8 @@ import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
 import { ManualTimers } from "../alerts/manual-timers.ts";
 import { callEveryOperation, type Keys } from "./calls.ts";
-import { ContractValidator } from "./validate.ts";
+import { ContractValidator, pointer } from "./validate.ts";
+import RESPONSE_EXAMPLES from "../../src/http/openapi/response-examples.json" with { type: "json" };
 
 const ROOT = join(import.meta.dir, "../..");
 const HERE = import.meta.dir;
@@ -115,6 +116,31 @@ describe("the OpenAPI document", () => {
     const linted = run([BIN("redocly"), "lint", join(dir, "openapi.json"), "--config", join(ROOT, "redocly.yaml"), "--format", "stylish"]);
     expect(linted.code, linted.out).toBe(0);
   }, 120_000);
+
+  test("every JSON success answer has its example (src/http/openapi/response-examples.json), valid against its schema", () => {
+    const doc = JSON.parse(documentText);
+    const validator = new ContractValidator(doc);
+    const withExample: string[] = [];
+    const problems: string[] = [];
+    for (const operation of validator.operations()) {
+      const [method, schemaPath] = operation.split(" ") as [string, string];
+      const op = validator.operation(method, schemaPath)!;
+      const status = ["200", "201"].find((s) => op.responses[s]);
+      const json = status ? op.responses[status].content?.["application/json"] : undefined;
+      if (!json) continue;
+      if (json.example === undefined) {
+        problems.push(`${operation} (${op.operationId}): no example`);
+        continue;
+      }
+      withExample.push(op.operationId);
+      const error = validator.check(pointer("", "paths", schemaPath, method.toLowerCase(), "responses", status!, "content", "application/json", "schema"), json.example);
+      if (error) problems.push(`${operation}: example: ${error}`);
+    }
+    expect(problems).toEqual([]);
+    // Every example in the file is one of an operation (none left behind by a renamed one).
+    expect(Object.keys(RESPONSE_EXAMPLES).sort()).toEqual(withExample.sort());
+    expect(withExample.length).toBeGreaterThanOrEqual(18);
+  });
 
   test("every operation, called with valid and invalid input, answers as documented: status, headers, body", async () => {
     const doc = JSON.parse(documentText);

@@ -638,6 +638,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "barcode": "7291252436027",
+                     *         "name": "חלב תנובה 3% 1 ליטר",
+                     *         "manufacturer": "תנובה",
+                     *         "category": "dairy",
+                     *         "unit_qty": "מיליליטרים",
+                     *         "size": 1000,
+                     *         "unit": "ml",
+                     *         "prices": [
+                     *           {
+                     *             "chain_id": "shufersal",
+                     *             "chain_name": "שופרסל",
+                     *             "granularity": "chain",
+                     *             "price_ils": "6.90",
+                     *             "effective_price_ils": "6.90",
+                     *             "min_price_ils": "6.90",
+                     *             "max_price_ils": "6.90",
+                     *             "store_count": 1,
+                     *             "currency": "ILS",
+                     *             "vat_included": true,
+                     *             "vat_rate": 0.18,
+                     *             "collected_at": "2026-11-22T08:47:00+02:00",
+                     *             "is_on_promotion": false,
+                     *             "price_per_measure_ils": "0.69",
+                     *             "measure": "100ml"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "source": "demo",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99999
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             barcode: string;
@@ -987,6 +1026,155 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "barcode": "7291252436027",
+                     *           "name": "חלב תנובה 3% 1 ליטר",
+                     *           "manufacturer": "תנובה",
+                     *           "category": "dairy",
+                     *           "unit_qty": "מיליליטרים",
+                     *           "size": 1000,
+                     *           "unit": "ml",
+                     *           "prices": [
+                     *             {
+                     *               "chain_id": "shufersal",
+                     *               "chain_name": "שופרסל",
+                     *               "granularity": "chain",
+                     *               "price_ils": "6.90",
+                     *               "effective_price_ils": "6.90",
+                     *               "min_price_ils": "6.90",
+                     *               "max_price_ils": "6.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T08:47:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "0.69",
+                     *               "measure": "100ml"
+                     *             },
+                     *             {
+                     *               "chain_id": "stop-market",
+                     *               "chain_name": "סטופ מרקט",
+                     *               "granularity": "chain",
+                     *               "price_ils": "7.90",
+                     *               "effective_price_ils": "7.90",
+                     *               "min_price_ils": "7.90",
+                     *               "max_price_ils": "7.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:35:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "0.79",
+                     *               "measure": "100ml"
+                     *             },
+                     *             {
+                     *               "chain_id": "wolt-market",
+                     *               "chain_name": "וולט מרקט",
+                     *               "granularity": "chain",
+                     *               "price_ils": "8.90",
+                     *               "effective_price_ils": "8.90",
+                     *               "min_price_ils": "8.90",
+                     *               "max_price_ils": "8.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:28:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "0.89",
+                     *               "measure": "100ml"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "barcode": "7299739033158",
+                     *           "name": "במבה אסם 80 גרם",
+                     *           "manufacturer": "אסם",
+                     *           "category": "snacks",
+                     *           "unit_qty": "גרמים",
+                     *           "size": 80,
+                     *           "unit": "g",
+                     *           "prices": [
+                     *             {
+                     *               "chain_id": "shuk-hair",
+                     *               "chain_name": "שוק העיר",
+                     *               "granularity": "chain",
+                     *               "price_ils": "3.90",
+                     *               "effective_price_ils": "3.90",
+                     *               "min_price_ils": "3.90",
+                     *               "max_price_ils": "3.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T08:57:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "4.88",
+                     *               "measure": "100g"
+                     *             },
+                     *             {
+                     *               "chain_id": "stop-market",
+                     *               "chain_name": "סטופ מרקט",
+                     *               "granularity": "chain",
+                     *               "price_ils": "4.90",
+                     *               "effective_price_ils": "4.90",
+                     *               "min_price_ils": "4.90",
+                     *               "max_price_ils": "4.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:35:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "6.13",
+                     *               "measure": "100g"
+                     *             },
+                     *             {
+                     *               "chain_id": "wolt-market",
+                     *               "chain_name": "וולט מרקט",
+                     *               "granularity": "chain",
+                     *               "price_ils": "5.90",
+                     *               "effective_price_ils": "5.90",
+                     *               "min_price_ils": "5.90",
+                     *               "max_price_ils": "5.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:28:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "price_per_measure_ils": "7.38",
+                     *               "measure": "100g"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "barcode": "4087",
+                     *           "name": "עגבניות",
+                     *           "manufacturer": null,
+                     *           "category": "produce",
+                     *           "unit_qty": "ק\"ג",
+                     *           "size": 1000,
+                     *           "unit": "g",
+                     *           "prices": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "items": 3,
+                     *         "calls": 1,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "source": "demo",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99998
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description One result per item, in the order sent */
                         data: ({
@@ -1366,6 +1554,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "barcode": "7291252436027",
+                     *         "name": "חלב תנובה 3% 1 ליטר",
+                     *         "history": [
+                     *           {
+                     *             "chain_id": "shufersal",
+                     *             "chain_name": "שופרסל",
+                     *             "price_ils": "6.90",
+                     *             "date": "2025-11-22"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "months": 12,
+                     *         "records": 1,
+                     *         "from": "2025-11-22",
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99997
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             barcode: string;
@@ -1658,6 +1871,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "barcode": "7291252436027",
+                     *           "chain_id": null,
+                     *           "kind": "gtin",
+                     *           "sold_by": null,
+                     *           "name": "חלב תנובה 3% 1 ליטר",
+                     *           "category": "dairy",
+                     *           "image_url": "http://localhost/images/products/7291252436027.svg",
+                     *           "manufacturer": "תנובה",
+                     *           "unit_qty": "מיליליטרים",
+                     *           "size": 1000,
+                     *           "unit": "ml",
+                     *           "chain_count": 23,
+                     *           "min_price_ils": "6.90"
+                     *         },
+                     *         {
+                     *           "barcode": "7292180360965",
+                     *           "chain_id": null,
+                     *           "kind": "gtin",
+                     *           "sold_by": null,
+                     *           "name": "חלב טרה 3% 2 ליטר",
+                     *           "category": "dairy",
+                     *           "image_url": "http://localhost/images/products/7292180360965.svg",
+                     *           "manufacturer": "טרה",
+                     *           "unit_qty": "מיליליטרים",
+                     *           "size": 2000,
+                     *           "unit": "ml",
+                     *           "chain_count": 22,
+                     *           "min_price_ils": "11.90"
+                     *         },
+                     *         {
+                     *           "barcode": "7291252436034",
+                     *           "chain_id": null,
+                     *           "kind": "gtin",
+                     *           "sold_by": null,
+                     *           "name": "חלב תנובה 3% 2 ליטר",
+                     *           "category": "dairy",
+                     *           "image_url": "http://localhost/images/products/7291252436034.svg",
+                     *           "manufacturer": "תנובה",
+                     *           "unit_qty": "מיליליטרים",
+                     *           "size": 2000,
+                     *           "unit": "ml",
+                     *           "chain_count": 20,
+                     *           "min_price_ils": "14.90"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "eyJ2IjoxLCJxIjoiRVNCQ1c4S2tnTWhOIiwiayI6M30",
+                     *         "total": 7,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99996
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The product's identifier: a barcode as published, a chain-internal item code, or a generic product id (`g-…`). Pass it, with `chain_id` when not null, to prices, history, basket and widget data */
@@ -2035,6 +2307,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "chain_id": "shufersal",
+                     *           "name": "שופרסל",
+                     *           "name_en": "Shufersal",
+                     *           "chain_codes": [
+                     *             "7290027600007"
+                     *           ],
+                     *           "store_count": 6,
+                     *           "product_count": 1939,
+                     *           "last_updated_at": "2026-11-22T08:50:00+02:00",
+                     *           "status": "ok",
+                     *           "source": "demo",
+                     *           "last_fetch_attempt_at": null,
+                     *           "last_fetch_success_at": null,
+                     *           "last_fetch_files": 0,
+                     *           "last_fetch_error": null,
+                     *           "empty_file_flagged": false
+                     *         },
+                     *         {
+                     *           "chain_id": "rami-levy",
+                     *           "name": "רמי לוי",
+                     *           "name_en": "Rami Levy",
+                     *           "chain_codes": [
+                     *             "7290058140886"
+                     *           ],
+                     *           "store_count": 5,
+                     *           "product_count": 1635,
+                     *           "last_updated_at": "2026-11-22T08:51:00+02:00",
+                     *           "status": "ok",
+                     *           "source": "demo",
+                     *           "last_fetch_attempt_at": null,
+                     *           "last_fetch_success_at": null,
+                     *           "last_fetch_files": 0,
+                     *           "last_fetch_error": null,
+                     *           "empty_file_flagged": false
+                     *         },
+                     *         {
+                     *           "chain_id": "super-cofix",
+                     *           "name": "סופר קופיקס",
+                     *           "name_en": "Super Cofix",
+                     *           "chain_codes": [
+                     *             "7291056200008"
+                     *           ],
+                     *           "store_count": 3,
+                     *           "product_count": 706,
+                     *           "last_updated_at": "2026-11-22T09:10:00+02:00",
+                     *           "status": "ok",
+                     *           "source": "demo",
+                     *           "last_fetch_attempt_at": null,
+                     *           "last_fetch_success_at": null,
+                     *           "last_fetch_files": 0,
+                     *           "last_fetch_error": null,
+                     *           "empty_file_flagged": false
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 35,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "source": "demo",
+                     *         "quota_remaining": 99995,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Lowercase slug */
@@ -2301,6 +2641,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "barcode": "7291252436027",
+                     *           "chain_id": null,
+                     *           "name": "חלב תנובה 3% 1 ליטר",
+                     *           "manufacturer": "תנובה",
+                     *           "category": "dairy",
+                     *           "price_min_ils": "6.90",
+                     *           "price_max_ils": "7.90",
+                     *           "store_count": 4,
+                     *           "is_on_promotion": false
+                     *         },
+                     *         {
+                     *           "barcode": "7291252436034",
+                     *           "chain_id": null,
+                     *           "name": "חלב תנובה 3% 2 ליטר",
+                     *           "manufacturer": "תנובה",
+                     *           "category": "dairy",
+                     *           "price_min_ils": "14.90",
+                     *           "price_max_ils": "16.90",
+                     *           "store_count": 5,
+                     *           "is_on_promotion": false
+                     *         },
+                     *         {
+                     *           "barcode": "7291252436041",
+                     *           "chain_id": null,
+                     *           "name": "חלב תנובה 1% 1 ליטר",
+                     *           "manufacturer": "תנובה",
+                     *           "category": "dairy",
+                     *           "price_min_ils": "7.90",
+                     *           "price_max_ils": "7.90",
+                     *           "store_count": 4,
+                     *           "is_on_promotion": false
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "chain_id": "shufersal",
+                     *         "next_cursor": "eyJ2IjoxLCJxIjoiSlpRcHB0b0ZvNlEtIiwiayI6WyI3MjkxMjUyNDM2MDQxIiwyMzY5XX0",
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99994
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The item's barcode or chain-internal code: pass it, with `chain_id` when not null, to prices, history, basket and widget data */
@@ -2594,6 +2981,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "store_id": "34",
+                     *           "chain_id": "shufersal",
+                     *           "chain_name": "שופרסל",
+                     *           "branch_name": "דיל חיפה- חוצות המפרץ",
+                     *           "address": "היוצר 2",
+                     *           "city": "חיפה",
+                     *           "region": "haifa",
+                     *           "zip": "2624802",
+                     *           "store_type": "physical",
+                     *           "status": "open",
+                     *           "coordinates": {
+                     *             "lat": 32.794,
+                     *             "lon": 34.9896,
+                     *             "approximate": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": null,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "quota_remaining": 99993,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The chain's store code, without leading zeros */
@@ -2898,6 +3315,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "promotion_id": "shufersal:873019",
+                     *           "chain_id": "shufersal",
+                     *           "chain_name": "שופרסל",
+                     *           "description": "קופון: בוטנים סבבה ב-5.90 בקנייה מעל 150 ש\"ח",
+                     *           "starts_at": "2026-11-21T00:00:00+02:00",
+                     *           "ends_at": "2026-12-22T23:59:00+02:00",
+                     *           "is_club_only": false,
+                     *           "is_coupon": true,
+                     *           "reward_type": 1,
+                     *           "min_qty": 1,
+                     *           "max_qty": null,
+                     *           "discounted_price_ils": "5.90",
+                     *           "discount_rate": null,
+                     *           "store_count": 6,
+                     *           "item_count": 1,
+                     *           "items": [
+                     *             {
+                     *               "barcode": "7291869302111",
+                     *               "name": "בוטנים סבבה מצופים 200 גרם",
+                     *               "is_gift": false
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "promotion_id": "shufersal:872946",
+                     *           "chain_id": "shufersal",
+                     *           "chain_name": "שופרסל",
+                     *           "description": "קמח מצה מאפה נאמן ב-10.90",
+                     *           "starts_at": "2026-11-21T00:00:00+02:00",
+                     *           "ends_at": "2026-11-26T23:59:00+02:00",
+                     *           "is_club_only": false,
+                     *           "is_coupon": false,
+                     *           "reward_type": 1,
+                     *           "min_qty": 1,
+                     *           "max_qty": null,
+                     *           "discounted_price_ils": "10.90",
+                     *           "discount_rate": null,
+                     *           "store_count": 6,
+                     *           "item_count": 1,
+                     *           "items": [
+                     *             {
+                     *               "barcode": "7294097065278",
+                     *               "name": "קמח מצה מאפה נאמן 500 גרם",
+                     *               "is_gift": false
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "promotion_id": "shufersal:873477",
+                     *           "chain_id": "shufersal",
+                     *           "chain_name": "שופרסל",
+                     *           "description": "כרוב לבן 4.90 לק\"ג",
+                     *           "starts_at": "2026-11-20T00:00:00+02:00",
+                     *           "ends_at": "2026-12-17T23:59:00+02:00",
+                     *           "is_club_only": false,
+                     *           "is_coupon": false,
+                     *           "reward_type": 1,
+                     *           "min_qty": 1,
+                     *           "max_qty": null,
+                     *           "discounted_price_ils": "4.90",
+                     *           "discount_rate": null,
+                     *           "store_count": 5,
+                     *           "item_count": 1,
+                     *           "items": [
+                     *             {
+                     *               "barcode": "357112",
+                     *               "name": "כרוב לבן",
+                     *               "is_gift": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "eyJ2IjoxLCJxIjoiczBXNWJCUjFUOGRMIiwiayI6WyIyMDI2LTExLTIwVDAwOjAwOjAwKzAyOjAwIiwxNDE3XX0",
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "quota_remaining": 99992,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description `<chain_id>:<the chain's promotion id>` */
@@ -3224,6 +3726,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "cheapest_store": "stop-market",
+                     *         "stores": [
+                     *           {
+                     *             "chain_id": "stop-market",
+                     *             "chain_name": "סטופ מרקט",
+                     *             "total_ils": "38.40",
+                     *             "shelf_total_ils": "38.40",
+                     *             "items_found": 3,
+                     *             "items_total": 4,
+                     *             "items": [
+                     *               {
+                     *                 "barcode": "7291252436027",
+                     *                 "name": "חלב תנובה 3% 1 ליטר",
+                     *                 "quantity": 2,
+                     *                 "unit_price_ils": "7.90",
+                     *                 "line_total_ils": "15.80",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "7299739033158",
+                     *                 "name": "במבה אסם 80 גרם",
+                     *                 "quantity": 3,
+                     *                 "unit_price_ils": "4.90",
+                     *                 "line_total_ils": "14.70",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "g-tomatoes",
+                     *                 "name": "עגבניות",
+                     *                 "quantity": 1,
+                     *                 "unit_price_ils": "7.90",
+                     *                 "line_total_ils": "7.90",
+                     *                 "promotion_id": null
+                     *               }
+                     *             ],
+                     *             "missing_items": [
+                     *               "4087"
+                     *             ],
+                     *             "store": {
+                     *               "store_id": "3",
+                     *               "branch_name": "קריות",
+                     *               "city": "חיפה",
+                     *               "region": "haifa"
+                     *             }
+                     *           },
+                     *           {
+                     *             "chain_id": "shuk-hair",
+                     *             "chain_name": "שוק העיר",
+                     *             "total_ils": "38.40",
+                     *             "shelf_total_ils": "38.40",
+                     *             "items_found": 3,
+                     *             "items_total": 4,
+                     *             "items": [
+                     *               {
+                     *                 "barcode": "7291252436027",
+                     *                 "name": "חלב תנובה 3% 1 ליטר",
+                     *                 "quantity": 2,
+                     *                 "unit_price_ils": "9.90",
+                     *                 "line_total_ils": "19.80",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "7299739033158",
+                     *                 "name": "במבה אסם 80 גרם",
+                     *                 "quantity": 3,
+                     *                 "unit_price_ils": "3.90",
+                     *                 "line_total_ils": "11.70",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "g-tomatoes",
+                     *                 "name": "עגבניות",
+                     *                 "quantity": 1,
+                     *                 "unit_price_ils": "6.90",
+                     *                 "line_total_ils": "6.90",
+                     *                 "promotion_id": null
+                     *               }
+                     *             ],
+                     *             "missing_items": [
+                     *               "4087"
+                     *             ],
+                     *             "store": {
+                     *               "store_id": "2",
+                     *               "branch_name": "שוק העיר חיפה",
+                     *               "city": "חיפה",
+                     *               "region": "haifa"
+                     *             }
+                     *           },
+                     *           {
+                     *             "chain_id": "shufersal",
+                     *             "chain_name": "שופרסל",
+                     *             "total_ils": "23.70",
+                     *             "shelf_total_ils": "23.70",
+                     *             "items_found": 2,
+                     *             "items_total": 4,
+                     *             "items": [
+                     *               {
+                     *                 "barcode": "7291252436027",
+                     *                 "name": "חלב תנובה 3% 1 ליטר",
+                     *                 "quantity": 2,
+                     *                 "unit_price_ils": "6.90",
+                     *                 "line_total_ils": "13.80",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "g-tomatoes",
+                     *                 "name": "עגבניות",
+                     *                 "quantity": 1,
+                     *                 "unit_price_ils": "9.90",
+                     *                 "line_total_ils": "9.90",
+                     *                 "promotion_id": null
+                     *               }
+                     *             ],
+                     *             "missing_items": [
+                     *               "7299739033158",
+                     *               "4087"
+                     *             ],
+                     *             "store": {
+                     *               "store_id": "34",
+                     *               "branch_name": "דיל חיפה- חוצות המפרץ",
+                     *               "city": "חיפה",
+                     *               "region": "haifa"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "missing_items": []
+                     *       },
+                     *       "meta": {
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99991
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             cheapest_store: string | null;
@@ -3556,6 +4196,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "barcode": "7291252436027",
+                     *         "name": "חלב תנובה 3% 1 ליטר",
+                     *         "image_url": "http://localhost/images/products/7291252436027.svg",
+                     *         "prices": [
+                     *           {
+                     *             "chain_id": "salach-dabach",
+                     *             "chain_name": "סאלח דבאח",
+                     *             "chain_name_en": "Salach Dabach",
+                     *             "price_ils": "4.90",
+                     *             "effective_price_ils": "4.17",
+                     *             "is_on_promotion": true,
+                     *             "store_count": 2
+                     *           },
+                     *           {
+                     *             "chain_id": "king-store",
+                     *             "chain_name": "קינג סטור",
+                     *             "chain_name_en": "King Store",
+                     *             "price_ils": "5.90",
+                     *             "effective_price_ils": "5.90",
+                     *             "is_on_promotion": false,
+                     *             "store_count": 3
+                     *           },
+                     *           {
+                     *             "chain_id": "keshet-teamim",
+                     *             "chain_name": "קשת טעמים",
+                     *             "chain_name_en": "Keshet Teamim",
+                     *             "price_ils": "5.90",
+                     *             "effective_price_ils": "5.90",
+                     *             "is_on_promotion": false,
+                     *             "store_count": 3
+                     *           }
+                     *         ],
+                     *         "cheapest_chain_id": "salach-dabach",
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00"
+                     *       },
+                     *       "meta": {
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "source": "demo",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             barcode: string;
@@ -3796,6 +4482,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *           "url": "https://hooks.example.com/mehir",
+                     *           "barcode": "7291252436027",
+                     *           "chain_id": null,
+                     *           "chain_ids": [
+                     *             "shufersal",
+                     *             "rami-levy"
+                     *           ],
+                     *           "city": "חיפה",
+                     *           "condition": {
+                     *             "below_ils": "9.90"
+                     *           },
+                     *           "status": "active",
+                     *           "disabled_at": null,
+                     *           "disabled_reason": null,
+                     *           "secret_last4": "3xAm",
+                     *           "last_evaluation": {
+                     *             "data_version": 1,
+                     *             "effective_price_ils": "6.90",
+                     *             "condition_met": true
+                     *           },
+                     *           "created_at": "2026-11-22T10:00:00+02:00"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "quota_remaining": 99989,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -4081,6 +4803,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *         "url": "https://hooks.example.com/mehir",
+                     *         "barcode": "7291252436027",
+                     *         "chain_id": null,
+                     *         "chain_ids": [
+                     *           "shufersal",
+                     *           "rami-levy"
+                     *         ],
+                     *         "city": "חיפה",
+                     *         "condition": {
+                     *           "below_ils": "9.90"
+                     *         },
+                     *         "status": "active",
+                     *         "disabled_at": null,
+                     *         "disabled_reason": null,
+                     *         "secret_last4": "3xAm",
+                     *         "last_evaluation": {
+                     *           "data_version": 1,
+                     *           "effective_price_ils": "6.90",
+                     *           "condition_met": true
+                     *         },
+                     *         "created_at": "2026-11-22T10:00:00+02:00",
+                     *         "secret": "whsec_3xAmPLe0nLy0nLy0nLy0nLy0nLy3xAm"
+                     *       },
+                     *       "meta": {
+                     *         "quota_remaining": 99990,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -4400,6 +5156,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *         "url": "https://hooks.example.com/mehir",
+                     *         "barcode": "7291252436027",
+                     *         "chain_id": null,
+                     *         "chain_ids": [
+                     *           "shufersal",
+                     *           "rami-levy"
+                     *         ],
+                     *         "city": "חיפה",
+                     *         "condition": {
+                     *           "below_ils": "9.90"
+                     *         },
+                     *         "status": "active",
+                     *         "disabled_at": null,
+                     *         "disabled_reason": null,
+                     *         "secret_last4": "3xAm",
+                     *         "last_evaluation": {
+                     *           "data_version": 1,
+                     *           "effective_price_ils": "6.90",
+                     *           "condition_met": true
+                     *         },
+                     *         "created_at": "2026-11-22T10:00:00+02:00"
+                     *       },
+                     *       "meta": {
+                     *         "quota_remaining": 99988,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -4669,6 +5458,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "quota_remaining": 99982,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -4918,6 +5720,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "event_id": "evt_7Hq2Lm9Xc4Vb8Nz1Kd6Fw3Ps",
+                     *           "test": true,
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "last_response_code": 200,
+                     *           "last_error": null,
+                     *           "created_at": "2026-11-22T10:00:00+02:00",
+                     *           "last_attempt_at": "2026-11-22T10:00:00+02:00",
+                     *           "next_retry_at": null,
+                     *           "completed_at": "2026-11-22T10:00:00+02:00",
+                     *           "payload": {
+                     *             "id": "evt_7Hq2Lm9Xc4Vb8Nz1Kd6Fw3Ps",
+                     *             "type": "price.alert",
+                     *             "created": "2026-11-22T10:00:00+02:00",
+                     *             "data": {
+                     *               "alert_id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *               "test": true,
+                     *               "condition": {
+                     *                 "below_ils": "9.90"
+                     *               },
+                     *               "product": {
+                     *                 "barcode": "7291252436027",
+                     *                 "chain_id": null,
+                     *                 "name": "חלב תנובה 3% 1 ליטר"
+                     *               },
+                     *               "city": "חיפה",
+                     *               "chains": [
+                     *                 {
+                     *                   "chain_id": "shufersal",
+                     *                   "chain_name": "שופרסל",
+                     *                   "store_count": 1,
+                     *                   "price_ils": "6.90",
+                     *                   "old_effective_price_ils": "6.90",
+                     *                   "effective_price_ils": "6.90"
+                     *                 }
+                     *               ],
+                     *               "store_count": 1,
+                     *               "old_effective_price_ils": "6.90",
+                     *               "new_effective_price_ils": "6.90",
+                     *               "data_version": 1,
+                     *               "data_updated_at": "2026-11-22T10:00:00+02:00"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "quota_remaining": 99983,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             event_id: string;
@@ -5174,6 +6033,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "event_id": "evt_7Hq2Lm9Xc4Vb8Nz1Kd6Fw3Ps",
+                     *         "test": true,
+                     *         "status": "succeeded",
+                     *         "attempts": 1,
+                     *         "last_response_code": 200,
+                     *         "last_error": null,
+                     *         "created_at": "2026-11-22T10:00:00+02:00",
+                     *         "last_attempt_at": "2026-11-22T10:00:00+02:00",
+                     *         "next_retry_at": null,
+                     *         "completed_at": "2026-11-22T10:00:00+02:00",
+                     *         "payload": {
+                     *           "id": "evt_7Hq2Lm9Xc4Vb8Nz1Kd6Fw3Ps",
+                     *           "type": "price.alert",
+                     *           "created": "2026-11-22T10:00:00+02:00",
+                     *           "data": {
+                     *             "alert_id": "alt_4kZr8pQw2mXv7nB3cL9d",
+                     *             "test": true,
+                     *             "condition": {
+                     *               "below_ils": "9.90"
+                     *             },
+                     *             "product": {
+                     *               "barcode": "7291252436027",
+                     *               "chain_id": null,
+                     *               "name": "חלב תנובה 3% 1 ליטר"
+                     *             },
+                     *             "city": "חיפה",
+                     *             "chains": [
+                     *               {
+                     *                 "chain_id": "shufersal",
+                     *                 "chain_name": "שופרסל",
+                     *                 "store_count": 1,
+                     *                 "price_ils": "6.90",
+                     *                 "old_effective_price_ils": "6.90",
+                     *                 "effective_price_ils": "6.90"
+                     *               }
+                     *             ],
+                     *             "store_count": 1,
+                     *             "old_effective_price_ils": "6.90",
+                     *             "new_effective_price_ils": "6.90",
+                     *             "data_version": 1,
+                     *             "data_updated_at": "2026-11-22T10:00:00+02:00"
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "quota_remaining": 99987,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             event_id: string;
@@ -5427,6 +6340,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-22",
+                     *           "data_version": 1,
+                     *           "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *           "source": "demo",
+                     *           "generated_at": "2026-11-22T10:00:00+02:00",
+                     *           "files": [
+                     *             {
+                     *               "name": "chains.csv.gz",
+                     *               "rows": 35,
+                     *               "bytes": 1401,
+                     *               "sha256": "9d16dedc7725bd8e89a44f3076dc42dfdebcd6268840cea7ae71dc5b35371d79",
+                     *               "columns": [
+                     *                 "chain_id",
+                     *                 "name",
+                     *                 "name_en"
+                     *               ],
+                     *               "url": "/api/v1/exports/2026-11-22/chains.csv.gz"
+                     *             },
+                     *             {
+                     *               "name": "stores.csv.gz",
+                     *               "rows": 103,
+                     *               "bytes": 3386,
+                     *               "sha256": "fb85d143c7f87f5c9ead33c11d83619b320a51518eda54c9d7f8830195b249a3",
+                     *               "columns": [
+                     *                 "chain_id",
+                     *                 "store_id",
+                     *                 "sub_chain_id"
+                     *               ],
+                     *               "url": "/api/v1/exports/2026-11-22/stores.csv.gz"
+                     *             },
+                     *             {
+                     *               "name": "products.csv.gz",
+                     *               "rows": 4696,
+                     *               "bytes": 54129,
+                     *               "sha256": "df42c2424a6ef76bbde9b234505b8eda981395b505ab883a3137cbdc0d2a68e5",
+                     *               "columns": [
+                     *                 "barcode",
+                     *                 "product_chain_id",
+                     *                 "name"
+                     *               ],
+                     *               "url": "/api/v1/exports/2026-11-22/products.csv.gz"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "days_kept": 30,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "quota_remaining": 99986,
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /**
@@ -5660,6 +6631,50 @@ export interface operations {
                 };
                 content: {
                     "application/gzip": string;
+                    /**
+                     * @example {
+                     *       "date": "2026-11-22",
+                     *       "data_version": 1,
+                     *       "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *       "source": "demo",
+                     *       "generated_at": "2026-11-22T10:00:00+02:00",
+                     *       "files": [
+                     *         {
+                     *           "name": "chains.csv.gz",
+                     *           "rows": 35,
+                     *           "bytes": 1401,
+                     *           "sha256": "9d16dedc7725bd8e89a44f3076dc42dfdebcd6268840cea7ae71dc5b35371d79",
+                     *           "columns": [
+                     *             "chain_id",
+                     *             "name",
+                     *             "name_en"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "stores.csv.gz",
+                     *           "rows": 103,
+                     *           "bytes": 3386,
+                     *           "sha256": "fb85d143c7f87f5c9ead33c11d83619b320a51518eda54c9d7f8830195b249a3",
+                     *           "columns": [
+                     *             "chain_id",
+                     *             "store_id",
+                     *             "sub_chain_id"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "products.csv.gz",
+                     *           "rows": 4696,
+                     *           "bytes": 54129,
+                     *           "sha256": "df42c2424a6ef76bbde9b234505b8eda981395b505ab883a3137cbdc0d2a68e5",
+                     *           "columns": [
+                     *             "barcode",
+                     *             "product_chain_id",
+                     *             "name"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -5919,6 +6934,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "10 of 104 products matching \"חלב\":\n- חלב תנובה 3% 1 ליטר (תנובה) — barcode 7291252436027 — from ₪4.90 at 23 chains\n- חלב טרה 3% 2 ליטר (טרה) — barcode 7292180360965 — from ₪10.90 at 22 chains\n- חלב תנובה 1% 1 ליטר (תנובה) — barcode 7291252436041 — from ₪4.90 at 22 chains\n- חלב טרה 1% 1 ליטר (טרה) — barcode 7292180360972 — from ₪5.90 at 22 chains\n- חלב תנובה 1% 2 ליטר (תנובה) — barcode 7291252436058 — from ₪9.90 at 21 chains\n- חלב תנובה 3% 2 ליטר (תנובה) — barcode 7291252436034 — from ₪8.90 at 20 chains\n- חלב טרה 1% 2 ליטר (טרה) — barcode 7292180360989 — from ₪9.90 at 20 chains\n- חלב יטבתה 3% 2 ליטר (יטבתה) — barcode 7298881110717 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 1 ליטר (יטבתה) — barcode 7298881110700 — from ₪5.00 at 19 chains\n- חלב יטבתה 1% 2 ליטר (יטבתה) — barcode 7298881110731 — from ₪10.90 at 18 chains\nMore: call again with cursor = meta.next_cursor."
+                     *           },
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99984}}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "data": [
+                     *             {
+                     *               "barcode": "7291252436027",
+                     *               "chain_id": null,
+                     *               "kind": "gtin",
+                     *               "sold_by": null,
+                     *               "name": "חלב תנובה 3% 1 ליטר",
+                     *               "category": "dairy",
+                     *               "image_url": "http://localhost/images/products/7291252436027.svg",
+                     *               "manufacturer": "תנובה",
+                     *               "unit_qty": "מיליליטרים",
+                     *               "size": 1000,
+                     *               "unit": "ml",
+                     *               "chain_count": 23,
+                     *               "min_price_ils": "4.90"
+                     *             },
+                     *             {
+                     *               "barcode": "7292180360965",
+                     *               "chain_id": null,
+                     *               "kind": "gtin",
+                     *               "sold_by": null,
+                     *               "name": "חלב טרה 3% 2 ליטר",
+                     *               "category": "dairy",
+                     *               "image_url": "http://localhost/images/products/7292180360965.svg",
+                     *               "manufacturer": "טרה",
+                     *               "unit_qty": "מיליליטרים",
+                     *               "size": 2000,
+                     *               "unit": "ml",
+                     *               "chain_count": 22,
+                     *               "min_price_ils": "10.90"
+                     *             },
+                     *             {
+                     *               "barcode": "7291252436041",
+                     *               "chain_id": null,
+                     *               "kind": "gtin",
+                     *               "sold_by": null,
+                     *               "name": "חלב תנובה 1% 1 ליטר",
+                     *               "category": "dairy",
+                     *               "image_url": "http://localhost/images/products/7291252436041.svg",
+                     *               "manufacturer": "תנובה",
+                     *               "unit_qty": "מיליליטרים",
+                     *               "size": 1000,
+                     *               "unit": "ml",
+                     *               "chain_count": 22,
+                     *               "min_price_ils": "4.90"
+                     *             }
+                     *           ],
+                     *           "meta": {
+                     *             "next_cursor": "eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9",
+                     *             "total": 104,
+                     *             "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *             "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *             "livemode": true,
+                     *             "quota_remaining": 99984
+                     *           }
+                     *         }
+                     *       },
+                     *       "jsonrpc": "2.0",
+                     *       "id": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         jsonrpc: "2.0";
@@ -6141,6 +7231,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -6194,6 +7289,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ready": true,
+                     *       "data": true,
+                     *       "search": true,
+                     *       "data_version": 1,
+                     *       "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *       "source": "demo"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Data imported and the search index built */
                         ready: boolean;

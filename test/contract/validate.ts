@@ -13,7 +13,7 @@ type Json = Record<string, any>;
 const DOC_ID = "https://mehir.invalid/openapi.json";
 
 /** `~` and `/` escaped for a JSON pointer. */
-const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+export const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 
 export class ContractValidator {
   private readonly ajv: InstanceType<typeof Ajv2020>;
@@ -45,7 +45,8 @@ export class ContractValidator {
     return fn;
   }
 
-  private check(ref: string, value: unknown): string | null {
+  /** Why `value` is not valid against the schema at `ref` (a JSON pointer into the document), or null. */
+  check(ref: string, value: unknown): string | null {
     const fn = this.validator(ref);
     return fn(value) ? null : this.ajv.errorsText(fn.errors, { dataVar: "body" });
   }

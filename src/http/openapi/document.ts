@@ -2,6 +2,13 @@ import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../problem.ts";
 import { audienceOf, LIVE_ONLY_ROUTES, type Audience } from "../plans.ts";
 import type { JsonSchema, Operation } from "./operation.ts";
+import examples from "./response-examples.json" with { type: "json" };
+
+/**
+ * Success answers' examples by operationId: real answers of the embedded demo data, written by
+ * `npm run openapi:examples` (scripts/openapi-examples.ts); the contract test validates them.
+ */
+const RESPONSE_EXAMPLES: Record<string, unknown> = examples;
 
 /** What the document says beside its operations. */
 export interface DocumentInfo {
@@ -134,6 +141,18 @@ function problemResponse(codes: ErrorCode[], headers: Record<string, Header>) {
   };
 }
 
+/** The success answer's media types, the JSON one with its example. */
+function successContent(op: Operation, secret: boolean): Record<string, Record<string, unknown>> | undefined {
+  const content: Record<string, Record<string, unknown>> | undefined = op.success.content
+    ? { ...op.success.content }
+    : op.success.schema
+      ? { "application/json": { schema: answerSchema(op.success.schema, secret) } }
+      : undefined;
+  const example = RESPONSE_EXAMPLES[op.operationId];
+  if (content?.["application/json"] && example !== undefined) content["application/json"] = { ...content["application/json"], example };
+  return content;
+}
+
 function securityOf(audience: Audience) {
   if (audience === "public") return [];
   if (audience === "publishable") return [{ publishableKey: [] }, { publishableKeyHeader: [] }];
@@ -163,7 +182,7 @@ function operationObject(op: Operation) {
     [status]: {
       description: op.success.description ?? "The answer",
       headers: successHeaders,
-      content: op.success.content ?? (op.success.schema ? { "application/json": { schema: answerSchema(op.success.schema, secret) } } : undefined),
+      content: successContent(op, secret),
     },
   };
   if (op.conditional) {
