@@ -85,7 +85,7 @@ describe("the identity rule on the embedded demo data", () => {
   });
 
   test("the identifiers in the OpenAPI document and the README exist in the embedded data and have prices", async () => {
-    const docs = JSON.stringify((await get(ctx.app, "/docs/json")).body);
+    const { docs, answers } = withoutResponseExamples((await get(ctx.app, "/docs/json")).body);
     const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
     const named = new Map<string, { barcode: string; chain_id?: string }>();
     for (const text of [docs, readme]) {
@@ -93,6 +93,17 @@ describe("the identity rule on the embedded demo data", () => {
       for (const m of text.matchAll(/\\?"barcode\\?":\s*\\?"(\d{1,20}|g-[a-z0-9-]+)\\?"(?:,\s*\\?"chain_id\\?":\s*\\?"([a-z0-9-]+)\\?")?/g)) named.set(m[0], { barcode: m[1]!, chain_id: m[2] });
     }
     expect(named.size).toBeGreaterThanOrEqual(4);
+    // The response examples are answers: each product in them, with the chain it is listed under.
+    // A batch item does not repeat the chain its code was asked with: a bare chain-scoped code
+    // is known when /prices names it ambiguous, with candidates.
+    const inAnswers = new Map<string, { barcode: string; chain_id?: string }>();
+    for (const answer of answers) for (const id of productsIn(answer, undefined)) inAnswers.set(JSON.stringify(id), id);
+    expect(inAnswers.size).toBeGreaterThan(10);
+    for (const [where, id] of inAnswers) {
+      const prices = await call(`/api/v1/prices/?barcode=${id.barcode}${id.chain_id ? `&chain_id=${id.chain_id}` : ""}`);
+      const known = prices.status === 200 || (prices.body.code === "ambiguous_product" && prices.body.candidates.length > 0);
+      expect({ where, status: prices.status, known }).toEqual({ where, status: prices.status, known: true });
+    }
     for (const [where, id] of named) {
       const prices = await call(`/api/v1/prices/?barcode=${id.barcode}${id.chain_id ? `&chain_id=${id.chain_id}` : ""}`);
       expect({ where, status: prices.status }).toEqual({ where, status: 200 });
@@ -122,3 +133,30 @@ describe("the identity rule on the embedded demo data", () => {
     expect(resolveProduct(ctx.db.prices, { barcode: "4087" })).toMatchObject({ ok: false, error: "ambiguous_product" });
   });
 });
+
+/** The document as text without its success answers' examples, and those examples. */
+function withoutResponseExamples(doc: any): { docs: string; answers: unknown[] } {
+  const answers: unknown[] = [];
+  for (const ops of Object.values(doc.paths) as any[]) {
+    for (const op of Object.values(ops) as any[]) {
+      for (const status of ["200", "201"]) {
+        const json = op.responses?.[status]?.content?.["application/json"];
+        if (json?.example !== undefined) {
+          answers.push(json.example);
+          delete json.example;
+        }
+      }
+    }
+  }
+  return { docs: JSON.stringify(doc), answers };
+}
+
+/** Every `barcode` in an answer, with the `chain_id` of its object or of the nearest object around it that has one. */
+function productsIn(value: unknown, chainId: string | undefined): { barcode: string; chain_id?: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v) => productsIn(v, chainId));
+  if (value === null || typeof value !== "object") return [];
+  const object = value as Record<string, unknown>;
+  const chain = "chain_id" in object ? (typeof object.chain_id === "string" ? object.chain_id : undefined) : chainId;
+  const own = typeof object.barcode === "string" ? [{ barcode: object.barcode, ...(chain ? { chain_id: chain } : {}) }] : [];
+  return [...own, ...Object.values(object).flatMap((v) => productsIn(v, chain))];
+}
