@@ -35,7 +35,7 @@ export class QuotaLedger {
 
   constructor(
     private readonly db: Database,
-    private readonly options: { flushMs?: number } = {},
+    private readonly options: { flushMs?: number; warn?: (msg: string, fields: Record<string, unknown>) => void } = {},
   ) {
     this.sumMonth = db.prepare("SELECT coalesce(sum(count), 0) AS total FROM usage_daily WHERE subject = ? AND day >= ? AND day <= ?");
     this.upsert = db.prepare(
@@ -131,7 +131,7 @@ export class QuotaLedger {
         // retrying every second would only log forever. Anything else (busy, disk full) is retried,
         // the counts kept in memory until a flush (or shutdown) succeeds.
         const closed = error instanceof RangeError && /closed database/i.test(error.message);
-        log.warn(closed ? "usage flush abandoned: the accounts database is closed" : "usage flush failed", { error: String(error) });
+        (this.options.warn ?? log.warn)(closed ? "usage flush abandoned: the accounts database is closed" : "usage flush failed", { error: String(error) });
         if (!closed) this.schedule();
       }
     }, this.options.flushMs ?? 1000);
