@@ -33,9 +33,8 @@ function expectSameAsRecords(bytes: Uint8Array, fileName: string, memo: ProductM
   return packed.parsed.kind === "prices-packed" ? packed.parsed : null;
 }
 
-test("every fixture and published sample: packed reads equal packed records, first read and from the memo", async () => {
-  const paths = [...filesIn(FIXTURES), ...filesIn(REAL)];
-  expect(paths.length).toBeGreaterThan(10);
+/** Reads every file twice with one memo, checking each read against the records' packing. */
+async function readTwice(paths: string[]) {
   const memo = new ProductMemo();
   let priceFiles = 0;
   const sizes: number[] = [];
@@ -58,8 +57,24 @@ test("every fixture and published sample: packed reads equal packed records, fir
   }
   // The second round found every product of the first.
   expect(sizes[1]).toBe(sizes[0]);
+  return { priceFiles, products: memo.size };
+}
+
+test("every fixture: packed reads equal packed records, first read and from the memo", async () => {
+  const paths = filesIn(FIXTURES);
+  expect(paths.length).toBeGreaterThan(10);
+  const { priceFiles, products } = await readTwice(paths);
   expect(priceFiles).toBeGreaterThanOrEqual(8);
-  expect(memo.size).toBeGreaterThan(1000);
+  expect(products).toBeGreaterThan(10);
+});
+
+const realPaths = filesIn(REAL);
+if (realPaths.length === 0) console.warn(`packed-read: published samples skipped — ${REAL} is absent (the repository never holds them)`);
+
+test.skipIf(realPaths.length === 0)("every published sample: packed reads equal packed records, first read and from the memo", async () => {
+  const { priceFiles, products } = await readTwice(realPaths);
+  expect(priceFiles).toBeGreaterThanOrEqual(4);
+  expect(products).toBeGreaterThan(1000);
 });
 
 const doc = (rows: string) => `<Root><ChainId>7290058140886</ChainId><StoreId>13</StoreId><Items>${rows}</Items></Root>`;
