@@ -52,20 +52,20 @@ export class FieldMap<K extends string> {
    * The hot-path form of {@link read} for streamed rows: fills `slots[slot(field)]` (cleared
    * first) from the row's leaf lists, then from its node, without building an object per row.
    */
+  /** The slot of the row's `i`-th tag. Rows repeat their tags in the same order (the same string objects): remembered by position. */
+  private slotAt(i: number, tag: string): number {
+    if (this.lastTags[i] === tag) return this.lastSlots[i]!;
+    const slot = this.slotOfTag(tag);
+    this.lastTags[i] = tag;
+    this.lastSlots[i] = slot;
+    return slot;
+  }
+
   readSlots(row: RowElement, slots: (XmlValue | undefined)[]): void {
     slots.fill(undefined);
     const { tags, values, count } = row;
     for (let i = 0; i < count; i++) {
-      const tag = tags[i]!;
-      // Rows repeat their tags in the same order (the same string objects): remember by position.
-      let slot: number;
-      if (this.lastTags[i] === tag) {
-        slot = this.lastSlots[i]!;
-      } else {
-        slot = this.slotOfTag(tag);
-        this.lastTags[i] = tag;
-        this.lastSlots[i] = slot;
-      }
+      const slot = this.slotAt(i, tags[i]!);
       if (slot >= 0 && slots[slot] === undefined) slots[slot] = values[i] ?? leafValue(row, i);
     }
     for (const tag in row.node) {
@@ -83,15 +83,7 @@ export class FieldMap<K extends string> {
     nodes.fill(undefined);
     const { tags, count } = row;
     for (let i = 0; i < count; i++) {
-      const tag = tags[i]!;
-      let slot: number;
-      if (this.lastTags[i] === tag) {
-        slot = this.lastSlots[i]!;
-      } else {
-        slot = this.slotOfTag(tag);
-        this.lastTags[i] = tag;
-        this.lastSlots[i] = slot;
-      }
+      const slot = this.slotAt(i, tags[i]!);
       if (slot >= 0 && leaves[slot]! < 0) leaves[slot] = i;
     }
     for (const tag in row.node) {
