@@ -4,6 +4,7 @@ import { openMemory, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { DataState, bumpDataVersion } from "../../../src/data-state.ts";
 import { loadRegistry } from "../../../src/registry.ts";
+import { ColdBudget } from "../../../src/http/cold-budget.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { createAccount } from "../../../src/http/access/accounts.ts";
 import { createKey } from "../../../src/http/access/keys.ts";
@@ -27,6 +28,9 @@ export function accessApp(env: Record<string, string> = {}, options: { db?: Data
     registry,
     data: new DataState(db.prices),
     now: () => clock.now,
+    // A quiet server's cold budget (a new data version answered at once), as testApp's: one measured
+    // on this thread's CPU time would serve the previous answer whenever the machine is busy.
+    coldBudget: new ColdBudget(1_000_000),
   };
   if (options.limiterClock) deps.access = createAccessService(db.accounts, { clock: options.limiterClock });
   const app = createApp(deps);
