@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import citiesJson from "../data/cities.json" with { type: "json" };
 import { buildCityIndex, cityFilterName, cityKey, findCity, isEilat, loadCities, REGIONS, resolveCity } from "../src/geo.ts";
 import { readPriceFile } from "../src/ingest/read-file.ts";
+import { REAL_SAMPLES, realSamplesFor } from "./helpers/real-samples.ts";
 
-const REAL = join(import.meta.dir, "../../shared/samples/real");
+const REAL = REAL_SAMPLES;
+const present = realSamplesFor("real Stores files");
 
 describe("data/cities.json", () => {
   test("validates: 300+ CBS localities with unique codes, a few named areas without one", () => {
@@ -210,9 +212,9 @@ const NOT_LOCALITIES = new Set([
   "לטרון", // Latrun interchange: Mateh Yehuda / Gezer border
 ]);
 
-describe.skipIf(!existsSync(REAL))("real Stores files", () => {
+describe.skipIf(!present)("real Stores files", () => {
   const values = new Map<string, string>();
-  if (existsSync(REAL)) {
+  if (present) {
     for (const fileName of readdirSync(REAL).filter((f) => /^Stores/i.test(f))) {
       const { parsed } = readPriceFile(readFileSync(join(REAL, fileName)), fileName);
       if (parsed.kind !== "stores") continue;

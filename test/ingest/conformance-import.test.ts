@@ -6,15 +6,14 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import type { ImportReport } from "../../src/ingest/report.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
-const DIR = join(import.meta.dir, "../../../shared/samples/real");
-const present = existsSync(DIR);
+const DIR = REAL_SAMPLES;
+const present = realSamplesFor("conformance: every real file imported");
 
 const RAMI_LEVY = "7290058140886";
 const SUPER_COFIX = "7291056200008";

@@ -3,13 +3,14 @@
  * absent) and checks counts and a few field values per file.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPriceFile, type ReadResult } from "../../src/ingest/read-file.ts";
 import type { PricesFile, PromosFile, StoresFile } from "../../src/ingest/records.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
-const DIR = join(import.meta.dir, "../../../shared/samples/real");
-const present = existsSync(DIR);
+const DIR = REAL_SAMPLES;
+const present = realSamplesFor("conformance with real published files");
 
 const read = (file: string): ReadResult => readPriceFile(new Uint8Array(readFileSync(join(DIR, file))), file);
 const prices = (file: string) => read(file).parsed as PricesFile;

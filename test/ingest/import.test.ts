@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
@@ -9,6 +9,7 @@ import { loadRegistry } from "../../src/registry.ts";
 import { importPaths, type ImportOptions } from "../../src/ingest/import.ts";
 import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(60_000);
@@ -180,9 +181,9 @@ describe("runImportInWorker", () => {
   });
 });
 
-test.skipIf(!existsSync("/work/shared/samples/real"))("real sample files import: only the non-price file is rejected", async () => {
+test.skipIf(!realSamplesFor("real sample files import"))("real sample files import: only the non-price file is rejected", async () => {
   const { db } = freshFileDb();
-  const report = await run(db, ["/work/shared/samples/real"]);
+  const report = await run(db, [REAL_SAMPLES]);
   const rejected = report.files.filter((f) => f.status === "rejected").map((f) => f.fileName);
   expect(rejected).toEqual(["SOURCES.md"]);
   expect(db.query("SELECT count(*) AS n FROM stores WHERE chain_code = '7290639000004'").get()).toEqual({ n: 10 });

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { packParsed, type PackedPrices } from "../../src/ingest/packed.ts";
 import { readPriceFile, readPriceFilePacked } from "../../src/ingest/read-file.ts";
 import { ProductMemo } from "../../src/ingest/dialects/product-facts.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
 const FIXTURES = join(import.meta.dir, "../fixtures/ingest");
-const REAL = join(import.meta.dir, "../../../shared/samples/real");
 
 function filesIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -68,8 +68,7 @@ test("every fixture: packed reads equal packed records, first read and from the 
   expect(products).toBeGreaterThan(10);
 });
 
-const realPaths = filesIn(REAL);
-if (realPaths.length === 0) console.warn(`packed-read: published samples skipped — ${REAL} is absent (the repository never holds them)`);
+const realPaths = realSamplesFor("packed reads of the published samples") ? filesIn(REAL_SAMPLES) : [];
 
 test.skipIf(realPaths.length === 0)("every published sample: packed reads equal packed records, first read and from the memo", async () => {
   const { priceFiles, products } = await readTwice(realPaths);

@@ -4,17 +4,17 @@
  * real promotion left out for its dates, a real file under a dash-after-type name.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { readPriceFile } from "../../src/ingest/read-file.ts";
 import { loadRegistry } from "../../src/registry.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
-const DIR = join(import.meta.dir, "../../../shared/samples/real");
-const present = existsSync(DIR);
-if (!present) console.warn(`real-file fidelity: skipped — ${DIR} is absent (the published samples live beside the repository, never in it)`);
+const DIR = REAL_SAMPLES;
+const present = realSamplesFor("real-file fidelity");
 const NOW = new Date("2026-11-23T10:00:00Z");
 
 describe.skipIf(!present)("real files (../shared/samples/real)", () => {

@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { baseName, parseListingName } from "../../../src/ingest/sources/file-name.ts";
 import { loadRegistry } from "../../../src/registry.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../../helpers/real-samples.ts";
 
-const REAL = "/work/shared/samples/real";
+const REAL = REAL_SAMPLES;
+const present = realSamplesFor("sample file names");
 
 describe("parseListingName", () => {
   test("legacy 3-part name", () => {
@@ -48,7 +50,7 @@ describe("parseListingName", () => {
 });
 
 describe("real published file names", () => {
-  test.skipIf(!existsSync(REAL))("every sample name has a type, a time and a chain of the registry", () => {
+  test.skipIf(!present)("every sample name has a type, a time and a chain of the registry", () => {
     const registry = loadRegistry();
     const names = readdirSync(REAL).filter((n) => /^(NULL)?(Price|Promo|Stores)/i.test(n));
     expect(names.length).toBeGreaterThanOrEqual(14);
