@@ -3,7 +3,7 @@ import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/livemode.ts";
 import { REGIONS } from "../../geo.ts";
 import { NearText, RadiusKmBody } from "../../http/near-params.ts";
-import { PriceEntry } from "../prices/model.ts";
+import { ProductPrices } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
 
 const Barcode = ProductId;
@@ -34,16 +34,7 @@ export type BatchBody = z.infer<typeof BatchBody>;
 
 /** An item's answer: what /prices/ answers for it, or why it has none. */
 export const BatchResult = z.union([
-  z.object({
-    barcode: z.string(),
-    name: z.string(),
-    manufacturer: z.string().nullable(),
-    category: z.string().nullable(),
-    unit_qty: z.string().nullable(),
-    size: z.number().nullable(),
-    unit: z.string().nullable(),
-    prices: z.array(PriceEntry),
-  }),
+  ProductPrices,
   z.object({
     barcode: z.string().describe("The barcode as sent"),
     chain_id: z.string().optional().describe("The item's chain_id as sent"),

@@ -62,17 +62,20 @@ export const PriceEntry = z.object({
   distance_km: z.number().optional().describe("Store entries of a question with `near`: kilometres from the point (0.01 km steps)"),
 });
 
+/** One product and its prices: the `data` of /prices/ and each found item of /prices/batch/. */
+export const ProductPrices = z.object({
+  barcode: z.string(),
+  name: z.string(),
+  manufacturer: z.string().nullable(),
+  category: z.string().nullable(),
+  unit_qty: z.string().nullable(),
+  size: z.number().nullable(),
+  unit: z.string().nullable(),
+  prices: z.array(PriceEntry),
+});
+
 export const PricesResponse = z.object({
-  data: z.object({
-    barcode: z.string(),
-    name: z.string(),
-    manufacturer: z.string().nullable(),
-    category: z.string().nullable(),
-    unit_qty: z.string().nullable(),
-    size: z.number().nullable(),
-    unit: z.string().nullable(),
-    prices: z.array(PriceEntry),
-  }),
+  data: ProductPrices,
   meta: z.object({
     data_updated_at: DateTime.nullable(),
     quota_remaining: z.number().int().optional(),
