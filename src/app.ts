@@ -72,6 +72,13 @@ export interface AppDeps {
    * absent (in memory, made on first use).
    */
   sandbox?: Sandbox;
+  /**
+   * The data sets requests read (live and the sandbox); created by createApp when absent. A
+   * replica replaces the live one with each new snapshot (src/cluster/serve-snapshot.ts).
+   */
+  dataSets?: DataSets;
+  /** Prometheus lines of the server's cluster role (src/cluster/cluster-role.ts), appended to /metrics. */
+  roleMetrics?: () => string;
 }
 
 /** The longest request target (path and query) the app answers: 8 KiB. */
@@ -119,7 +126,7 @@ export function createApp(deps: AppDeps) {
   deps.search ??= new ProductSearch({ pace: backgroundPace(deps) }).follow(deps.data, deps.db.prices);
   const alerts = alertsOf(deps);
   deps.sandbox ??= new Sandbox({ db: openSandboxDatabase(":memory:", deps.registry), registry: deps.registry, log: log.info, error: log.error, demo: { importer: "inline" } });
-  const dataSets = new DataSets(deps as DataSet, deps.sandbox, backgroundPace(deps));
+  const dataSets = (deps.dataSets ??= new DataSets(deps as DataSet, deps.sandbox, backgroundPace(deps)));
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {

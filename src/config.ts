@@ -52,6 +52,17 @@ export const SettingsSchema = z.object({
     .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (nice 10) or normal; the first start's demo import, with nothing served yet, runs at normal"),
   exports: onOff.default(true).describe("Write a dated bulk export (gzipped CSVs) of the data after each import (on/off)"),
   exportDays: z.coerce.number().int().min(1).max(366).default(30).describe("Days of daily exports kept; older ones are deleted"),
+  role: z
+    .enum(["standalone", "primary", "replica"])
+    .default("standalone")
+    .describe("standalone: one process does everything; primary: imports and publishes snapshots to replicas; replica: serves the primary's snapshots (README \"Scale out\")"),
+  redisUrl: z.url({ protocol: /^rediss?$/ }).optional().describe("redis:// URL; when set (any role) keys, quotas and rate limits are shared through Redis"),
+  primaryUrl: z.url({ protocol: /^https?$/ }).optional().describe("A replica's primary, base URL (e.g. http://10.0.0.5:8080)"),
+  clusterSecret: z
+    .string()
+    .min(32, "expected at least 32 characters")
+    .optional()
+    .describe("Shared secret of the primary and its replicas (snapshot downloads); never logged or served"),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -65,6 +76,9 @@ export function envName(key: string): string {
 export function flagName(key: string): string {
   return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 }
+
+/** Settings whose values are never echoed in an error (the Redis URL may carry a password). */
+const SECRET_SETTINGS = new Set(["clusterSecret", "redisUrl"]);
 
 export class SettingsError extends Error {
   override name = "SettingsError";
@@ -87,7 +101,14 @@ export function loadSettings(env: Record<string, string | undefined>, flags: Rec
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? "");
-    throw new SettingsError(`invalid setting ${flagName(key)} / ${envName(key)}: ${issue.message} (got ${JSON.stringify(raw[key])})`);
+    const got = SECRET_SETTINGS.has(key) ? "" : ` (got ${JSON.stringify(raw[key])})`;
+    throw new SettingsError(`invalid setting ${flagName(key)} / ${envName(key)}: ${issue.message}${got}`);
   }
-  return parsed.data;
+  const settings = parsed.data;
+  const missing = (key: keyof Settings, why: string) => {
+    throw new SettingsError(`missing setting ${flagName(key)} / ${envName(key)}: ${why}`);
+  };
+  if (settings.role !== "standalone" && !settings.clusterSecret) missing("clusterSecret", `a ${settings.role} needs the cluster's shared secret`);
+  if (settings.role === "replica" && !settings.primaryUrl) missing("primaryUrl", "a replica needs its primary's URL");
+  return settings;
 }

@@ -12,6 +12,7 @@ import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts
 import { PRICES_FILE } from "./db/open.ts";
 import { ExportScheduler } from "./exports/scheduler.ts";
 import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
+import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
 
 export interface RunningServer {
   url: string;
@@ -20,6 +21,8 @@ export interface RunningServer {
   exporter: ExportScheduler | null;
   /** The demo first start or the live fetch schedule. */
   source: RunningDataSource;
+  /** What MEHIR_ROLE adds: a primary's snapshot publisher, a replica's follower. */
+  role: RunningRole;
   /** Resolves after a graceful stop (SIGTERM/SIGINT or stop()). */
   stopped: Promise<void>;
   stop(): Promise<void>;
@@ -42,9 +45,13 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const exportsDir = join(settings.dataDir, EXPORTS_DIR);
   const deps: AppDeps = { settings, db, registry, data, now: () => new Date(), sandbox, exports: new ExportStore(exportsDir) };
   const app = createApp(deps);
+  const role = startClusterRole(deps, app, log);
+  deps.roleMetrics = role.metrics;
+  // A replica serves its primary's snapshots only: no import, export or sandbox of its own.
+  const replica = settings.role === "replica";
   app.listen({ port: settings.port, hostname: settings.host });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
-  log.info("listening", { url, data_dir: settings.dataDir, source: settings.source, data_version: data.current.version });
+  log.info("listening", { url, data_dir: settings.dataDir, role: settings.role, source: settings.source, data_version: data.current.version });
 
   // A dated export after every import (and at start when the data has none yet), in a worker.
   const exporter = settings.exports
@@ -60,7 +67,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     if (data.refresh()) log.info("data version changed", { data_version: data.current.version });
   }, 1000);
 
-  const source = startDataSource({
+  const source: RunningDataSource = replica ? { ready: Promise.resolve(), stop() {} } : startDataSource({
     settings,
     db,
     registry,
@@ -73,7 +80,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
 
   // A server whose live data is (or will be) the chains' own makes the sandbox at start, off the
   // serving thread, unless it exists; on the demo data test keys read the demo and none is made.
-  if (settings.source === "live" || data.current.source === "live") void sandbox.ensure();
+  if (!replica && (settings.source === "live" || data.current.source === "live")) void sandbox.ensure();
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
@@ -82,6 +89,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     if (stopping) return stopped;
     stopping = true;
     clearInterval(poll);
+    role.stop();
     source.stop();
     exporter?.stop();
     await app.stop();
@@ -93,5 +101,5 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  return { url, deps, exporter, source, stopped, stop };
+  return { url, deps, exporter, source, role, stopped, stop };
 }

@@ -19,14 +19,29 @@ export type DataSet = AppDeps & { search: NonNullable<AppDeps["search"]> };
  */
 export class DataSets {
   private sandboxSet: DataSet | null = null;
+  private liveSet: DataSet;
 
   constructor(
-    readonly live: DataSet,
+    live: DataSet,
     private readonly sandbox: Sandbox,
     /** The pace of the sandbox's search index builds (the app's background pace). */
     pace: (workedMs: number) => Promise<void>,
   ) {
+    this.liveSet = live;
     this.sandboxSet = { ...live, db: { ...live.db, prices: sandbox.db }, data: sandbox.data, search: sandbox.searchIndex(pace) };
+  }
+
+  /** The live data set requests select now. */
+  get live(): DataSet {
+    return this.liveSet;
+  }
+
+  /**
+   * Serves another live data set from now on (a replica's new snapshot, src/cluster/): requests
+   * that selected the previous one finish on it, so an answer never mixes two snapshots.
+   */
+  replaceLive(next: DataSet): void {
+    this.liveSet = next;
   }
 
   /** Whether test keys read a sandbox of their own (the live data is, or will be, live portal data). */

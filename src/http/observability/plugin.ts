@@ -102,7 +102,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
     ({ set }) => {
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render() + answerMetrics(dataSets) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + processMetrics();
+      return metrics.render() + answerMetrics(dataSets) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
     },
   );
 }
