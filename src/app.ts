@@ -34,6 +34,7 @@ import { livemodeOf } from "./http/livemode.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import { openSandboxDatabase, Sandbox } from "./sandbox/sandbox.ts";
 import type { ExportStore } from "./exports/store.ts";
+import { primaryOnly } from "./cluster/primary-only.ts";
 
 /** Everything the app needs, passed in so tests can build it on in-memory databases. */
 export interface AppDeps {
@@ -164,6 +165,7 @@ export function createApp(deps: AppDeps) {
       }
     })
     .use(observability(deps, (): { method: string; path: string }[] => app.routes, dataSets))
+    .use(primaryOnly(deps.settings.role))
     .use(accessPlugin(deps, dataSets))
     .use(healthModule(deps))
     .use(faviconRoute())

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   export_not_found: { status: 404, title: "Export not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   alert_limit_reached: { status: 409, title: "Alert limit reached" },
+  primary_only: { status: 421, title: "Served by the primary only (this server is a read-only replica)" },
   payload_too_large: { status: 413, title: "Payload too large" },
   uri_too_long: { status: 414, title: "URI too long" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

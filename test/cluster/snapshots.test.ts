@@ -30,7 +30,7 @@ let primaryKey: Record<string, string>;
 let replicaKey: Record<string, string>;
 
 function settings(dir: string, extra: Record<string, unknown>) {
-  return loadSettings({}, { dataDir: join(root, dir), host: "127.0.0.1", port: 0, exports: false, logLevel: "silent", clusterSecret: SECRET, ratePro: 100_000, ...extra });
+  return loadSettings({}, { dataDir: join(root, dir), host: "127.0.0.1", port: 0, exports: false, logLevel: "silent", clusterSecret: SECRET, ratePro: 100_000_000, ...extra });
 }
 
 async function get(server: RunningServer, path: string, headers: Record<string, string> = {}) {
@@ -73,7 +73,7 @@ afterAll(async () => {
 
 describe("a primary and a replica", () => {
   test("the snapshot endpoints answer only the cluster secret, as a path that does not exist otherwise", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${SECRET}x` }, { authorization: SECRET }]) {
+    for (const headers of <Record<string, string>[]>[{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${SECRET}x` }, { authorization: SECRET }]) {
       const res = await get(primary, "/internal/cluster/snapshot", headers);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("not_found");
@@ -104,6 +104,16 @@ describe("a primary and a replica", () => {
     const metrics = await (await fetch(replica.url + "/metrics")).text();
     expect(metrics).toContain("mehir_replica_snapshot_version 1\n");
     expect(metrics).toContain("mehir_data_version 1\n");
+  });
+
+  test("a replica refuses what only the primary serves (portal, alerts, exports) with 421 primary_only, before any key check", async () => {
+    for (const [method, path] of [["GET", "/portal/"], ["POST", "/portal/signin"], ["POST", "/api/v1/alerts"], ["GET", "/api/v1/alerts/alrt_x"], ["GET", "/api/v1/exports/"]] as const) {
+      const res = await fetch(replica.url + path, { method, headers: replicaKey });
+      expect(res.status).toBe(421);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(((await res.json()) as any).code).toBe("primary_only");
+    }
+    expect((await fetch(primary.url + "/portal/")).status).toBe(200);
   });
 
   test("an import on the primary reaches the replica, which answers throughout; cursors of the gone version are invalid_cursor", async () => {

@@ -557,7 +557,7 @@ export interface components {
             /** @description What went wrong, for people; never a stack trace */
             detail: string;
             /** @enum {string} */
-            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready";
+            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready";
             /** @description The offending parameter or body member, e.g. `items[3].quantity` */
             param?: string;
             request_id: string;
@@ -4657,6 +4657,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
+                    };
+                };
+            };
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
@@ -5049,6 +5073,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
+                    };
+                };
+            };
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
@@ -5351,6 +5399,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
+                    };
+                };
+            };
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
@@ -5605,6 +5677,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
                     };
                 };
             };
@@ -5926,6 +6022,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
+                    };
+                };
+            };
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
@@ -6235,6 +6355,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
+                    };
+                };
+            };
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
@@ -6509,6 +6653,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
                     };
                 };
             };
@@ -6795,6 +6963,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
+            421: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "primary_only";
                     };
                 };
             };

@@ -67,7 +67,8 @@ function audienceErrors(audience: Audience, path: string, method: string): Error
   if (audience === "mcp") return [...errors, "origin_not_allowed", "payload_too_large"];
   errors.push("quota_exceeded", "data_not_ready");
   if (audience !== "free") errors.push("plan_upgrade_required");
-  if (LIVE_ONLY_ROUTES.has(path)) errors.push("live_key_required");
+  // Account data and the exports live on the primary: a replica behind a misrouting proxy says so.
+  if (LIVE_ONLY_ROUTES.has(path)) errors.push("live_key_required", "primary_only");
   void method;
   return errors;
 }
