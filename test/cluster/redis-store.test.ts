@@ -1,0 +1,136 @@
+/**
+ * The shared store and meter against a real redis-server on loopback (skipped when it is not
+ * installed): bounded failures while Redis is down, recovery by itself when it is back (Bun's
+ * client has had reconnect bugs: this is tested, not assumed), pub/sub across a restart, and the
+ * meter's exactness under 300 parallel calls from three clients (three replicas).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
+import { SharedMeter, type MeterRequest } from "../../src/cluster/redis/meter.ts";
+import { redisKeys } from "../../src/cluster/redis/keys.ts";
+import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
+import { monthOf } from "../../src/http/access/utc-month.ts";
+import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+
+if (redisSkipReason) console.warn(`skipping Redis tests: ${redisSkipReason}`);
+const describeRedis = redisSkipReason ? describe.skip : describe;
+
+let redis: TestRedis;
+const stores: BunRedisStore[] = [];
+const newStore = (timeoutMs = 500) => {
+  const store = new BunRedisStore(redis.url, { timeoutMs, retryMs: 100, watchMs: 100 });
+  stores.push(store);
+  return store;
+};
+
+/** Resolves once `check` holds, polling every 20 ms; false after `ms`. */
+async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+beforeAll(async () => {
+  if (redisSkipReason) return;
+  redis = new TestRedis();
+  await redis.start();
+});
+
+afterAll(async () => {
+  for (const store of stores) store.close();
+  await redis?.dispose();
+});
+
+describeRedis("BunRedisStore", () => {
+  test("fails within its timeout while Redis is down, and recovers by itself when it is back", async () => {
+    const store = newStore(300);
+    expect(await store.send("PING", [])).toBe("PONG");
+    await redis.stop();
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const error = await store.send("PING", []).catch((e) => e);
+      expect(error).toBeInstanceOf(StoreUnavailable);
+      // Bounded: the timeout plus scheduling slack on a busy machine, never a hang.
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+    await redis.start();
+    expect(await within(5000, () => store.send("PING", []).then((r) => r === "PONG", () => false))).toBe(true);
+  }, 30_000);
+
+  test("a subscriber hears messages, reports the gap of a restart, and hears messages after it", async () => {
+    const listener = newStore();
+    const publisher = newStore();
+    const heard: string[] = [];
+    let gaps = 0;
+    listener.subscribe("test:channel", (m) => heard.push(m), () => gaps++);
+    expect(await within(3000, () => gaps === 1)).toBe(true);
+    await publisher.publish("test:channel", "one");
+    expect(await within(2000, () => heard.includes("one"))).toBe(true);
+    await redis.stop();
+    await redis.start();
+    expect(await within(5000, () => gaps === 2)).toBe(true);
+    expect(await within(5000, () => publisher.publish("test:channel", "two").then(() => heard.includes("two"), () => false))).toBe(true);
+  }, 30_000);
+});
+
+describeRedis("SharedMeter", () => {
+  const now = new Date();
+  const month = monthOf(now);
+  const request = (i: number, over: Partial<MeterRequest> = {}): MeterRequest => ({
+    requestId: `req-${crypto.randomUUID()}-${i}`,
+    bucketId: `key:${i % 7}`,
+    perMinute: 1_000_000,
+    quota: { subject: "account:1", limit: 100, calls: 1 },
+    now,
+    ...over,
+  });
+
+  test("300 parallel calls from three replicas against 100 remaining: exactly 100 succeed", async () => {
+    const meters = [new SharedMeter(newStore(2000)), new SharedMeter(newStore(2000)), new SharedMeter(newStore(2000))];
+    redis.cli("SET", redisKeys.seeded(month), "1");
+    redis.cli("SET", redisKeys.month("account:1", month), "0");
+    const verdicts = await Promise.all(Array.from({ length: 300 }, (_, i) => meters[i % 3]!.take(request(i))));
+    const allowed = verdicts.filter((v) => v.outcome === "allowed");
+    expect(allowed.length).toBe(100);
+    expect(verdicts.filter((v) => v.outcome === "quota_exceeded").length).toBe(200);
+    expect(new Set(allowed.map((v) => v.quotaRemaining))).toEqual(new Set(Array.from({ length: 100 }, (_, i) => i)));
+    expect(redis.cli("GET", redisKeys.month("account:1", month))).toBe("100");
+  });
+
+  test("a request id is counted once: a retry on another replica gets the same verdict, nothing taken", async () => {
+    redis.cli("SET", redisKeys.month("account:2", month), "0");
+    const [a, b] = [new SharedMeter(newStore()), new SharedMeter(newStore())];
+    const first = request(1, { quota: { subject: "account:2", limit: 10, calls: 1 } });
+    const one = await a.take(first);
+    const again = await b.take(first);
+    expect(one).toMatchObject({ outcome: "allowed", quotaRemaining: 9, replayed: false });
+    expect(again).toMatchObject({ outcome: "allowed", quotaRemaining: 9, replayed: true });
+    expect(redis.cli("GET", redisKeys.month("account:2", month))).toBe("1");
+    // A refund gives it back once; the id then counts again if retried.
+    expect(await b.refund(first)).toBe(true);
+    expect(await a.refund(first)).toBe(false);
+    expect(redis.cli("GET", redisKeys.month("account:2", month))).toBe("0");
+  });
+
+  test("the bucket: a quarter of the per-minute figure at once, then refused with Retry-After", async () => {
+    const meter = new SharedMeter(newStore());
+    const verdicts = [];
+    for (let i = 0; i < 20; i++) verdicts.push(await meter.take(request(i, { bucketId: "key:bucket", perMinute: 60, quota: null })));
+    expect(verdicts.filter((v) => v.outcome === "allowed").length).toBe(15);
+    const refused = verdicts.at(-1)!;
+    expect(refused).toMatchObject({ outcome: "rate_limited", rate: { allowed: false, limit: 60, remaining: 0 } });
+    expect(refused.rate.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  test("a month whose usage is not loaded (Redis lost its data) fails closed until the primary loads it", async () => {
+    const meter = new SharedMeter(newStore());
+    redis.cli("DEL", redisKeys.seeded(month));
+    const error = await meter.take(request(1, { quota: { subject: "account:3", limit: 10, calls: 1 } })).catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    redis.cli("SET", redisKeys.seeded(month), "1");
+    expect((await meter.take(request(2, { quota: { subject: "account:3", limit: 10, calls: 1 } }))).outcome).toBe("allowed");
+  });
+});

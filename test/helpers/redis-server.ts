@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Why Redis tests are skipped here, or null when `redis-server` is installed (CI installs Debian's). */
+export const redisSkipReason: string | null = Bun.which("redis-server") ? null : "redis-server is not installed (Debian: apt-get install redis-server)";
+
+async function freePort(): Promise<number> {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+/**
+ * A redis-server of a test's own: loopback, a random free port, its own folder, no persistence
+ * (so a restart is a data loss, as on a server without AOF). `stop()` and `start()` again keep
+ * the port (a restart as clients see it).
+ */
+export class TestRedis {
+  private process: ReturnType<typeof Bun.spawn> | null = null;
+  readonly dir = mkdtempSync(join(tmpdir(), "mehir-redis-"));
+  port = 0;
+  private output = "";
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it and resolves once it answers PING. */
+  async start(): Promise<void> {
+    if (this.port === 0) this.port = await freePort();
+    this.process = Bun.spawn(["redis-server", "--bind", "127.0.0.1", "--port", String(this.port), "--dir", this.dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    void new Response(this.process.stdout as ReadableStream).text().then((t) => (this.output += t));
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const ping = Bun.spawnSync(["redis-cli", "-p", String(this.port), "PING"]);
+      if (ping.stdout.toString().trim() === "PONG") return;
+      await Bun.sleep(25);
+    }
+    throw new Error(`redis-server did not start on ${this.port}: ${this.output}`);
+  }
+
+  /** Stops it (SIGKILL: as a crash) and waits for the process to end. */
+  async stop(): Promise<void> {
+    this.process?.kill(9);
+    await this.process?.exited;
+    this.process = null;
+  }
+
+  cli(...args: string[]): string {
+    return Bun.spawnSync(["redis-cli", "-p", String(this.port), ...args]).stdout.toString().trim();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
