@@ -1,0 +1,117 @@
+/**
+ * Keys and usage shared through a real redis-server (skipped when it is not installed): the
+ * primary mirrors accounts.sqlite's active keys, a replica finds them and refuses a revoked one
+ * within a second; usage counted in Redis is written back to accounts.sqlite as absolute values
+ * and loaded again after Redis lost its data.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { createAccount } from "../../src/http/access/accounts.ts";
+import { createKey, revokeKeyById } from "../../src/http/access/keys.ts";
+import { dayOf, monthOf } from "../../src/http/access/utc-month.ts";
+import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
+import { KeyMirror, SharedKeyLookup } from "../../src/cluster/redis/key-directory.ts";
+import { SharedMeter } from "../../src/cluster/redis/meter.ts";
+import { UsageSync } from "../../src/cluster/redis/usage-sync.ts";
+import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
+import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+
+const describeRedis = redisSkipReason ? describe.skip : describe;
+let redis: TestRedis;
+const stores: BunRedisStore[] = [];
+const newStore = () => {
+  const store = new BunRedisStore(redis.url, { timeoutMs: 1000, retryMs: 100, watchMs: 100 });
+  stores.push(store);
+  return store;
+};
+
+async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+beforeAll(async () => {
+  if (redisSkipReason) return;
+  redis = new TestRedis();
+  await redis.start();
+});
+
+afterAll(async () => {
+  for (const store of stores) store.close();
+  await redis?.dispose();
+});
+
+describeRedis("keys through Redis", () => {
+  test("a replica finds the primary's keys (hashes only in Redis) and refuses a revoked one within a second", async () => {
+    // The mirror reads on a connection of its own: PRAGMA data_version shows other connections' commits
+    // (the portal's, or `mehir keys` in another process).
+    const path = join(redis.dir, "accounts.sqlite");
+    const db = openDatabase(path, ACCOUNT_MIGRATIONS);
+    const account = createAccount(db, { email: "a@example.com", plan: "pro" }, new Date());
+    const { key, record: stored } = createKey(db, { accountId: account.id, kind: "live" }, new Date());
+    const mirrorDb = openDatabase(path, ACCOUNT_MIGRATIONS);
+    const mirror = new KeyMirror(mirrorDb, newStore(), { pollMs: 50 }).start();
+    const replicas = [new SharedKeyLookup(newStore()), new SharedKeyLookup(newStore()), new SharedKeyLookup(newStore())];
+    try {
+      expect(await within(3000, async () => (await replicas[0]!.lookup(key))?.id === stored.id)).toBe(true);
+      for (const replica of replicas) expect(await replica.lookup(key)).toMatchObject({ id: stored.id, accountId: account.id, plan: "pro", kind: "live" });
+      // No key text in Redis: only hashes and records.
+      expect(redis.cli("HGETALL", "mehir:keys")).not.toContain(key);
+      expect(await replicas[0]!.lookup("sk_live_unknownunknownunknownunknown")).toBeNull();
+
+      revokeKeyById(db, stored.id, new Date());
+      const revokedAt = performance.now();
+      for (const replica of replicas) expect(await within(2000, async () => (await replica.lookup(key)) === null)).toBe(true);
+      expect(performance.now() - revokedAt).toBeLessThan(1000);
+    } finally {
+      mirror.stop();
+      mirrorDb.close();
+      db.close();
+    }
+  });
+
+  test("Redis unreachable: the lookup fails with StoreUnavailable (the caller answers 503), not a hang", async () => {
+    const lookup = new SharedKeyLookup(new BunRedisStore("redis://127.0.0.1:1", { timeoutMs: 200 }));
+    const started = performance.now();
+    expect(await lookup.lookup("sk_live_abcdefabcdefabcdefabcdefabcdefab").catch((e) => e)).toBeInstanceOf(StoreUnavailable);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
+
+describeRedis("usage through Redis", () => {
+  test("written back as absolute values, and loaded again from accounts.sqlite after Redis lost its data", async () => {
+    const db = openDatabase(":memory:", ACCOUNT_MIGRATIONS);
+    const now = new Date();
+    const subject = "account:77";
+    db.run("INSERT INTO usage_daily (subject, day, count) VALUES (?, ?, ?)", [subject, dayOf(now), 5]);
+    const store = newStore();
+    const sync = new UsageSync(db, store, { now: () => now });
+    redis.cli("DEL", `mehir:seeded:${monthOf(now)}`);
+    expect(await sync.loadIfMissing()).toBe(true);
+    expect(await sync.loadIfMissing()).toBe(false);
+
+    const meter = new SharedMeter(newStore());
+    const take = (i: number) => meter.take({ requestId: `usage-${i}-${crypto.randomUUID()}`, bucketId: "key:77", perMinute: 1_000_000, quota: { subject, limit: 10, calls: 1 }, now });
+    const verdicts = await Promise.all(Array.from({ length: 8 }, (_, i) => take(i)));
+    expect(verdicts.filter((v) => v.outcome === "allowed").length).toBe(5);
+
+    await sync.writeBack();
+    await sync.writeBack();
+    const count = () => (db.query("SELECT count FROM usage_daily WHERE subject = ? AND day = ?").get(subject, dayOf(now)) as { count: number }).count;
+    expect(count()).toBe(10);
+
+    // Redis loses everything: metered calls fail closed until the primary loads the month again.
+    redis.cli("FLUSHALL");
+    expect(await take(100).catch((e) => e)).toBeInstanceOf(StoreUnavailable);
+    await sync.sync();
+    expect(await take(101)).toMatchObject({ outcome: "quota_exceeded", quotaRemaining: 0 });
+    expect(count()).toBe(10);
+    db.close();
+  });
+});
