@@ -8,8 +8,9 @@ import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts
  * One metered request, decided in one atomic script on Redis's clock (TIME): the token bucket
  * of its rate-limit id (refilled evenly, `perMinute` a minute, holding at most a quarter of it —
  * as token-bucket.ts), then, if a token was taken, the monthly quota counter (all `calls` or
- * none). A counted request's verdict is kept under its request id, so the same id (a retry by the
- * proxy on another replica) gets the same verdict without being counted again.
+ * none; `calls` 0 only reads what is left). A counted request's verdict is kept under its
+ * request id, so the same id (a retry by the proxy on another replica) gets the same verdict
+ * without being counted again.
  * Returns [status, rate remaining, rate reset s, retry after s, quota remaining (-1: none), replayed]
  * with status 1 allowed, 2 rate limited, 3 quota exceeded, 4 month not loaded yet.
  */
@@ -34,24 +35,31 @@ local function seconds(need)
   if need <= 0 then return 0 end
   return math.ceil(need / perMs / 1000)
 end
+local used = 0
+if limit >= 0 then
+  local counted = redis.call('GET', KEYS[2])
+  if not counted and redis.call('EXISTS', KEYS[5]) == 0 then return {4, 0, 0, 1, -1, 0} end
+  used = tonumber(counted or '0')
+end
 local result
 if tokens < 1 then
-  result = {2, 0, seconds(burst - tokens), math.max(1, seconds(1 - tokens)), -1, 0}
+  local left = -1
+  if limit >= 0 then left = math.max(0, limit - used) end
+  result = {2, 0, seconds(burst - tokens), math.max(1, seconds(1 - tokens)), left, 0}
 else
   local remaining = -1
   local status = 1
   if limit >= 0 then
-    local used = redis.call('GET', KEYS[2])
-    if not used and redis.call('EXISTS', KEYS[5]) == 0 then return {4, 0, 0, 1, -1, 0} end
-    used = tonumber(used or '0')
     if used + calls > limit then
       status = 3
       remaining = math.max(0, limit - used)
     else
-      redis.call('INCRBY', KEYS[2], calls)
-      redis.call('EXPIRE', KEYS[2], ARGV[6])
-      redis.call('INCRBY', KEYS[3], calls)
-      redis.call('EXPIRE', KEYS[3], ARGV[6])
+      if calls > 0 then
+        redis.call('INCRBY', KEYS[2], calls)
+        redis.call('EXPIRE', KEYS[2], ARGV[6])
+        redis.call('INCRBY', KEYS[3], calls)
+        redis.call('EXPIRE', KEYS[3], ARGV[6])
+      end
       remaining = limit - used - calls
     end
   end
@@ -60,7 +68,7 @@ else
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / perMs) + 1000)
-if result[1] == 1 then redis.call('SET', KEYS[4], cjson.encode(result), 'EX', ARGV[5]) end
+if result[1] == 1 and limit >= 0 and calls > 0 then redis.call('SET', KEYS[4], cjson.encode(result), 'EX', ARGV[5]) end
 return result
 `);
 
