@@ -1,9 +1,9 @@
 import { decompress, type Compression } from "./files/compression.ts";
-import { decodeText, type TextEncodingName } from "./files/decode.ts";
+import { decodeText, textForScan, type ScanText, type TextEncodingName } from "./files/decode.ts";
 import { parseFileName } from "./files/name.ts";
 import { FileRejectedError } from "./files/rejected.ts";
-import { rowNode } from "./files/xml-scan.ts";
-import { parseXml, ROW_ELEMENTS, type XmlNode } from "./files/xml.ts";
+import { NonAsciiName, rowNode } from "./files/xml-scan.ts";
+import { parseXml, ROW_ELEMENTS, type ParsedXml, type XmlNode } from "./files/xml.ts";
 import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
 import { priceRowParser } from "./dialects/prices.ts";
 import { promoRowParser } from "./dialects/promos.ts";
@@ -64,30 +64,22 @@ function readWith(bytes: Uint8Array, fileName: string, options: ReadOptions, pac
   const name = parseFileName(fileName);
   if (!bytes.length) throw new FileRejectedError("empty", "file is empty");
   const raw = decompress(bytes, { maxBytes: options.maxBytes });
-  const decoded = decodeText(raw.bytes);
   const nameKind = name ? kindOfType(name.type) : null;
-  // Rows are converted as the reader streams them; the first row decides the parser.
-  let parser: RowParser<ParsedFile | PackedPrices> | null = null;
-  const parserFor = (kind: Kind): RowParser<ParsedFile | PackedPrices> =>
-    kind === "prices" ? (pack ? packedPriceRowParser(pack.memo) : priceRowParser()) : kind === "promos" ? promoRowParser() : storeRowParser();
-  let firstRow: { name: string; row: XmlNode } | null = null;
-  const xml = parseXml(decoded.text, {
-    rowNames: ROW_ELEMENTS,
-    inPlace: pack !== null,
-    onRow(rowName, row, path) {
-      if (!parser) {
-        firstRow = { name: rowName, row: rowNode(row) };
-        const kind = kindOfRow(rowName, firstRow.row) ?? nameKind;
-        if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
-        parser = parserFor(kind);
-      }
-      parser.row(row, path);
-    },
-  });
+  const fast = textForScan(raw.bytes);
+  let scanned: Scan;
+  try {
+    scanned = scan(fast, nameKind, pack);
+  } catch (error) {
+    // The Latin-1 view does not do (a non-ASCII name) or the file is malformed: read the decoded
+    // text, so that names and error positions are those of the text.
+    if (fast.bytes === null || !(error instanceof NonAsciiName || (error instanceof FileRejectedError && error.reason === "malformed-xml"))) throw error;
+    scanned = scan({ ...decodeText(raw.bytes), bytes: null }, nameKind, pack);
+  }
+  const { decoded, xml, firstRow, parser } = scanned;
   const warnings = [...raw.warnings, ...decoded.warnings, ...xml.warnings];
   const { dialect, kind } = detectDialect(xml.rootName, xml.root, name?.type ?? null, firstRow);
   if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${xml.rootName}> holds and the file name does not say`);
-  const result = (parser ?? parserFor(kind)).finish(xml.root);
+  const result = (parser ?? parserFor(kind, pack)).finish(xml.root);
   const contentKind = result.file.kind === "prices-packed" ? "prices" : result.file.kind;
   if (nameKind && nameKind !== contentKind) warnings.push(`file name says ${name!.type} but the content holds ${result.file.kind}`);
   warnings.push(...result.warnings);
@@ -109,6 +101,37 @@ function readWith(bytes: Uint8Array, fileName: string, options: ReadOptions, pac
     encoding: decoded.encoding,
     warnings,
   };
+}
+
+interface Scan {
+  decoded: ScanText;
+  xml: ParsedXml;
+  parser: RowParser<ParsedFile | PackedPrices> | null;
+  firstRow: { name: string; row: XmlNode } | null;
+}
+
+const parserFor = (kind: Kind, pack: { memo: ProductMemo | null } | null): RowParser<ParsedFile | PackedPrices> =>
+  kind === "prices" ? (pack ? packedPriceRowParser(pack.memo) : priceRowParser()) : kind === "promos" ? promoRowParser() : storeRowParser();
+
+/** Streams the document's rows into records; the first row decides the parser. */
+function scan(decoded: ScanText, nameKind: Kind | null, pack: { memo: ProductMemo | null } | null): Scan {
+  let parser: RowParser<ParsedFile | PackedPrices> | null = null;
+  let firstRow: { name: string; row: XmlNode } | null = null;
+  const xml = parseXml(decoded.text, {
+    rowNames: ROW_ELEMENTS,
+    inPlace: pack !== null,
+    bytes: decoded.bytes ?? undefined,
+    onRow(rowName, row, path) {
+      if (!parser) {
+        firstRow = { name: rowName, row: rowNode(row) };
+        const kind = kindOfRow(rowName, firstRow.row) ?? nameKind;
+        if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
+        parser = parserFor(kind, pack);
+      }
+      parser.row(row, path);
+    },
+  });
+  return { decoded, xml, parser, firstRow };
 }
 
 const kindOfType = (type: FileType): Kind => (type === "stores" ? "stores" : type.startsWith("price") ? "prices" : "promos");

@@ -154,7 +154,8 @@ export class PriceRowReader {
    */
   private productKey(): number {
     const { text, starts, ends } = this.row;
-    let a = 0x811c9dc5;
+    // Raw text of a Latin-1 view (bytes) and of decoded text are never compared: their hashes start apart.
+    let a = this.row.bytes === null ? 0x811c9dc5 : 0x2f3c8d71;
     let b = 0x9e3779b9;
     for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
       const slot = PRODUCT_SLOTS[k]!;

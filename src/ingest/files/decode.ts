@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { repairGibberish } from "./gibberish.ts";
 import { incompleteUtf8Tail, looksLikeDamagedUtf8 } from "./utf8-shape.ts";
 
@@ -35,6 +36,41 @@ function utf16ByNuls(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
 }
 
 const DECLARATION = /^\s*<\?xml[^>]*\?>/;
+/** A Hebrew letter (U+05D0–U+05EA) in UTF-8 bytes seen through Latin-1. */
+const HEBREW_UTF8 = /\xd7[\x90-\xaa]/;
+
+export interface ScanText extends DecodedText {
+  /** When set, `text` is the Latin-1 view of these UTF-8 bytes (one char per byte; see {@link textForScan}). */
+  bytes: Uint8Array | null;
+}
+
+/**
+ * The text the XML scanner reads. For the common case — valid UTF-8 holding Hebrew — it is the
+ * Latin-1 view of the bytes (one char per byte, as cheap as a copy): the markup is ASCII, so the
+ * scanner reads it as is and decodes from `bytes` only the values kept. Decoding a whole file to
+ * UTF-16 first cost more than inflating it. Anything else (UTF-16, windows-1255, damaged or cut
+ * UTF-8, text without Hebrew that may need its gibberish repaired) is {@link decodeText}'s, `bytes` null.
+ *
+ * @example textForScan(new TextEncoder().encode("<A>חלב</A>")).text // "<A>\xd7\x97\xd7\x9c\xd7\x91</A>"
+ */
+export function textForScan(bytes: Uint8Array): ScanText {
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  const plausible = body === bytes ? !(bytes[0] === 0xff && bytes[1] === 0xfe) && !(bytes[0] === 0xfe && bytes[1] === 0xff) && utf16ByNuls(bytes) === null : true;
+  if (plausible && isUtf8(body)) {
+    let text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
+    // A BOM encoded again after the first (EF BB BF) would be U+FEFF in decoded text.
+    if (HEBREW_UTF8.test(text) && !text.startsWith("\xef\xbb\xbf")) {
+      const declaration = DECLARATION.exec(text.slice(0, 512));
+      let view = body;
+      if (declaration) {
+        text = text.slice(declaration[0].length);
+        view = body.subarray(declaration[0].length);
+      }
+      return { text, encoding: "utf-8", warnings: [], bytes: view };
+    }
+  }
+  return { ...decodeText(bytes), bytes: null };
+}
 
 /**
  * Decodes a price file by sniffing, never by its `encoding=` declaration: BOM (UTF-8,

@@ -9,6 +9,28 @@ const EQ = 61; // =
 const DQ = 34; // "
 const SQ = 39; // '
 
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Text from `from` to `to` of a document: sliced from `xml`, or — when `xml` is the Latin-1
+ * view of UTF-8 `bytes` (one char per byte) and the span holds a non-ASCII byte — decoded
+ * from the bytes. Only the values kept are ever decoded.
+ */
+function span(xml: string, bytes: Uint8Array | null, from: number, to: number): string {
+  if (bytes !== null) {
+    for (let i = from; i < to; i++) if (xml.charCodeAt(i) > 127) return utf8.decode(bytes.subarray(from, to));
+  }
+  return xml.slice(from, to);
+}
+
+/** Thrown when a Latin-1 view holds a non-ASCII tag or attribute name: the caller reads the decoded text instead. */
+export class NonAsciiName extends Error {}
+
+function checkName(name: string, bytes: Uint8Array | null): string {
+  if (bytes !== null) for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 127) throw new NonAsciiName(`non-ASCII name ${name}`);
+  return name;
+}
+
 const NAMED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 const REFERENCE = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/g;
 
@@ -53,13 +75,15 @@ export interface RowElement {
   count: number;
   /** The document the spans point into. */
   text: string;
+  /** The document's UTF-8 bytes when `text` is their Latin-1 view (see ScanOptions.bytes), else null. */
+  bytes: Uint8Array | null;
   starts: number[];
   ends: number[];
 }
 
 /** A new, empty row element. */
-export function emptyRow(node: XmlNode = {}, text = ""): RowElement {
-  return { node, tags: [], values: [], count: 0, text, starts: [], ends: [] };
+export function emptyRow(node: XmlNode = {}, text = "", bytes: Uint8Array | null = null): RowElement {
+  return { node, tags: [], values: [], count: 0, text, bytes, starts: [], ends: [] };
 }
 
 /**
@@ -69,7 +93,7 @@ export function emptyRow(node: XmlNode = {}, text = ""): RowElement {
 export function leafValue(row: RowElement, i: number): string {
   const value = row.values[i];
   if (value !== undefined) return value;
-  const raw = row.text.slice(row.starts[i]!, row.ends[i]!);
+  const raw = span(row.text, row.bytes, row.starts[i]!, row.ends[i]!);
   const decoded = raw.indexOf("&") < 0 ? raw : decodeEntities(raw);
   row.values[i] = decoded;
   return decoded;
@@ -110,6 +134,12 @@ export interface ScanOptions {
   onRow?: RowHandler;
   /** Leaves plain text leaves of streamed rows in the text (see {@link RowElement}): no string per field unless asked. */
   inPlace?: boolean;
+  /**
+   * The document's UTF-8 bytes, when the text given is their Latin-1 view (one char per byte,
+   * see src/ingest/files/decode.ts): the markup is ASCII, so it is scanned as is, and only the
+   * values kept are decoded from the bytes. A non-ASCII tag or attribute name throws {@link NonAsciiName}.
+   */
+  bytes?: Uint8Array;
 }
 
 export interface Scanned {
@@ -179,7 +209,8 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
   const top: Open = { name: "", node: null, text: "", last: "", isRow: false, children: false };
   const stack: Open[] = [top];
   let rowDepth = -1; // stack index of the row being read, -1 outside rows
-  const row = emptyRow({}, xml);
+  const bytes = options.bytes ?? null;
+  const row = emptyRow({}, xml, bytes);
   const inPlace = options.inPlace === true;
   /** Adds a child to the open element at `depth`; text-only children of a streamed row go to its leaf lists. */
   const add = (depth: number, name: string, value: XmlValue) => {
@@ -209,7 +240,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         if (stack.length > 1) throw new EndOfInput(`document ends inside <${current.name}>`);
         break;
       }
-      if (lt > pos && stack.length > 1) addText(current, xml, pos, lt);
+      if (lt > pos && stack.length > 1) addText(current, xml, bytes, pos, lt);
       if (lt + 1 >= n) throw new EndOfInput("document ends inside a tag");
       const c = xml.charCodeAt(lt + 1);
       if (c === SLASH) {
@@ -220,7 +251,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
           gt = xml.indexOf(">", lt + 2);
           if (gt < 0) throw new EndOfInput("document ends inside a closing tag");
           if (stack.length < 2 || !xml.startsWith(name, lt + 2) || xml.slice(lt + 2 + name.length, gt).trim() !== "") {
-            throw new SyntaxError(`unexpected closing tag ${xml.slice(lt, gt + 1)} at ${lt}${stack.length > 1 ? `, expected </${name}>` : ""}`);
+            throw new SyntaxError(`unexpected closing tag ${span(xml, bytes, lt, gt + 1)} at ${lt}${stack.length > 1 ? `, expected </${name}>` : ""}`);
           }
         }
         const depth = stack.length - 1;
@@ -262,7 +293,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
           const end = xml.indexOf("]]>", lt + 9);
           if (end < 0) throw new EndOfInput("document ends inside CDATA");
           // Marked so that entity decoding leaves it alone.
-          current.text += "\u0001" + xml.slice(lt + 9, end) + "\u0002";
+          current.text += "\u0001" + span(xml, bytes, lt + 9, end) + "\u0002";
           pos = end + 3;
           continue;
         }
@@ -283,7 +314,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         i = lt + 1;
         while (i < n && !isNameEnd(xml.charCodeAt(i))) i++;
         if (i >= n) throw new EndOfInput("document ends inside a tag");
-        name = xml.slice(lt + 1, i);
+        name = checkName(xml.slice(lt + 1, i), bytes);
         nextName.set(current.last, name);
       }
       current.last = name;
@@ -302,7 +333,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
             pos = close + 3 + name.length;
             continue;
           }
-          const raw = close === i + 1 ? "" : xml.slice(i + 1, close);
+          const raw = close === i + 1 ? "" : span(xml, bytes, i + 1, close);
           add(stack.length - 1, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
           pos = close + 3 + name.length;
           continue;
@@ -330,7 +361,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
         }
         const start = i;
         while (i < n && !isNameEnd(xml.charCodeAt(i))) i++;
-        const attr = xml.slice(start, i);
+        const attr = checkName(xml.slice(start, i), bytes);
         if (!attr) throw new SyntaxError(`bad attribute in <${name}> at ${i}`);
         while (isSpace(xml.charCodeAt(i))) i++;
         let value = "";
@@ -341,7 +372,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
           if (q === DQ || q === SQ) {
             const end = xml.indexOf(q === DQ ? '"' : "'", i + 1);
             if (end < 0) throw new EndOfInput("document ends inside an attribute value");
-            value = xml.slice(i + 1, end);
+            value = span(xml, bytes, i + 1, end);
             i = end + 1;
           } else {
             // Unquoted (`Count=5`): up to whitespace or the tag end.
@@ -351,7 +382,7 @@ export function scanXml(xml: string, options: ScanOptions = {}): Scanned {
               if (isSpace(d) || d === GT || (d === SLASH && xml.charCodeAt(i + 1) === GT)) break;
               i++;
             }
-            value = xml.slice(from, i);
+            value = span(xml, bytes, from, i);
           }
         }
         (node ??= {})[`@${attr}`] = decodeEntities(value);
@@ -409,13 +440,13 @@ function asNode(value: XmlValue | undefined): XmlNode {
 }
 
 /** Text between tags: leaves keep it as is; between child elements only non-blank text counts. */
-function addText(open: Open, xml: string, from: number, to: number): void {
+function addText(open: Open, xml: string, bytes: Uint8Array | null, from: number, to: number): void {
   if (open.children) {
     let i = from;
     while (i < to && isSpace(xml.charCodeAt(i))) i++;
     if (i === to) return;
   }
-  const chunk = xml.slice(from, to);
+  const chunk = span(xml, bytes, from, to);
   open.text = open.text ? open.text + chunk : chunk;
 }
 
