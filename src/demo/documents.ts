@@ -3,6 +3,7 @@ import type { LocalTime } from "./clock.ts";
 import type { Profile } from "./profiles.ts";
 import type { DemoPromotion } from "./promotions.ts";
 import type { DemoStore } from "./stores.ts";
+import type { TextEncoding } from "./encoding.ts";
 
 /** What one file says, before a dialect writes it out. */
 
@@ -27,8 +28,10 @@ export interface PricesDocument {
   store: DemoStore;
   rows: PriceRow[];
   time: LocalTime;
-  /** Item rows already written for another store of the chain, by row key (see rowKey). */
-  rowCache?: Map<string, string>;
+  /** Item rows already written for another store of the chain, by row key (see rowKey), encoded. */
+  rowCache?: Map<string, string | Uint8Array>;
+  /** The file's encoding: price files are written straight to bytes. */
+  encoding: TextEncoding;
 }
 
 const timeIds = new WeakMap<LocalTime, number>();
@@ -60,6 +63,7 @@ export interface PromosDocument {
 /** Writes a chain's three kinds of files in its dialect. */
 export interface DialectWriter {
   stores(doc: StoresDocument, profile: Profile): string;
-  prices(doc: PricesDocument, profile: Profile): string;
+  /** The file's bytes in `doc.encoding` (byte-order mark included). */
+  prices(doc: PricesDocument, profile: Profile): Uint8Array<ArrayBuffer>;
   promos(doc: PromosDocument, profile: Profile): string;
 }

@@ -5,11 +5,23 @@ export type TextEncoding = "utf8" | "utf8-bom" | "utf16le" | "windows-1255";
 const utf8 = new TextEncoder();
 
 export function encodeText(text: string, encoding: TextEncoding): Uint8Array<ArrayBuffer> {
+  const bom = bomOf(encoding);
+  return bom.length ? concat(bom, encodeBody(text, encoding)) : encodeBody(text, encoding);
+}
+
+/** The byte-order mark a file in `encoding` starts with (none for UTF-8 and windows-1255). */
+export function bomOf(encoding: TextEncoding): Uint8Array<ArrayBuffer> {
+  if (encoding === "utf8-bom") return new Uint8Array([0xef, 0xbb, 0xbf]);
+  if (encoding === "utf16le") return new Uint8Array([0xff, 0xfe]);
+  return new Uint8Array(0);
+}
+
+/** Text → bytes without a byte-order mark: a part of a document (pieces encode as the whole, cut between characters). */
+export function encodeBody(text: string, encoding: TextEncoding): Uint8Array<ArrayBuffer> {
   switch (encoding) {
     case "utf8":
-      return utf8.encode(text);
     case "utf8-bom":
-      return concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8.encode(text));
+      return utf8.encode(text);
     case "utf16le":
       return utf16le(text);
     case "windows-1255":
@@ -18,13 +30,11 @@ export function encodeText(text: string, encoding: TextEncoding): Uint8Array<Arr
 }
 
 function utf16le(text: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(2 + text.length * 2);
-  out[0] = 0xff;
-  out[1] = 0xfe;
+  const out = new Uint8Array(text.length * 2);
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    out[2 + i * 2] = unit & 0xff;
-    out[3 + i * 2] = unit >>> 8;
+    out[i * 2] = unit & 0xff;
+    out[1 + i * 2] = unit >>> 8;
   }
   return out;
 }

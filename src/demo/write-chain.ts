@@ -38,8 +38,8 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
   const out: ChainOutput = { files: [], bytes: 0, rows: { stores: 0, prices: 0, promotions: 0, promotionItems: 0 } };
   const { chain, timeline, history, items } = plan;
 
-  const emit = (name: string, text: string, profile: Profile, time: LocalTime, stores = false) => {
-    const bytes = encodeText(text, stores ? profile.storesEncoding : profile.encoding);
+  const emit = (name: string, text: string | Uint8Array<ArrayBuffer>, profile: Profile, time: LocalTime, stores = false) => {
+    const bytes = typeof text === "string" ? encodeText(text, stores ? profile.storesEncoding : profile.encoding) : text;
     const kind = stores ? profile.storesCompression : profile.compression;
     const data = compress(bytes, kind, name.replace(/\.(gz|GZ)$/, "").replace(/\.xml$/, "") + ".xml", time);
     writeFileSync(join(dir, name), data);
@@ -64,14 +64,14 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
 
   const last = history.steps.length;
   // Stores of a chain print most item rows identically: build each row's text once per code.
-  const rowCaches = new Map<string, Map<string, string>>();
+  const rowCaches = new Map<string, Map<string, string | Uint8Array>>();
   plan.stores.forEach((store, storeIndex) => {
     if (!rowCaches.has(store.code)) rowCaches.set(store.code, new Map());
     const rowCache = rowCaches.get(store.code)!;
     const profile = profileFor(chain, store.code);
     const writer = WRITERS[profile.dialect];
     const priceFile = (kind: "PriceFull" | "Price", time: LocalTime, rows: PriceRow[], nullPrefix = false) => {
-      const text = writer.prices({ code: store.code, store, rows, time, rowCache }, profile);
+      const text = writer.prices({ code: store.code, store, rows, time, rowCache, encoding: profile.encoding }, profile);
       emit(storeFileName(profile, kind, store.code, store, time, { nullPrefix }), text, profile, time);
       out.rows.prices += rows.length;
     };

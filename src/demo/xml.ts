@@ -14,10 +14,14 @@ export interface XmlStyle {
 
 export type Value = string | number | null | undefined;
 
+import { bomOf, concat, encodeBody, type TextEncoding } from "./encoding.ts";
+
 export class XmlWriter {
-  private readonly parts: string[] = [];
+  private readonly parts: (string | Uint8Array)[] = [];
   private depth = 0;
   private readonly indents: string[];
+  /** Set by {@link encodedAs}: cached blocks are kept as bytes in this encoding. */
+  private encoding: TextEncoding | null = null;
 
   constructor(private readonly style: XmlStyle) {
     this.indents = indentsFor(style.indent ?? "");
@@ -60,17 +64,58 @@ export class XmlWriter {
    * Writes a block through `build` once per `key` and reuses the text after that: a chain's
    * stores repeat the same item rows, so each row is built once per chain, not per store.
    */
-  cached(cache: Map<string, string> | undefined, key: string, build: (x: XmlWriter) => void): this {
-    let text = cache?.get(key);
-    if (text === undefined) {
+  cached(cache: Map<string, string | Uint8Array> | undefined, key: string, build: (x: XmlWriter) => void): this {
+    let block = cache?.get(key);
+    if (block === undefined) {
       const sub = new XmlWriter(this.style);
       sub.depth = this.depth;
       build(sub);
-      text = sub.toString();
-      cache?.set(key, text);
+      const text = sub.toString();
+      // Encoded once: the document is then assembled from bytes (see toBytes).
+      block = this.encoding !== null && cache ? encodeBody(text, this.encoding) : text;
+      cache?.set(key, block);
     }
-    this.parts.push(text);
+    this.parts.push(block);
     return this;
+  }
+
+  /**
+   * Makes this a writer of bytes in `encoding`: cached blocks are kept encoded, and
+   * {@link toBytes} assembles the file from them without building one string of the whole
+   * (joining and encoding a whole price file cost more than writing it).
+   */
+  encodedAs(encoding: TextEncoding): this {
+    this.encoding = encoding;
+    return this;
+  }
+
+  /**
+   * The document as bytes in the encoding set by {@link encodedAs}, byte-order mark first,
+   * without the whitespace it ends with (as `toString().trimEnd()`).
+   */
+  toBytes(): Uint8Array<ArrayBuffer> {
+    const encoding = this.encoding;
+    if (encoding === null) throw new Error("toBytes needs encodedAs() first");
+    const chunks: Uint8Array[] = [bomOf(encoding)];
+    let pending: string[] = [];
+    const flush = (trimEnd: boolean) => {
+      let text = pending.join("");
+      if (trimEnd) {
+        text = text.trimEnd();
+        if (!text) throw new Error("a document must end with text, not a cached block");
+      }
+      if (text) chunks.push(encodeBody(text, encoding));
+      pending = [];
+    };
+    for (const part of this.parts) {
+      if (typeof part === "string") pending.push(part);
+      else {
+        flush(false);
+        chunks.push(part);
+      }
+    }
+    flush(true);
+    return concat(...chunks);
   }
 
   /** An element with attributes and no content, e.g. `<Items Count="0"/>`. */
@@ -80,6 +125,7 @@ export class XmlWriter {
   }
 
   toString(): string {
+    if (this.encoding !== null) throw new Error("an encoded writer is read with toBytes()");
     return this.parts.join("");
   }
 

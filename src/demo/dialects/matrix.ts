@@ -41,7 +41,7 @@ export const matrixWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = writer();
+    const x = writer().encodedAs(doc.encoding);
     x.raw(DECLARATION).open("Prices").leaf("ChainID", doc.code).leaf("SubChainID", doc.store.subChain).leaf("StoreID", doc.store.id).leaf("BikoretNo", "000");
     x.open("Products");
     for (const row of doc.rows) {
@@ -70,7 +70,7 @@ export const matrixWriter: DialectWriter = {
           .close("Product");
       });
     }
-    return x.close("Products").close("Prices").toString().trimEnd();
+    return x.close("Products").close("Prices").toBytes();
   },
 
   promos(doc) {

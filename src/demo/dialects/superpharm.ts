@@ -37,7 +37,7 @@ export const superpharmWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = envelope(doc);
+    const x = envelope(doc).encodedAs(doc.encoding);
     if (doc.rows.length > 0) {
       x.open("Header").open("Details");
       for (const row of doc.rows) {
@@ -65,7 +65,7 @@ export const superpharmWriter: DialectWriter = {
       }
       x.close("Details").close("Header");
     }
-    return x.close("Envelope").close("OrderXml").toString().trimEnd();
+    return x.close("Envelope").close("OrderXml").toBytes();
   },
 
   promos(doc) {
