@@ -13,7 +13,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type AppDeps } from "../src/app.ts";
+import { createApp } from "../src/app.ts";
+import { createServices, type Services } from "../src/services.ts";
 import { loadSettings } from "../src/config.ts";
 import { openDataDir, PRICES_FILE } from "../src/db/open.ts";
 import { syncRegistry } from "../src/db/sync-registry.ts";
@@ -22,7 +23,6 @@ import { loadRegistry } from "../src/registry.ts";
 import { ensureDemoData } from "../src/demo/first-start.ts";
 import { runExport } from "../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../src/exports/store.ts";
-import { createAlertService } from "../src/alerts/alert-service.ts";
 import { createAccount } from "../src/http/access/accounts.ts";
 import { createKey } from "../src/http/access/keys.ts";
 import { OPERATIONS } from "../src/http/openapi/operations.ts";
@@ -63,16 +63,12 @@ try {
   syncRegistry(db.prices, registry);
   await ensureDemoData({ db: db.prices, registry, dataDir: dir, now: NOW, importer: "inline" });
   await runExport({ dbPath: join(dir, PRICES_FILE), exportsDir: join(dir, EXPORTS_DIR), keepDays: 30 }, NOW);
-  const deps: AppDeps = {
-    settings: loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }),
-    db,
-    registry,
-    data: new DataState(db.prices),
-    now: () => NOW,
+  const deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }), db, { registry, data: new DataState(db.prices), now: () => NOW,
     exports: new ExportStore(join(dir, EXPORTS_DIR)),
-  };
-  // Test events are "sent" here, never over the network.
-  deps.alerts = createAlertService(deps, { timers: new ManualTimers(NOW.getTime()), send: async () => ({ status: 200 }), random: () => 0.5 });
+    // Test events are "sent" here, never over the network.
+    alerts: { timers: new ManualTimers(NOW.getTime()), send: async () => ({ status: 200 }), random: () => 0.5 },
+  });
+
   const app = createApp(deps);
   await deps.search!.rebuild(db.prices);
   const account = (email: string, kind: "live" | "publishable") =>

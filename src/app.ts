@@ -1,9 +1,4 @@
 import { Elysia } from "elysia";
-import type { ColdBudget } from "./http/cold-budget.ts";
-import type { Settings } from "./config.ts";
-import type { Databases } from "./db/open.ts";
-import type { Registry } from "./registry.ts";
-import type { DataState } from "./data-state.ts";
 import { ApiError, problemResponse } from "./http/problem.ts";
 import { requestState } from "./http/request-state.ts";
 import { log } from "./log.ts";
@@ -20,67 +15,15 @@ import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
-import { ProductSearch } from "./search/index.ts";
-import { backgroundPace } from "./http/background-pace.ts";
 import { accessPlugin } from "./http/access/plugin.ts";
 import { observability } from "./http/observability/plugin.ts";
-import type { AccessService } from "./http/access/service.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
-import { alertsOf, type AlertService } from "./alerts/alert-service.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
-import { DataSets, type DataSet } from "./http/data-set.ts";
 import { livemodeOf } from "./http/livemode.ts";
 import { faviconRoute } from "./http/favicon.ts";
-import { openSandboxDatabase, Sandbox } from "./sandbox/sandbox.ts";
-import type { ExportStore } from "./exports/store.ts";
+import type { Services } from "./services.ts";
 import { primaryOnly } from "./cluster/primary-only.ts";
-
-/** Everything the app needs, passed in so tests can build it on in-memory databases. */
-export interface AppDeps {
-  settings: Settings;
-  db: Databases;
-  registry: Registry;
-  data: DataState;
-  /** The current time; tests pin it. */
-  now: () => Date;
-  /**
-   * The product search index; created by createApp when absent, rebuilt after every new data
-   * version (`ProductSearch.follow`).
-   */
-  search?: ProductSearch;
-  /** The daily exports on disk (`<data-dir>/exports`); none listed when absent. */
-  exports?: ExportStore;
-  /**
-   * Keys, rate limits and quota counters shared by the access plugin and the portal; created by
-   * createApp when absent. Stopping the app (app.stop()) flushes its usage counters.
-   */
-  access?: AccessService;
-  /**
-   * Price alerts: stores, evaluator (after every new data version) and the delivery worker with
-   * its clock; created by createApp when absent (tests pass one on manual timers). Stopping the
-   * app stops its timers.
-   */
-  alerts?: AlertService;
-  /**
-   * How much of the serving thread cold answers may take after a new data version (see
-   * cold-budget.ts); default one measured on this thread's CPU time. Tests give one of their own.
-   */
-  coldBudget?: ColdBudget;
-  /**
-   * Test mode's data (`sk_test_` keys, when the live data is not the demo): the demo dataset in
-   * its own database. The server's is `<data-dir>/sandbox.sqlite`; created by createApp when
-   * absent (in memory, made on first use).
-   */
-  sandbox?: Sandbox;
-  /**
-   * The data sets requests read (live and the sandbox); created by createApp when absent. A
-   * replica replaces the live one with each new snapshot (src/cluster/serve-snapshot.ts).
-   */
-  dataSets?: DataSets;
-  /** Prometheus lines of the server's cluster role (src/cluster/cluster-role.ts), appended to /metrics. */
-  roleMetrics?: () => string;
-}
 
 /** The longest request target (path and query) the app answers: 8 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -120,14 +63,13 @@ function validationError(error: unknown): ApiError {
 }
 
 /**
- * Builds the HTTP app. Tests call `app.handle(new Request(...))`; main.ts calls `listen`.
- * Hooks are registered before the modules so they apply to every route.
+ * Builds the HTTP app on the services createServices built (everything long-lived is there).
+ * Tests call `app.handle(new Request(...))`; main.ts calls `listen`. Hooks are registered before
+ * the modules so they apply to every route; stopping the app stops the services.
  */
-export function createApp(deps: AppDeps) {
-  deps.search ??= new ProductSearch({ pace: backgroundPace(deps) }).follow(deps.data, deps.db.prices);
-  const alerts = alertsOf(deps);
-  deps.sandbox ??= new Sandbox({ db: openSandboxDatabase(":memory:", deps.registry), registry: deps.registry, log: log.info, error: log.error, demo: { importer: "inline" } });
-  const dataSets = (deps.dataSets ??= new DataSets(deps as DataSet, deps.sandbox, backgroundPace(deps)));
+export function createApp(services: Services) {
+  const deps = services;
+  const { dataSets } = services;
   const allowed = new AllowedMethods(() => app.routes);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
@@ -164,16 +106,16 @@ export function createApp(deps: AppDeps) {
         }
       }
     })
-    .use(observability(deps, (): { method: string; path: string }[] => app.routes, dataSets))
+    .use(observability(deps, (): { method: string; path: string }[] => app.routes))
     .use(primaryOnly(deps.settings.role))
-    .use(accessPlugin(deps, dataSets))
+    .use(accessPlugin({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets))
     .use(healthModule(deps))
     .use(faviconRoute())
     .use(docsModule(deps))
     .use(chainsModule())
     .use(pricesModule())
     .use(batchModule(deps))
-    .use(storesModule(deps))
+    .use(storesModule())
     .use(exportsModule(deps))
     .use(catalogModule())
     .use(promosModule())
@@ -184,7 +126,7 @@ export function createApp(deps: AppDeps) {
     .use(portalModule(deps))
     // Tool calls are API requests made through the app itself, with the caller's key.
     .use(mcpModule(deps, (request: Request): Promise<Response> => app.handle(request)))
-    .onStop(() => alerts.stop());
+    .onStop(() => services.stop());
   return app;
 }
 

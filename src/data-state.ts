@@ -1,30 +1,20 @@
 import type { Database } from "bun:sqlite";
+import type { DataSetName, DataSnapshot, DataSource, SnapshotSource } from "./snapshot-source.ts";
 
-export type DataSource = "demo" | "live" | "none";
-
-/** Which data set a DataState follows: the live prices, or the test-mode sandbox (src/sandbox/). */
-export type DataSetName = "live" | "sandbox";
-
-export interface DataSnapshot {
-  /** Increases with every committed import; cursors and ETags are bound to it. */
-  version: number;
-  /** ISO 8601 with offset; null before the first import. */
-  updatedAt: string | null;
-  source: DataSource;
-}
+export type { DataSetName, DataSnapshot, DataSource } from "./snapshot-source.ts";
 
 /**
- * The service's view of which price data is current. Imports (in this process, a worker or
+ * The in-process SnapshotSource: the service's view of which price data is current. Imports (in this process, a worker or
  * another process) bump `meta.data_version` in the same transaction as the data; `refresh()`
  * is cheap (one indexed read) and is polled so the search index can follow.
  */
-export class DataState {
+export class DataState implements SnapshotSource {
   private snapshot: DataSnapshot = { version: 0, updatedAt: null, source: "none" };
   private readonly read;
   private readonly listeners: ((snapshot: DataSnapshot) => void)[] = [];
 
   constructor(
-    db: Database,
+    readonly db: Database,
     /** Cursors name it, so a page token of one data set is refused by the other. */
     readonly name: DataSetName = "live",
   ) {

@@ -1,5 +1,6 @@
 import type { Settings } from "./config.ts";
-import { createApp, type AppDeps } from "./app.ts";
+import { createApp } from "./app.ts";
+import { createServices, type Services } from "./services.ts";
 import { openDataDir } from "./db/open.ts";
 import { loadRegistry } from "./registry.ts";
 import { syncRegistry } from "./db/sync-registry.ts";
@@ -16,7 +17,7 @@ import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
 
 export interface RunningServer {
   url: string;
-  deps: AppDeps;
+  deps: Services;
   /** Writes the daily exports (null with MEHIR_EXPORTS=off). */
   exporter: ExportScheduler | null;
   /** The demo first start or the live fetch schedule. */
@@ -43,7 +44,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const sandboxDb = openSandboxDatabase(join(settings.dataDir, SANDBOX_FILE), registry);
   const sandbox = new Sandbox({ db: sandboxDb, registry, dataDir: settings.dataDir, log: log.info, error: log.error, importPriority: settings.importPriority });
   const exportsDir = join(settings.dataDir, EXPORTS_DIR);
-  const deps: AppDeps = { settings, db, registry, data, now: () => new Date(), sandbox, exports: new ExportStore(exportsDir) };
+  const deps = createServices(settings, db, { registry, data, sandbox, exports: new ExportStore(exportsDir) });
   const app = createApp(deps);
   const role = startClusterRole(deps, app, log);
   deps.roleMetrics = role.metrics;

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../app.ts";
+import type { AppData } from "../deps.ts";
 import { log } from "../log.ts";
 import { AlertStore } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
@@ -24,7 +24,7 @@ export interface AlertServiceOptions {
 /**
  * Price alerts' moving parts for one app: the stores, the secret box, the evaluator (after each new
  * data version, in a Worker thread) and the delivery worker (on the serving thread: a few
- * signed POSTs per import, each an await on the network). Built by createApp unless given; `stop()` (the app's
+ * signed POSTs per import, each an await on the network). Built by createServices; `stop()` (the app's
  * onStop) ends its timers; nothing of it lives at module level.
  */
 export interface AlertService {
@@ -38,7 +38,7 @@ export interface AlertService {
   stop(): void;
 }
 
-export function createAlertService(app: AppDeps, options: AlertServiceOptions = {}): AlertService {
+export function createAlertService(app: AppData, options: AlertServiceOptions = {}): AlertService {
   const alerts = new AlertStore(app.db.accounts);
   const deliveries = new DeliveryStore(app.db.accounts);
   const box = options.box ?? SecretBox.beside(app.db.accounts.filename);
@@ -75,7 +75,3 @@ export function createAlertService(app: AppDeps, options: AlertServiceOptions = 
   };
 }
 
-/** The alert service of an app's deps, created on first use (createApp builds it when tests do not pass one). */
-export function alertsOf(deps: AppDeps): AlertService {
-  return (deps.alerts ??= createAlertService(deps));
-}

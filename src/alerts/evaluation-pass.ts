@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../app.ts";
+import type { AppData, PricingData } from "../deps.ts";
+import { dataTables } from "../pricing/data-tables.ts";
 import { DataState, type DataSnapshot } from "../data-state.ts";
 import { AlertStore, type Alert } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
@@ -49,13 +50,13 @@ interface Outcome {
  * stop resumes at the next start where it ended, and two passes at the same version (a stopping
  * server's and the next start's) never queue an event twice.
  */
-export function evaluationPass(deps: AppDeps, options: PassOptions): PassResult {
+export function evaluationPass(deps: AppData, options: PassOptions): PassResult {
   // The data version the pass evaluates (not the app's view of it, which may lag).
   const data = new DataState(deps.db.prices, deps.data.name);
   const snapshot = data.current;
   const result: PassResult = { version: snapshot.version, evaluated: 0, fired: 0 };
   if (snapshot.version === 0) return result;
-  const pass = { ...deps, data };
+  const pass = { ...deps, data, tables: dataTables(data) };
   const alerts = new AlertStore(deps.db.accounts);
   const deliveries = new DeliveryStore(deps.db.accounts);
   const views = new Map<string, PriceView>();
@@ -97,7 +98,7 @@ function readTransaction<T>(db: Database, read: () => T): T {
   }
 }
 
-function evaluateOne(deps: AppDeps, alert: Alert, snapshot: DataSnapshot, views: Map<string, PriceView>, now: Date): Outcome {
+function evaluateOne(deps: PricingData, alert: Alert, snapshot: DataSnapshot, views: Map<string, PriceView>, now: Date): Outcome {
   const key = targetKey(alert);
   let view = views.get(key);
   if (!view) views.set(key, (view = priceView(deps, alert, now)));

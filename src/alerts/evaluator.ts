@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../app.ts";
+import type { AppData } from "../deps.ts";
 import type { AlertStore } from "./alert-store.ts";
 import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
 import { evaluationPass, type PassResult } from "./evaluation-pass.ts";
@@ -8,7 +8,7 @@ import { workerSpecifier } from "../workers.ts";
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 export interface EvaluatorDeps {
-  app: AppDeps;
+  app: AppData;
   alerts: AlertStore;
   /** The delivery queue's clock, ms (the delivery worker's). */
   clock: () => number;

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../app.ts";
+import type { PricingData } from "../deps.ts";
 import { chainSummary } from "../modules/prices/chain-summary.ts";
 import type { ProductRow } from "../modules/prices/queries.ts";
 import { resolveProduct } from "../identity/resolve.ts";
@@ -40,7 +40,7 @@ export function targetKey(t: AlertTarget): string {
  * stores of `city` when set; chain_ids narrowing is applied by the caller (filterChains). A product
  * no chain sells any more gives no chains.
  */
-export function priceView(deps: AppDeps, target: AlertTarget, now: Date): PriceView {
+export function priceView(deps: PricingData, target: AlertTarget, now: Date): PriceView {
   // The API's one product resolution (src/identity/resolve.ts), as /prices/ resolves it.
   const resolved = resolveProduct(deps.db.prices, { barcode: target.barcode, chain_id: target.chainId });
   if (!resolved.ok) return { product: null, chains: [] };

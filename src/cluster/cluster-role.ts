@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { AppDeps, App } from "../app.ts";
+import type { App } from "../app.ts";
+import type { Services } from "../services.ts";
 import { PRICES_FILE } from "../db/open.ts";
 import { header, sample } from "../http/observability/prometheus.ts";
 import { ReplicaFollower } from "./replica-follower.ts";
@@ -29,7 +30,7 @@ export interface RunningRole {
  * - standalone: nothing.
  * Call before the app listens (the primary's routes are added to it).
  */
-export function startClusterRole(deps: AppDeps, app: App, log: { info: Log; error: Log }): RunningRole {
+export function startClusterRole(deps: Services, app: App, log: { info: Log; error: Log }): RunningRole {
   const { settings } = deps;
   const store = new SnapshotStore(join(settings.dataDir, SNAPSHOTS_DIR));
   let publisher: SnapshotPublisher | null = null;
@@ -40,7 +41,7 @@ export function startClusterRole(deps: AppDeps, app: App, log: { info: Log; erro
     deps.data.onChange(() => publisher!.request());
     if (deps.data.hasData) publisher.request();
   } else if (settings.role === "replica") {
-    follower = new ReplicaFollower({ primary: { url: settings.primaryUrl!, secret: settings.clusterSecret! }, store, serve: snapshotServer(deps, deps.dataSets!), info: log.info, error: log.error });
+    follower = new ReplicaFollower({ primary: { url: settings.primaryUrl!, secret: settings.clusterSecret! }, store, serve: snapshotServer(deps), info: log.info, error: log.error });
     void follower.start();
   }
   return {

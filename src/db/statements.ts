@@ -1,5 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 
+// Prepared statements per connection: a pure memo (a statement is a function of its connection and
+// SQL text, and goes with the connection), not app state.
 const cache = new WeakMap<Database, Map<string, Statement>>();
 
 /**

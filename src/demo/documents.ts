@@ -34,6 +34,7 @@ export interface PricesDocument {
   encoding: TextEncoding;
 }
 
+// A pure memo of ids for (immutable) LocalTime objects while writing demo files: no app state.
 const timeIds = new WeakMap<LocalTime, number>();
 let nextTimeId = 0;
 

@@ -1,8 +1,8 @@
-import type { AppDeps } from "../app.ts";
-import type { DataSnapshot } from "../data-state.ts";
+import type { Clock, Pacing } from "../deps.ts";
+import type { DataSnapshot, SnapshotSource } from "../snapshot-source.ts";
 import { ResultCache } from "../modules/prices/result-cache.ts";
-import { coldBudgetOf, type ColdBudget } from "./cold-budget.ts";
-import { revalidatorOf, type Revalidator } from "./revalidator.ts";
+import type { ColdBudget } from "./cold-budget.ts";
+import type { Revalidator } from "./revalidator.ts";
 
 /** An answer and the data it was computed on (its meta and ETag name that version). */
 export interface Answered<V> {
@@ -19,6 +19,12 @@ export interface Computed<V> {
   weight: number;
 }
 
+/** What an answer is computed on: the data set's snapshot and clock. */
+export interface AnswerSource {
+  data: Pick<SnapshotSource, "current">;
+  now: Clock;
+}
+
 /** How long answers of the previous data version may still be served, at most. */
 const STALE_FOR_MS = 10 * 60_000;
 
@@ -32,8 +38,8 @@ const STALE_FOR_MS = 10 * 60_000;
  * Previous-version answers are never served past their own validity or 10 minutes.
  *
  * @example
- * const cache = AnswerCache.of<string>(deps, 1000, "example");
- * const { value, snapshot } = cache.get(deps, key, () => ({ value: compute(), validUntil: Infinity, weight: 1 }));
+ * const cache = AnswerCache.of<string>(pacing, 1000, "example");
+ * const { value, snapshot } = cache.get(dataSet, key, () => ({ value: compute(), validUntil: Infinity, weight: 1 }));
  */
 export class AnswerCache<V> {
   private current: ResultCache<{ value: V; snapshot: DataSnapshot }>;
@@ -56,18 +62,9 @@ export class AnswerCache<V> {
     this.current = new ResultCache(maxWeight);
   }
 
-  /** An answer cache of an app, spending its cold budget (see coldBudgetOf, revalidatorOf). */
-  static of<V>(deps: AppDeps, maxWeight: number, name: string): AnswerCache<V> {
-    const cache = new AnswerCache<V>(maxWeight, coldBudgetOf(deps), revalidatorOf(deps), name);
-    const list = caches.get(deps) ?? [];
-    list.push(cache as AnswerCache<unknown>);
-    caches.set(deps, list);
-    return cache;
-  }
-
-  /** The answer caches an app made (for /metrics: their names and counts). */
-  static ofApp(deps: AppDeps): readonly AnswerCache<unknown>[] {
-    return caches.get(deps) ?? [];
+  /** An answer cache spending the process's cold budget, recomputing with its revalidator. */
+  static of<V>(pacing: Pick<Pacing, "coldBudget" | "revalidator">, maxWeight: number, name: string): AnswerCache<V> {
+    return new AnswerCache<V>(maxWeight, pacing.coldBudget, pacing.revalidator, name);
   }
 
   /**
@@ -75,7 +72,7 @@ export class AnswerCache<V> {
    * (default: the data version; search adds its index's version). `allowStale: false` never
    * gives a previous generation's answer (a caller combining several answers that must agree).
    */
-  get(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number = () => deps.data.current.version, allowStale = true): Answered<V> {
+  get(deps: AnswerSource, key: string, compute: () => Computed<V>, generation: () => number = () => deps.data.current.version, allowStale = true): Answered<V> {
     const now = deps.now().getTime();
     const gen = generation();
     this.rotate(gen, now);
@@ -107,7 +104,7 @@ export class AnswerCache<V> {
   }
 
   /** Computes and stores the answer for the generation current now. */
-  private computeFresh(deps: AppDeps, key: string, compute: () => Computed<V>, generation: () => number): Answered<V> {
+  private computeFresh(deps: AnswerSource, key: string, compute: () => Computed<V>, generation: () => number): Answered<V> {
     const snapshot = deps.data.current;
     const now = deps.now().getTime();
     const gen = generation();
@@ -135,8 +132,6 @@ export class AnswerCache<V> {
     this.current.begin(version);
   }
 }
-
-const caches = new WeakMap<object, AnswerCache<unknown>[]>();
 
 /** Earlier generations kept for stale answers (see `previous`). */
 const GENERATIONS_KEPT = 2;

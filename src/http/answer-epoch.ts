@@ -1,7 +1,14 @@
-import type { AppDeps } from "../app.ts";
+import type { SnapshotSource } from "../snapshot-source.ts";
 import { stmt } from "../db/statements.ts";
 import { israelDate, israelLocalToDate } from "../time.ts";
-import { STALE_AFTER_MS } from "../modules/chains/service.ts";
+import { STALE_AFTER_MS } from "../modules/chains/model.ts";
+
+/** The start of the Israel calendar day after the one `at` falls in, epoch ms. */
+export function nextIsraelMidnight(at: number): number {
+  const [y, m, d] = israelDate(new Date(at)).split("-").map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  return israelLocalToDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()).getTime();
+}
 
 /**
  * What an ETag must follow besides the data version: API answers also change with the clock
@@ -14,24 +21,11 @@ import { STALE_AFTER_MS } from "../modules/chains/service.ts";
  * The instants are read once per data version; per request the epoch is a comparison (until
  * the next instant) or a binary search.
  *
- * @example answerEpoch(deps) // "20261122.17" (17 instants of this data version passed)
+ * One per data set (createServices builds it).
+ *
+ * @example dataSet.epoch.at(Date.now()) // "20261122.17" (17 instants of this data version passed)
  */
-export function answerEpoch(deps: AppDeps): string {
-  let epoch = epochs.get(deps);
-  if (!epoch) epochs.set(deps, (epoch = new AnswerEpoch(deps)));
-  return epoch.at(deps.now().getTime());
-}
-
-const epochs = new WeakMap<AppDeps, AnswerEpoch>();
-
-/** The start of the Israel calendar day after the one `at` falls in, epoch ms. */
-export function nextIsraelMidnight(at: number): number {
-  const [y, m, d] = israelDate(new Date(at)).split("-").map(Number) as [number, number, number];
-  const next = new Date(Date.UTC(y, m - 1, d + 1));
-  return israelLocalToDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()).getTime();
-}
-
-class AnswerEpoch {
+export class AnswerEpoch {
   private version = -1;
   /** Sorted, distinct instants (epoch ms) at which answers of this data version may change. */
   private instants = new Float64Array(0);
@@ -39,10 +33,10 @@ class AnswerEpoch {
   private validFrom = Infinity;
   private validUntil = -Infinity;
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly source: SnapshotSource) {}
 
   at(now: number): string {
-    const version = this.deps.data.current.version;
+    const version = this.source.current.version;
     if (version !== this.version) this.load(version);
     else if (now >= this.validFrom && now < this.validUntil) return this.current;
     const passed = upperBound(this.instants, now);
@@ -56,7 +50,7 @@ class AnswerEpoch {
   }
 
   private load(version: number): void {
-    const db = this.deps.db.prices;
+    const db = this.source.db;
     const times = stmt(
       db,
       `SELECT starts_at AS t FROM promotions WHERE starts_at IS NOT NULL

@@ -1,6 +1,4 @@
-import type { AppDeps } from "../app.ts";
-import { coldBudgetOf } from "./cold-budget.ts";
-import { loadMeterOf } from "./load-meter.ts";
+import type { Pacing } from "../deps.ts";
 
 /** From this many API requests per second on, background work yields to them (see backgroundPace). */
 export const BUSY_REQUESTS_PER_SECOND = 200;
@@ -12,11 +10,9 @@ export const BUSY_REQUESTS_PER_SECOND = 200;
  * a busy thread (together with recomputed answers) and longer, while the old index serves.
  * On a quiet server it runs flat out (start-up: the index is what /readyz waits for).
  *
- * @example new ProductSearch({ pace: backgroundPace(deps) })
+ * @example new ProductSearch({ pace: backgroundPace(pacing) })
  */
-export function backgroundPace(deps: AppDeps): (workedMs: number) => Promise<void> {
-  const budget = coldBudgetOf(deps);
-  const meter = loadMeterOf(deps);
+export function backgroundPace({ coldBudget: budget, loadMeter: meter }: Pick<Pacing, "coldBudget" | "loadMeter">): (workedMs: number) => Promise<void> {
   return async (workedMs) => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (meter.perSecond() < BUSY_REQUESTS_PER_SECOND) return;

@@ -121,17 +121,3 @@ export function threadCpuMs(): number {
   const { user, system } = process.threadCpuUsage();
   return (user + system) / 1000;
 }
-
-const budgets = new WeakMap<object, ColdBudget>();
-
-/**
- * An app's budget (keyed by its deps), shared by its answer caches and background revalidation:
- * the deps' own `coldBudget` when they carry one, else one on this thread's CPU time.
- */
-export function coldBudgetOf(app: object): ColdBudget {
-  const given = (app as { coldBudget?: ColdBudget }).coldBudget;
-  if (given) return given;
-  let budget = budgets.get(app);
-  if (!budget) budgets.set(app, (budget = new ColdBudget(250, () => performance.now(), threadCpuMs)));
-  return budget;
-}

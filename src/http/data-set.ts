@@ -1,35 +1,22 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../app.ts";
+import type { DataSet } from "../deps.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { requestSlot } from "./request-slot.ts";
 
 /**
- * One data set the API serves: the app's deps with the prices database, data state and search
- * index of either the live data or the test-mode sandbox. Everything the services keep per deps
- * object (answer caches, ETag epochs, statement caches per database, store tables) is therefore
- * kept per data set, never mixed.
- */
-export type DataSet = AppDeps & { search: NonNullable<AppDeps["search"]> };
-
-/**
- * The data sets of one app and the rule that picks one per request (the access layer applies it,
- * knowing the key): `sk_test_` keys read the sandbox, every other caller the live data. When the
- * live data is itself the embedded demo (MEHIR_SOURCE=demo and no live import), both read it:
- * the sandbox would be the same data.
+ * The data sets of one app — the live data and test mode's sandbox, each with its own tables,
+ * answer caches and ETag epoch (see DataSet in deps.ts), built by createServices — and the rule
+ * that picks one per request (the access layer applies it, knowing the key): `sk_test_` keys read
+ * the sandbox, every other caller the live data. When the live data is itself the embedded demo
+ * (MEHIR_SOURCE=demo and no live import), both read it: the sandbox would be the same data.
  */
 export class DataSets {
-  private sandboxSet: DataSet | null = null;
-  private liveSet: DataSet;
-
   constructor(
-    live: DataSet,
-    private readonly sandbox: Sandbox,
-    /** The pace of the sandbox's search index builds (the app's background pace). */
-    pace: (workedMs: number) => Promise<void>,
-  ) {
-    this.liveSet = live;
-    this.sandboxSet = { ...live, db: { ...live.db, prices: sandbox.db }, data: sandbox.data, search: sandbox.searchIndex(pace) };
-  }
+    private liveSet: DataSet,
+    private readonly sandboxSet: DataSet,
+    /** Makes the sandbox's data on first need. */
+    private readonly sandbox: Pick<Sandbox, "ready" | "ensure">,
+  ) {}
 
   /** The live data set requests select now. */
   get live(): DataSet {
@@ -85,7 +72,7 @@ export function dataSetOf(request: Request): DataSet {
 /**
  * Gives a module's handlers `dataSet`: the data the request reads (live, or the sandbox for a
  * `sk_test_` key). Routes read prices, search and data state through it, never through the
- * deps they were built with, so a new route serves test keys from the sandbox with no more code.
+ * services they were built with, so a new route serves test keys from the sandbox with no more code.
  *
  * @example new Elysia().use(servedData).get("/api/v1/x", ({ dataSet }) => service(dataSet))
  */

@@ -1,7 +1,7 @@
 /**
  * Requests per second an app is answering, over a sliding second in 100 ms buckets: background
  * work (a search index rebuild) paces itself only while the server is busy, and runs flat out
- * when it is not (start-up, a quiet night).
+ * when it is not (start-up, a quiet night). One per process; the access layer counts every API request.
  */
 export class LoadMeter {
   private readonly buckets = new Uint32Array(10);
@@ -29,13 +29,4 @@ export class LoadMeter {
     else for (let b = this.bucketAt + 1; b <= bucket; b++) this.buckets[b % 10] = 0;
     this.bucketAt = Math.max(this.bucketAt, bucket);
   }
-}
-
-const meters = new WeakMap<object, LoadMeter>();
-
-/** An app's meter (keyed by its deps); the access layer counts every API request. */
-export function loadMeterOf(app: object): LoadMeter {
-  let meter = meters.get(app);
-  if (!meter) meters.set(app, (meter = new LoadMeter()));
-  return meter;
 }

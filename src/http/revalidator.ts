@@ -1,4 +1,4 @@
-import { coldBudgetOf, type ColdBudget } from "./cold-budget.ts";
+import type { ColdBudget } from "./cold-budget.ts";
 import { log } from "../log.ts";
 
 /**
@@ -6,7 +6,9 @@ import { log } from "../log.ts";
  * at most `sliceMs` and only while the budget allows, then lets requests through. A key queued
  * twice runs once. Jobs that throw are logged and dropped (the next request computes it).
  *
- * @example revalidatorOf(deps).enqueue("prices:729…", () => recompute()); await revalidatorOf(deps).idle()
+ * One per process, spending its cold budget (createServices builds it).
+ *
+ * @example revalidator.enqueue("prices:729…", () => recompute()); await revalidator.idle()
  */
 export class Revalidator {
   private readonly jobs = new Map<string, () => void>();
@@ -55,13 +57,4 @@ export class Revalidator {
     if (this.jobs.size > 0) this.schedule(this.pauseMs);
     else for (const resolve of this.waiters.splice(0)) resolve();
   }
-}
-
-const revalidators = new WeakMap<object, Revalidator>();
-
-/** An app's revalidator (keyed by its deps), spending the app's cold budget. */
-export function revalidatorOf(app: object): Revalidator {
-  let found = revalidators.get(app);
-  if (!found) revalidators.set(app, (found = new Revalidator(coldBudgetOf(app))));
-  return found;
 }

@@ -1,13 +1,12 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../app.ts";
+import type { Services } from "../services.ts";
 import { requestState } from "../http/request-state.ts";
-import { accessOf } from "../http/access/service.ts";
 import { AccountError, createAccount, findAccountByEmail, findAccountById, normaliseEmail } from "../http/access/accounts.ts";
 import { createKey, findKey, listKeys, maskedKey, revokeKeyById, setAllowedOrigins } from "../http/access/keys.ts";
 import type { KeyKind } from "../http/access/key-format.ts";
 import { parseOriginList } from "../http/access/origins.ts";
 import { planQuota, planRate } from "../http/access/plan-limits.ts";
-import { accountSubject, widgetSubject } from "../http/access/quota-ledger.ts";
+import { accountSubject, widgetSubject } from "../accounts/quota-ledger.ts";
 import { monthOf } from "../http/access/utc-month.ts";
 import { cameOverHttps, clientAddress, type PeerSource } from "../http/access/client-address.ts";
 import { AttemptLimiter } from "./attempt-limiter.ts";
@@ -22,7 +21,6 @@ import { messagePage } from "./message-page.ts";
 import { issueFormToken, useFormToken } from "./form-tokens.ts";
 import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
 import { randomToken, sameSecret } from "./tokens.ts";
-import { alertsOf } from "../alerts/alert-service.ts";
 import { alertJson, deliveryJson, MAX_ALERTS_PER_ACCOUNT } from "../modules/alerts/service.ts";
 import { PORTAL_DELIVERIES, type PortalAlert } from "./alerts-section.ts";
 import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "./passwords.ts";
@@ -51,9 +49,9 @@ interface Visit {
  * month's usage. Sessions: HttpOnly SameSite=Lax cookie (Secure over https), token stored hashed;
  * a CSRF token on every form; sign-in and sign-up attempts limited per address and per email.
  */
-export function portalModule(deps: AppDeps) {
+export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts">) {
   const db = deps.db.accounts;
-  const access = accessOf(deps);
+  const { access } = deps;
   const attempts = new AttemptLimiter();
   let dummyHash: Promise<string> | null = null;
   /** Verifying against a throwaway hash for unknown emails keeps sign-in timing the same. */
@@ -127,13 +125,15 @@ export function portalModule(deps: AppDeps) {
     return html(v, messagePage(v.lang, t.tooManyAttempts.split(".")[0]!, text, back, "rate_limited"), 429, { "retry-after": String(seconds) });
   }
 
-  function dashboard(v: Visit, session: Session, extra: Partial<DashboardView> = {}, status = 200): Response {
+  async function dashboard(v: Visit, session: Session, extra: Partial<DashboardView> = {}, status = 200): Promise<Response> {
     const account = findAccountById(db, session.accountId);
     if (!account) return redirect(v, "/portal/signin");
     const now = deps.now();
     const subject = accountSubject(account.id);
-    const keys = listKeys(db, account.id).map((k) =>
-      k.kind === "publishable" && !k.revokedAt ? { ...k, widgetViews: access.quota.usedThisMonth(widgetSubject(k.id), now) } : k,
+    const keys = await Promise.all(
+      listKeys(db, account.id).map(async (k) =>
+        k.kind === "publishable" && !k.revokedAt ? { ...k, widgetViews: await access.quota.usedThisMonth(widgetSubject(k.id), now) } : k,
+      ),
     );
     const t = strings(v.lang);
     const done = new URL(v.request.url).searchParams.get("done");
@@ -143,9 +143,9 @@ export function portalModule(deps: AppDeps) {
       email: account.email,
       plan: account.plan,
       ratePerMinute: planRate(deps.settings, account.plan),
-      quota: { limit: planQuota(deps.settings, account.plan), used: access.quota.usedThisMonth(subject, now) },
+      quota: { limit: planQuota(deps.settings, account.plan), used: await access.quota.usedThisMonth(subject, now) },
       month: monthOf(now),
-      daily: access.quota.dailyUsage(subject, now),
+      daily: await access.quota.dailyUsage(subject, now),
       keys,
       widgetQuota: deps.settings.widgetQuota,
       alerts: accountAlerts(account.id),
@@ -157,7 +157,7 @@ export function portalModule(deps: AppDeps) {
   }
 
   function accountAlerts(accountId: number): PortalAlert[] {
-    const service = alertsOf(deps);
+    const service = deps.alerts;
     return service.alerts.page(accountId, MAX_ALERTS_PER_ACCOUNT, null).map((a) => ({
       alert: alertJson(a),
       deliveries: service.deliveries.page(a.id, PORTAL_DELIVERIES, null).map(deliveryJson),

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { DataState } from "../data-state.ts";
+import type { SnapshotSource } from "../snapshot-source.ts";
 import { log } from "../log.ts";
 import { buildSearchIndex, type BuildOptions } from "./build.ts";
 import type { SearchIndex, SearchPage, SearchRequest } from "./search-index.ts";
@@ -113,7 +113,7 @@ export class ProductSearch {
    * build is logged and tried again later (see SearchOptions.retryMs) unless a new data version
    * comes first; meanwhile the previous index, if any, keeps serving.
    */
-  follow(data: DataState, db: Database): this {
+  follow(data: SnapshotSource, db: Database): this {
     const base = this.options.retryMs ?? RETRY_MS;
     const rebuild = () => {
       if (this.retry) clearTimeout(this.retry);

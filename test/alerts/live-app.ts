@@ -1,5 +1,6 @@
-import { createApp, type AppDeps } from "../../src/app.ts";
-import { createAlertService, type AlertServiceOptions } from "../../src/alerts/alert-service.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
+import type { AlertServiceOptions } from "../../src/alerts/alert-service.ts";
 import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data-state.ts";
 import { openDataDir } from "../../src/db/open.ts";
@@ -18,14 +19,12 @@ export function alertApp(dataDir: string, timers: ManualTimers, options: AlertSe
   const db = openDataDir(dataDir);
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);
-  const deps: AppDeps = {
-    settings: loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_RATE_PRO: "100000", MEHIR_DATA_DIR: dataDir }),
-    db,
+  const deps = createServices(loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_RATE_PRO: "100000", MEHIR_DATA_DIR: dataDir }), db, {
     registry,
     data: new DataState(db.prices),
     now: () => new Date(timers.now()),
-  };
-  deps.alerts = createAlertService(deps, { timers, random: () => 0.5, ...options });
+    alerts: { timers, random: () => 0.5, ...options },
+  });
   const app = createApp(deps);
   return {
     app,
@@ -41,7 +40,7 @@ export function alertApp(dataDir: string, timers: ManualTimers, options: AlertSe
 }
 
 /** A Pro account with a secret key, in the app's accounts database. */
-export function proKey(deps: AppDeps, email = "alerts@example.com", plan: "free" | "basic" | "pro" = "pro", kind: "live" | "test" = "live"): string {
+export function proKey(deps: Services, email = "alerts@example.com", plan: "free" | "basic" | "pro" = "pro", kind: "live" | "test" = "live"): string {
   const account = createAccount(deps.db.accounts, { email, plan }, new Date());
   return createKey(deps.db.accounts, { accountId: account.id, kind }, new Date()).key;
 }

@@ -1,5 +1,5 @@
-import { createApp, type AppDeps } from "../../src/app.ts";
-import { createAlertService } from "../../src/alerts/alert-service.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import type { Sender, SendResult } from "../../src/alerts/sender.ts";
 import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data-state.ts";
@@ -24,20 +24,18 @@ export function setup(options: { allowLoopback?: boolean } = {}) {
   const db = openMemory();
   const registry = loadRegistry();
   const chainIds = syncRegistry(db.prices, registry);
-  const deps: AppDeps = {
-    settings: loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: options.allowLoopback === false ? "off" : "on" }),
-    db,
-    registry,
-    data: new DataState(db.prices),
-    now: () => new Date(timers.now()),
-  };
   const sent: Sent[] = [];
   const state = { answer: (): SendResult => ({ status: 200 }) };
   const send: Sender = async (url, headers, body) => {
     sent.push({ url, headers, body });
     return state.answer();
   };
-  deps.alerts = createAlertService(deps, { timers, send, random: () => 0.5 });
+  const deps = createServices(loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: options.allowLoopback === false ? "off" : "on" }), db, {
+    registry,
+    data: new DataState(db.prices),
+    now: () => new Date(timers.now()),
+    alerts: { timers, send, random: () => 0.5 },
+  });
   const app = createApp(deps);
   const fx = new Fixture(db.prices, chainIds);
   const product = fx.product(BARCODE, "חלב תנובה 3%");

@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi.d.ts";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir, PRICES_FILE, type Databases } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
@@ -26,7 +27,7 @@ import { loadRegistry } from "../../src/registry.ts";
 import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { runExport } from "../../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../../src/exports/store.ts";
-import { createAlertService, type AlertService } from "../../src/alerts/alert-service.ts";
+import type { AlertService } from "../../src/alerts/alert-service.ts";
 import { createAccount } from "../../src/http/access/accounts.ts";
 import { createKey } from "../../src/http/access/keys.ts";
 import { ManualTimers } from "../alerts/manual-timers.ts";
@@ -48,7 +49,7 @@ let documentText: string;
 let keys: Keys;
 let alerts: AlertService;
 
-function newKey(deps: AppDeps, email: string, plan: "free" | "basic" | "pro", kind: "live" | "publishable"): string {
+function newKey(deps: Services, email: string, plan: "free" | "basic" | "pro", kind: "live" | "publishable"): string {
   const account = createAccount(deps.db.accounts, { email, plan }, NOW);
   return createKey(deps.db.accounts, { accountId: account.id, kind }, NOW).key;
 }
@@ -66,17 +67,12 @@ beforeAll(async () => {
   await ensureDemoData({ db: db.prices, registry, dataDir: dir, now: NOW, scale: 0.02, importer: "inline" });
   await runExport({ dbPath: join(dir, PRICES_FILE), exportsDir: join(dir, EXPORTS_DIR), keepDays: 30 }, NOW);
   const exports = new ExportStore(join(dir, EXPORTS_DIR));
-  const deps: AppDeps = {
-    // Limits high enough not to be what this test measures.
-    settings: loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000", MEHIR_QUOTA_PRO: "1000000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }),
-    db,
-    registry,
-    data: new DataState(db.prices),
-    now: () => NOW,
+  const deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000", MEHIR_QUOTA_PRO: "1000000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }), db, { registry, data: new DataState(db.prices), now: () => NOW,
     exports,
-  };
-  // Test events are "sent" here, never over the network.
-  deps.alerts = alerts = createAlertService(deps, { timers: new ManualTimers(), send: async () => ({ status: 200 }), random: () => 0.5 });
+    // Test events are "sent" here, never over the network.
+    alerts: { timers: new ManualTimers(), send: async () => ({ status: 200 }), random: () => 0.5 },
+  });
+  alerts = deps.alerts;
   app = createApp(deps);
   await deps.search!.rebuild(db.prices);
   const manifest = exports.list()[0]!;

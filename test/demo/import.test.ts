@@ -9,6 +9,7 @@ import { loadRegistry } from "../../src/registry.ts";
 import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data-state.ts";
 import { priceHistory } from "../../src/modules/prices/history.ts";
+import { dataTables } from "../../src/pricing/data-tables.ts";
 
 // End to end: a small demo of every chain, written and imported through the real import path.
 const NOW = new Date("2026-11-22T08:00:00Z");
@@ -82,7 +83,8 @@ describe("ensureDemoData on an empty database", () => {
       `SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id JOIN stores s ON s.id = pc.store_id
         WHERE p.scope_chain_id = 0 GROUP BY p.id ORDER BY count(DISTINCT s.chain_id) DESC, p.barcode LIMIT 1`,
     );
-    const deps = { settings: loadSettings({}), db: { prices: db, accounts: openMemory().accounts }, registry, data: new DataState(db), now: () => NOW };
+    const data = new DataState(db);
+    const deps = { db: { prices: db }, data, tables: dataTables(data), now: () => NOW };
     const { from, history } = priceHistory(deps, barcode, 24);
     expect(from).toBe("2024-11-22");
     expect(history.some((r) => r.date === from)).toBe(true);

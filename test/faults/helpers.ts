@@ -2,7 +2,8 @@ import type { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
@@ -54,7 +55,7 @@ export function appOn(dataDir: string) {
   const db = openDataDir(dataDir);
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);
-  const deps: AppDeps = { settings: loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_ANONYMOUS: "100000" }), db, registry, data: new DataState(db.prices), now: () => new Date() };
+  const deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_ANONYMOUS: "100000" }), db, { registry, data: new DataState(db.prices), now: () => new Date() });
   const app = createApp(deps);
   return {
     app,

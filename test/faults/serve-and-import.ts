@@ -9,7 +9,8 @@
  *   bun test/faults/serve-and-import.ts --data-dir DIR [--import-after MS] [PATH...]
  */
 import { join } from "node:path";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
@@ -31,7 +32,7 @@ const db = openDataDir(dataDir);
 const registry = loadRegistry();
 syncRegistry(db.prices, registry);
 const data = new DataState(db.prices);
-const deps: AppDeps = { settings, db, registry, data, now: () => new Date() };
+const deps = createServices(settings, db, { registry, data, now: () => new Date() });
 const app = createApp(deps);
 app.listen({ port: 0, hostname: "127.0.0.1" });
 setInterval(() => data.refresh(), 100);

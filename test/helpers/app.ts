@@ -1,10 +1,11 @@
-import { createApp, type AppDeps } from "../../src/app.ts";
-import { loadSettings } from "../../src/config.ts";
+import { createApp } from "../../src/app.ts";
+import { loadSettings, type Settings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { DataState, bumpDataVersion } from "../../src/data-state.ts";
 import { ColdBudget } from "../../src/http/cold-budget.ts";
 import { loadRegistry } from "../../src/registry.ts";
+import { createServices, type ServiceOptions, type Services } from "../../src/services.ts";
 
 export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
 
@@ -14,25 +15,24 @@ export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
  * thread's CPU time — the test runner's own work would make it serve previous answers at random.
  * Tests of the budget pass their own (`coldBudget`).
  */
-export function testApp(overrides: Partial<AppDeps> = {}) {
+export function testApp(overrides: ServiceOptions & { settings?: Settings } = {}) {
   const db = openMemory();
   const registry = loadRegistry();
   const chainIds = syncRegistry(db.prices, registry);
-  const deps: AppDeps = {
-    settings: loadSettings({}),
-    db,
+  const { settings = loadSettings({}), ...options } = overrides;
+  const deps = createServices(settings, db, {
     registry,
     data: new DataState(db.prices),
     now: () => FIXED_NOW,
     coldBudget: new ColdBudget(1_000_000),
-    ...overrides,
-  };
+    ...options,
+  });
   const app = createApp(deps);
   return { app, deps, db, chainIds };
 }
 
 /** Marks the data as imported (as an import's commit would). */
-export function commitData(deps: AppDeps, updatedAt = "2026-11-22T05:00:00+02:00"): void {
+export function commitData(deps: { db: Pick<Services["db"], "prices">; data: Pick<Services["data"], "refresh"> }, updatedAt = "2026-11-22T05:00:00+02:00"): void {
   bumpDataVersion(deps.db.prices, updatedAt, "demo");
   deps.data.refresh();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { AppDeps } from "../../src/app.ts";
+import type { AnswerSource } from "../../src/http/answer-cache.ts";
 import { AnswerCache } from "../../src/http/answer-cache.ts";
 import { ColdBudget } from "../../src/http/cold-budget.ts";
 import { Revalidator } from "../../src/http/revalidator.ts";
@@ -106,7 +106,7 @@ describe("ColdBudget", () => {
 /** Just what AnswerCache reads of the app's dependencies. */
 function fakeDeps(snapshot: DataSnapshot, now = 1_000_000) {
   const state = { snapshot, now };
-  const deps = { data: { get current() { return state.snapshot; } }, now: () => new Date(state.now) } as unknown as AppDeps;
+  const deps: AnswerSource = { data: { get current() { return state.snapshot; } }, now: () => new Date(state.now) };
   return { deps, state };
 }
 
@@ -203,15 +203,15 @@ describe("LoadMeter", () => {
 describe("backgroundPace", () => {
   test("a quiet server is not paced; a busy one waits while the cold budget is spent", async () => {
     const { backgroundPace } = await import("../../src/http/background-pace.ts");
-    const { loadMeterOf } = await import("../../src/http/load-meter.ts");
-    const { coldBudgetOf } = await import("../../src/http/cold-budget.ts");
-    const app = {} as AppDeps;
-    const pace = backgroundPace(app);
+    const { LoadMeter } = await import("../../src/http/load-meter.ts");
+    const { ColdBudget, threadCpuMs } = await import("../../src/http/cold-budget.ts");
+    const pacing = { coldBudget: new ColdBudget(250, () => performance.now(), threadCpuMs), loadMeter: new LoadMeter() };
+    const pace = backgroundPace(pacing);
     for (let i = 0; i < 30; i++) await pace(10); // 300 ms of "work" reported while quiet
-    expect(coldBudgetOf(app).spent()).toBe(0); // not counted, so never waited for
+    expect(pacing.coldBudget.spent()).toBe(0); // not counted, so never waited for
 
-    for (let i = 0; i < 500; i++) loadMeterOf(app).note(); // 500 requests this second: busy
-    coldBudgetOf(app).spend(300); // background work took its quarter already
+    for (let i = 0; i < 500; i++) pacing.loadMeter.note(); // 500 requests this second: busy
+    pacing.coldBudget.spend(300); // background work took its quarter already
     const started = performance.now();
     await pace(10);
     // It waited until the budget's second had passed (the meter, too, then says quiet).

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir, PRICES_FILE, type Databases } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
@@ -22,7 +23,7 @@ import { withKey } from "../helpers/keys.ts";
 const NOW = new Date("2026-11-22T08:00:00Z");
 let dir: string;
 let db: Databases;
-let deps: AppDeps;
+let deps: Services;
 let app: ReturnType<typeof createApp>;
 let pro: Record<string, string>;
 const logged: string[] = [];
@@ -43,14 +44,7 @@ beforeAll(async () => {
   });
   exporter.request();
   await exporter.idle();
-  deps = {
-    settings: loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000" }),
-    db,
-    registry,
-    data: new DataState(db.prices),
-    now: () => NOW,
-    exports: new ExportStore(join(dir, EXPORTS_DIR)),
-  };
+  deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000" }), db, { registry, data: new DataState(db.prices), now: () => NOW, exports: new ExportStore(join(dir, EXPORTS_DIR)) });
   app = createApp(deps);
   pro = await withKey(deps, "pro", "live");
 }, 120_000);

@@ -98,10 +98,10 @@ describe("cached /prices/ answers", () => {
   });
 
   test("shared entries (widget reuse) cannot be changed by a caller", () => {
-    const entries = chainPriceEntries(ctx.deps, requireProduct(ctx.deps, "7290000066318"));
+    const entries = chainPriceEntries(ctx.deps.dataSets.live, requireProduct(ctx.deps.dataSets.live, "7290000066318"));
     expect(() => {
       (entries[0] as { price_ils: string }).price_ils = "0.01";
     }).toThrow();
-    expect(chainPriceEntries(ctx.deps, requireProduct(ctx.deps, "7290000066318"))[0]!.price_ils).not.toBe("0.01");
+    expect(chainPriceEntries(ctx.deps.dataSets.live, requireProduct(ctx.deps.dataSets.live, "7290000066318"))[0]!.price_ils).not.toBe("0.01");
   });
 });

@@ -3,8 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { ColdBudget, coldBudgetOf } from "../../src/http/cold-budget.ts";
-import { revalidatorOf } from "../../src/http/revalidator.ts";
+import { ColdBudget } from "../../src/http/cold-budget.ts";
 
 // Just after an import, a busy server (its cold-computation budget spent) answers from the
 // previous data version while it recomputes: every such answer is the old data whole, and says so
@@ -40,7 +39,7 @@ describe("answers across a data version switch", () => {
     refreshChainProducts(ctx.db.prices);
     commitData(ctx.deps, "2026-11-23T05:00:00+02:00");
 
-    coldBudgetOf(ctx.deps).spend(10_000); // the server is busy recomputing: no budget left this second
+    ctx.deps.pacing.coldBudget.spend(10_000); // the server is busy recomputing: no budget left this second
     const during = await call(`/api/v1/prices/?barcode=${MILK}`);
     expect(during.status).toBe(200);
     expect(during.body.data.prices[0].price_ils).toBe("6.90");
@@ -49,7 +48,7 @@ describe("answers across a data version switch", () => {
     expect(during.headers.get("last-modified")).toBe(new Date("2026-11-22T05:00:00+02:00").toUTCString());
 
     budgetClock += 1_100; // a second later the budget frees up; the background recomputes
-    await revalidatorOf(ctx.deps).idle();
+    await ctx.deps.pacing.revalidator.idle();
     const after = await call(`/api/v1/prices/?barcode=${MILK}`);
     expect(after.body.data.prices[0].price_ils).toBe("5.90");
     expect(after.body.meta.data_updated_at).toBe("2026-11-23T05:00:00+02:00");

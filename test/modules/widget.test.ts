@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get, FIXED_NOW } from "../helpers/app.ts";
-import { accessOf } from "../../src/http/access/service.ts";
-import { widgetSubject } from "../../src/http/access/quota-ledger.ts";
+import { widgetSubject } from "../../src/accounts/quota-ledger.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
@@ -366,16 +365,16 @@ describe("the service's demo key (the demo page works out of the box)", () => {
   test("its views count against its own widget quota", async () => {
     const key = demoKeyOf(await page())!;
     const { key_id } = ctx2.db.accounts.query("SELECT key_id FROM service_keys").get() as { key_id: number };
-    const used = () => accessOf(ctx2.deps).quota.usedThisMonth(widgetSubject(key_id), FIXED_NOW);
-    const before = used();
+    const used = () => ctx2.deps.access.quota.usedThisMonth(widgetSubject(key_id), FIXED_NOW);
+    const before = await used();
     expect((await data(key)).status).toBe(200);
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   });
 
   test("an operator who revokes it turns the demo off: it is not made again, the page asks for a key", async () => {
     const key = demoKeyOf(await page())!;
     ctx2.db.accounts.query("UPDATE api_keys SET revoked_at = '2026-11-22T12:00:00+02:00' WHERE id = (SELECT key_id FROM service_keys)").run();
-    accessOf(ctx2.deps).keys.invalidate(); // (the CLI revokes from another process: the key cache notices by itself)
+    ctx2.deps.access.keys.invalidate(); // (the CLI revokes from another process: the key cache notices by itself)
     const html = await page();
     expect(demoKeyOf(html)).toBeNull();
     expect(html).toContain('<input name="key"');

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
@@ -28,7 +29,7 @@ async function serverMadeOn(now: Date) {
   const db = openMemory();
   syncRegistry(db.prices, registry);
   const sandbox = new Sandbox({ db: openSandboxDatabase(":memory:", registry), registry, demo: { scale: 0.01, importer: "inline", now } });
-  const deps: AppDeps = { settings: loadSettings({ MEHIR_SOURCE: "live", MEHIR_RATE_PRO: "100000" }), db, registry, data: new DataState(db.prices), now: () => now, sandbox };
+  const deps = createServices(loadSettings({ MEHIR_SOURCE: "live", MEHIR_RATE_PRO: "100000" }), db, { registry, data: new DataState(db.prices), now: () => now, sandbox });
   const app = createApp(deps);
   const account = createAccount(db.accounts, { email: "dev@example.com", plan: "pro" }, now);
   const key = { "x-api-key": createKey(db.accounts, { accountId: account.id, kind: "test" }, now).key };

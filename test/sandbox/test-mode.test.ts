@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createApp, type AppDeps } from "../../src/app.ts";
+import { createApp } from "../../src/app.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
@@ -27,7 +28,7 @@ function liveServer(source: "live" | "demo" = "live") {
   refreshChainProducts(db.prices);
   bumpDataVersion(db.prices, "2026-11-22T05:00:00+02:00", "live");
   const sandbox = new Sandbox({ db: openSandboxDatabase(":memory:", registry), registry, demo: { scale: 0.01, importer: "inline", now: NOW } });
-  const deps: AppDeps = { settings: loadSettings({ MEHIR_SOURCE: source }), db, registry, data: new DataState(db.prices), now: () => NOW, sandbox };
+  const deps = createServices(loadSettings({ MEHIR_SOURCE: source }), db, { registry, data: new DataState(db.prices), now: () => NOW, sandbox });
   const app = createApp(deps);
   const account = createAccount(db.accounts, { email: `dev-${source}@example.com`, plan: "pro" }, NOW);
   const free = createAccount(db.accounts, { email: `free-${source}@example.com`, plan: "free" }, NOW);

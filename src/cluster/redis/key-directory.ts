@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { ActiveKey } from "../../http/access/key-cache.ts";
+import type { ActiveKey } from "../../accounts/key-lookup.ts";
 import { hashKey, keyKindOf } from "../../http/access/key-format.ts";
 import { redisKeys } from "./keys.ts";
 import type { SharedStore } from "./shared-store.ts";

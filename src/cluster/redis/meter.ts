@@ -1,4 +1,4 @@
-import type { RateVerdict } from "../../http/access/token-bucket.ts";
+import type { RateVerdict } from "../../http/access/rate-limiter.ts";
 import { burstOf } from "../../http/access/token-bucket.ts";
 import { dayOf, monthOf } from "../../http/access/utc-month.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";

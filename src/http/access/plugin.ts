@@ -1,26 +1,26 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../../app.ts";
+import type { Settings } from "../../config.ts";
+import { then, type MaybePromise } from "../../maybe-promise.ts";
+import type { ActiveKey } from "../../accounts/key-lookup.ts";
+import { accountSubject, widgetSubject } from "../../accounts/quota-ledger.ts";
+import type { AccessService } from "./service.ts";
+import type { LoadMeter } from "../load-meter.ts";
 import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../problem.ts";
-import { ACCOUNT_DATA_ROUTES, LIVE_ONLY_ROUTES, planAllows, type Plan } from "../plans.ts";
+import { ACCOUNT_DATA_ROUTES, LIVE_ONLY_ROUTES, planAllows, type Audience, type Plan } from "../plans.ts";
 import { requestState, type AccessContext } from "../request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../etag.ts";
-import { answerEpoch } from "../answer-epoch.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
-import type { ActiveKey } from "./key-cache.ts";
 import { looksSecret, secretKeyInQuery } from "./key-format.ts";
 import { originAllowed, pageOrigin } from "./origins.ts";
 import { publicOrigin } from "../public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "./plan-limits.ts";
-import { accountSubject, widgetSubject } from "./quota-ledger.ts";
 import { countsByWork, deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
 import { matchRoute } from "./route-match.ts";
-import { accessOf } from "./service.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
-import { loadMeterOf } from "../load-meter.ts";
-import { requestSlot } from "../request-slot.ts";
-import { selectDataSet, dataSetOf, type DataSet, type DataSets } from "../data-set.ts";
+import { selectDataSet, dataSetOf, type DataSets } from "../data-set.ts";
+import type { DataSet } from "../../deps.ts";
 import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
 
 /**
@@ -67,38 +67,48 @@ function finalStatus(ctx: { set: { status?: unknown }; error?: unknown; code?: u
  * mode's answers (the sandbox, or the demo data read with a test key) never share a tag with live ones.
  */
 function answerEtag(request: Request, dataSet: DataSet, version: number, livemode: boolean): string {
-  const epoch = answerEpoch(dataSet);
+  const epoch = dataSet.epoch.at(dataSet.now().getTime());
   return etagFor(version, request, livemode ? epoch : `${epoch}:test`);
+}
+
+/** What the access layer uses: the access service, the settings, the clock, the load meter. */
+export interface AccessDeps {
+  access: AccessService;
+  settings: Settings;
+  now: () => Date;
+  /** API requests per second: background work paces itself by it (background-pace.ts). */
+  loadMeter: LoadMeter;
 }
 
 /**
  * The access layer, one global plugin registered before the modules. In onRequest, before
- * routing and validation: key checks, plan gate, rate limit, the data set the request reads
- * (`dataSets`: the sandbox for a test key), conditional GET, quota. The verdict goes on
- * `requestState(request)`: `access` (the app fills meta.quota_remaining and meta.livemode from
- * it) and `headers` (X-RateLimit-*, X-Quota-*, on success and error answers alike).
+ * routing and validation: key checks, plan gate, the data set the request reads (`dataSets`: the
+ * sandbox for a test key), conditional GET, then one metering step (rate limit and quota,
+ * meter.ts). The verdict goes on `requestState(request)`: `access` (the app fills
+ * meta.quota_remaining and meta.livemode from it) and `headers` (X-RateLimit-*, X-Quota-*, on
+ * success and error answers alike). Synchronous with in-process access state; it waits only
+ * when the access service answers later (a shared store).
  */
-export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
-  const access = accessOf(deps);
-  const { settings } = deps;
+export function accessPlugin(deps: AccessDeps, dataSets: DataSets) {
+  const { access, settings, loadMeter: meter } = deps;
   const reservations = quotaReservations;
-  // API requests per second: background work paces itself by it (background-pace.ts).
-  const meter = loadMeterOf(deps);
 
   /** Refuses a request that has no usable key, charging the caller's address (so guessing is throttled too). */
-  function refuseAnonymous(request: Request, address: string, widget: boolean, error: ApiError): never {
+  function refuseAnonymous(request: Request, address: string, widget: boolean, error: ApiError): MaybePromise<never> {
     const state = requestState(request);
-    const verdict = widget ? access.limiter.take(`widget:${address}`, settings.widgetRate) : access.limiter.take(`ip:${address}`, settings.rateAnonymous);
-    Object.assign(state.headers, rateHeaders(verdict));
-    if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
-    throw error;
+    const taken = widget ? access.limiter.take(`widget:${address}`, settings.widgetRate) : access.limiter.take(`ip:${address}`, settings.rateAnonymous);
+    return then(taken, (verdict) => {
+      Object.assign(state.headers, rateHeaders(verdict));
+      if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
+      throw error;
+    });
   }
 
   function rateLimited(retryAfter: number): ApiError {
     return new ApiError("rate_limited", `Too many requests; retry in ${retryAfter} s.`, { headers: { "retry-after": String(retryAfter) } });
   }
 
-  function guard(request: Request, server: PeerSource | null): Response | undefined {
+  function guard(request: Request, server: PeerSource | null): MaybePromise<Response | undefined> {
     const { audience, route } = matchRoute(request.method, pathOf(request.url));
     // Everyone reads the live data but test keys (chosen below).
     selectDataSet(request, dataSets.live);
@@ -109,8 +119,10 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     if (audience === "public") {
       // Every response carries X-RateLimit-* (the contract): public paths are not limited, so they
       // show the client address's bucket for calls without a key, without taking from it.
-      Object.assign(state.headers, rateHeaders(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous)));
-      return undefined;
+      return then(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous), (verdict) => {
+        Object.assign(state.headers, rateHeaders(verdict));
+        return undefined;
+      });
     }
     meter.note();
     // Only refusals without a usable key and the widget's buckets need it (a native call per use).
@@ -129,7 +141,7 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
     const params = request.url.includes("?") ? new URL(request.url).searchParams : null;
     const fromQuery = params?.get("key")?.trim() || null;
     if ((fromQuery !== null && looksSecret(fromQuery)) || (params !== null && secretKeyInQuery(request.url, params))) {
-      refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
+      return refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }
     const presented = header ?? fromQuery;
     if (presented === null) {
@@ -138,94 +150,109 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
         : mcp
           ? "Send your API key in the X-API-Key header or as Authorization: Bearer."
           : "Send your API key in the X-API-Key header.";
-      refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", how));
+      return refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", how));
     }
-    const key = access.keys.lookup(presented);
-    if (!key) refuseAnonymous(request, address(), widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
+    return then(access.keys.lookup(presented), (key) => {
+      if (!key) return refuseAnonymous(request, address(), widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
+      return guardKey(request, key, audience, route, address);
+    });
+  }
 
+  /** The checks and metering of a request presenting an active key. */
+  function guardKey(request: Request, key: ActiveKey, audience: Audience, route: string | null, address: () => string): MaybePromise<Response | undefined> {
+    const state = requestState(request);
+    const widget = audience === "publishable";
+    const mcp = audience === "mcp";
     // The MCP envelope (initialize, tools/list, …) has a bucket of its own: a tool call's API
     // request takes from the key's bucket exactly as the same call made directly would.
-    const bucketId = widget ? `widget:${address()}` : mcp ? `mcp:${key.id}` : `key:${key.id}`;
-    const perMinute = widget ? settings.widgetRate : planRate(settings, key.plan);
+    const bucket = { id: widget ? `widget:${address()}` : mcp ? `mcp:${key.id}` : `key:${key.id}`, perMinute: widget ? settings.widgetRate : planRate(settings, key.plan) };
     const now = deps.now();
     const secret = key.kind !== "publishable";
     const quotaLimit = secret ? planQuota(settings, key.plan) : null;
     const quotaSubject = secret ? accountSubject(key.accountId) : widgetSubject(key.id);
-    const liveRemaining = () => Math.max(0, (quotaLimit ?? 0) - access.quota.usedThisMonth(quotaSubject, now));
 
     /** A refusal for a known key: its bucket's figures (nothing taken) and its quota figures. */
-    const refuse = (error: ApiError): never => {
-      Object.assign(state.headers, rateHeaders(access.limiter.peek(bucketId, perMinute)));
-      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, liveRemaining()));
-      throw error;
-    };
-    if (widget && secret) refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
-    if (!widget && !secret) refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
+    const refuse = (error: ApiError): MaybePromise<never> =>
+      then(access.limiter.peek(bucket.id, bucket.perMinute), (verdict) => {
+        Object.assign(state.headers, rateHeaders(verdict));
+        if (quotaLimit === null) throw error;
+        return then(access.quota.usedThisMonth(quotaSubject, now), (used): never => {
+          Object.assign(state.headers, quotaHeaders(quotaLimit, quotaLimit - used));
+          throw error;
+        });
+      });
+    if (widget && secret) return refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
+    if (!widget && !secret) return refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
     if (widget) {
       // A widget on one of the service's own pages (the demo page) asks without an Origin header.
       const own = () => publicOrigin(request, settings.trustProxy);
       const from = pageOrigin(request, own);
-      if (!originAllowed(key.allowedOrigins, from, own)) refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${from}.`));
+      if (!originAllowed(key.allowedOrigins, from, own)) return refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${from}.`));
     }
     if (!widget && !mcp && !planAllows(key.plan, audience as Plan)) {
-      refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
+      return refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }
-
     if (key.kind === "test" && route !== null && LIVE_ONLY_ROUTES.has(route)) {
-      refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
+      return refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
     }
 
-    const verdict = access.limiter.take(bucketId, perMinute);
-    Object.assign(state.headers, rateHeaders(verdict));
-    if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, liveRemaining()));
-    if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
-
-    state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : liveRemaining());
-    // The MCP envelope itself is not counted: each tool call is, by the API request it makes.
-    if (mcp) return undefined;
-
-    const dataSet = dataSets.forKey(key.kind);
-    if (!dataSet) {
-      throw new ApiError("data_not_ready", "Test mode's sandbox data is being made (once, in seconds); try again shortly.", {
-        headers: { "retry-after": String(SANDBOX_RETRY_AFTER_S) },
-      });
+    // What the request will count, decided before metering: the data set it reads (null while a
+    // test key's sandbox is being made), whether it is a 304 (never counted), how it counts.
+    const dataSet = mcp ? null : dataSets.forKey(key.kind);
+    const accountData = route !== null && ACCOUNT_DATA_ROUTES.has(route);
+    let etag: string | null = null;
+    if (dataSet && !accountData && (request.method === "GET" || request.method === "HEAD")) {
+      const candidate = answerEtag(request, dataSet, dataSet.data.current.version, key.kind !== "test");
+      if (etagMatches(request.headers.get("if-none-match"), candidate)) etag = candidate;
     }
-    selectDataSet(request, dataSet);
-
-    if (route !== null && ACCOUNT_DATA_ROUTES.has(route)) state.accountData = true;
-    else if (request.method === "GET" || request.method === "HEAD") {
-      const etag = answerEtag(request, dataSet, dataSet.data.current.version, key.kind !== "test");
-      if (etagMatches(request.headers.get("if-none-match"), etag)) return notModified(request, etag, widget, dataSet);
-    }
-
-    // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's widget quota.
-    if (key.kind === "test") return undefined;
+    const byWork = quotaLimit !== null && route !== null && countsByWork(request.method, route);
+    // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's
+    // widget quota; the MCP envelope, 304s and work-counted routes (charged by their handler) take
+    // nothing here. A secret key's quota figures are read either way (its headers show them).
+    const counts = !mcp && dataSet !== null && etag === null && key.kind !== "test" && !byWork;
     const limit = quotaLimit ?? settings.widgetQuota;
-    if (quotaLimit !== null && route !== null && countsByWork(request.method, route)) {
-      // Counted by the work the body asks for: the handler takes every call at once (chargeCalls),
-      // so concurrent requests never hold part of what they need. Refused now if nothing is left.
-      if (liveRemaining() <= 0) {
-        Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
-        state.access.quotaRemaining = 0;
-        throw quotaExceeded(now, `This month's quota is spent (the ${PLAN_NAMES[key.plan]} plan's ${limit} calls); it renews at 00:00 UTC on the 1st.`);
+    const quota = counts ? { subject: quotaSubject, limit, calls: 1 } : quotaLimit !== null ? { subject: quotaSubject, limit: quotaLimit, calls: 0 } : null;
+
+    return then(access.meter.admit({ requestId: state.id, bucket, quota, now }), (verdict) => {
+      const remaining = verdict.quota?.remaining ?? 0;
+      Object.assign(state.headers, rateHeaders(verdict.rate));
+      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, remaining));
+      if (!verdict.rate.allowed) throw rateLimited(verdict.rate.retryAfter);
+
+      state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : remaining);
+      // The MCP envelope itself is not counted: each tool call is, by the API request it makes.
+      if (mcp) return undefined;
+      if (!dataSet) {
+        throw new ApiError("data_not_ready", "Test mode's sandbox data is being made (once, in seconds); try again shortly.", {
+          headers: { "retry-after": String(SANDBOX_RETRY_AFTER_S) },
+        });
       }
-      deferredCharges.set(request, { subject: quotaSubject, limit });
+      selectDataSet(request, dataSet);
+      if (accountData) state.accountData = true;
+      if (etag !== null) return notModified(request, etag, widget, dataSet);
+      if (key.kind === "test") return undefined;
+      if (byWork) {
+        // Counted by the work the body asks for: the handler takes every call at once (chargeCalls),
+        // so concurrent requests never hold part of what they need. Refused now if nothing is left.
+        if (remaining <= 0) {
+          Object.assign(state.headers, quotaHeaders(quotaLimit!, 0));
+          state.access.quotaRemaining = 0;
+          throw quotaExceeded(now, `This month's quota is spent (the ${PLAN_NAMES[key.plan]} plan's ${limit} calls); it renews at 00:00 UTC on the 1st.`);
+        }
+        deferredCharges.set(request, { subject: quotaSubject, limit });
+        return undefined;
+      }
+      const reservation = verdict.quota?.reservation ?? null;
+      if (!reservation) {
+        if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
+        state.access.quotaRemaining = quotaLimit === null ? null : 0;
+        const what = secret ? `${PLAN_NAMES[key.plan]} plan's ${limit} calls` : `publishable key's ${limit} widget views`;
+        throw quotaExceeded(now, `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`);
+      }
+      reservations.set(request, reservation);
+      state.access.quotaReserved = true;
       return undefined;
-    }
-    const reserved = access.quota.tryReserve(quotaSubject, limit, now);
-    if (!reserved.ok) {
-      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
-      state.access.quotaRemaining = quotaLimit === null ? null : 0;
-      const what = secret ? `${PLAN_NAMES[key.plan]} plan's ${limit} calls` : `publishable key's ${limit} widget views`;
-      throw quotaExceeded(now, `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`);
-    }
-    reservations.set(request, reserved.reservation);
-    state.access.quotaReserved = true;
-    if (quotaLimit !== null) {
-      state.access.quotaRemaining = reserved.remaining;
-      Object.assign(state.headers, quotaHeaders(quotaLimit, reserved.remaining));
-    }
-    return undefined;
+    });
   }
 
   function contextFor(key: ActiveKey, quotaLimit: number | null, quotaRemaining: number | null): AccessContext {
@@ -278,7 +305,7 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
         const reservation = reservations.get(request);
         if (reservation) {
           reservations.delete(request);
-          access.quota.refund(reservation);
+          void access.quota.refund(reservation);
           if (state.access.quotaLimit !== null && state.access.quotaRemaining !== null) {
             state.access.quotaRemaining += 1;
             Object.assign(state.headers, quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining));
@@ -298,12 +325,12 @@ export function accessPlugin(deps: AppDeps, dataSets: DataSets) {
         // handler did not foresee) counts one call, like any answered request.
         deferredCharges.delete(request);
         const status = finalStatus({ set, error, code, responseValue });
-        if (!refunds(status)) access.quota.tryReserve(deferred.subject, deferred.limit, deps.now());
+        if (!refunds(status)) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
       }
       const reservation = reservations.get(request);
       if (!reservation) return;
       reservations.delete(request);
-      if (refunds(finalStatus({ set, error, code, responseValue }))) access.quota.refund(reservation);
+      if (refunds(finalStatus({ set, error, code, responseValue }))) void access.quota.refund(reservation);
     })
     .onStop(() => access.flush());
 }

@@ -1,4 +1,4 @@
-import type { RateVerdict } from "./token-bucket.ts";
+import type { RateVerdict } from "./rate-limiter.ts";
 
 /** X-RateLimit-* of a bucket verdict. */
 export function rateHeaders(verdict: RateVerdict): Record<string, string> {

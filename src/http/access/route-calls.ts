@@ -1,10 +1,10 @@
-import type { AppDeps } from "../../app.ts";
+import { then, type MaybePromise } from "../../maybe-promise.ts";
 import { ApiError } from "../problem.ts";
 import { requestSlot } from "../request-slot.ts";
 import { requestState } from "../request-state.ts";
 import { quotaHeaders } from "./response-headers.ts";
-import type { Reservation } from "./quota-ledger.ts";
-import { accessOf } from "./service.ts";
+import type { Reservation } from "../../accounts/quota-ledger.ts";
+import type { QuotaLedger } from "../../accounts/quota-ledger.ts";
 import { secondsToNextMonth } from "./utc-month.ts";
 
 /**
@@ -46,29 +46,32 @@ export function quotaExceeded(now: Date, detail: string): ApiError {
 }
 
 /**
- * Takes the `calls` a request of a ROUTE_CALLS route counts, all or none, in one synchronous step
+ * Takes the `calls` a request of a ROUTE_CALLS route counts, all or none, at once
  * (exact under concurrency, like every reservation; given back like any on a 304, 429 or 5xx).
  * When fewer are left the request is refused whole with 429 `quota_exceeded` and counts nothing.
  * Test keys count nothing; a request already charged is not charged again.
  */
-export function chargeCalls(deps: AppDeps, request: Request, calls: number): void {
+export function chargeCalls(quota: QuotaLedger, now: Date, request: Request, calls: number): MaybePromise<void> {
   const deferred = deferredCharges.get(request);
   const state = requestState(request);
   if (!deferred || !state.access) return;
+  const access = state.access;
   deferredCharges.delete(request);
-  const now = deps.now();
-  const result = accessOf(deps).quota.tryReserve(deferred.subject, deferred.limit, now, calls);
-  if (!result.ok) {
-    const left = Math.max(0, deferred.limit - accessOf(deps).quota.usedThisMonth(deferred.subject, now));
-    state.access.quotaRemaining = left;
-    Object.assign(state.headers, quotaHeaders(deferred.limit, left));
-    throw quotaExceeded(
-      now,
-      `This request counts ${calls} calls and ${left} of this month's ${deferred.limit} are left; send less, or wait until the quota renews at 00:00 UTC on the 1st.`,
-    );
-  }
-  quotaReservations.set(request, result.reservation);
-  state.access.quotaReserved = true;
-  state.access.quotaRemaining = result.remaining;
-  Object.assign(state.headers, quotaHeaders(deferred.limit, result.remaining));
+  return then(quota.tryReserve(deferred.subject, deferred.limit, now, calls, state.id), (result) => {
+    if (!result.ok) {
+      return then(quota.usedThisMonth(deferred.subject, now), (used): never => {
+        const left = Math.max(0, deferred.limit - used);
+        access.quotaRemaining = left;
+        Object.assign(state.headers, quotaHeaders(deferred.limit, left));
+        throw quotaExceeded(
+          now,
+          `This request counts ${calls} calls and ${left} of this month's ${deferred.limit} are left; send less, or wait until the quota renews at 00:00 UTC on the 1st.`,
+        );
+      });
+    }
+    quotaReservations.set(request, result.reservation);
+    access.quotaReserved = true;
+    access.quotaRemaining = result.remaining;
+    Object.assign(state.headers, quotaHeaders(deferred.limit, result.remaining));
+  });
 }

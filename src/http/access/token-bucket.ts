@@ -1,20 +1,10 @@
-/**
- * Token buckets, in memory: `perMinute` tokens refill evenly over a minute, and a bucket holds at
- * most a quarter of that (at least 1), the burst: Free's 60/min allows 15 requests at once, then
- * one a second. One bucket per id (a key, or a client address).
- */
+import type { RateLimiter, RateVerdict } from "./rate-limiter.ts";
 
-export interface RateVerdict {
-  allowed: boolean;
-  /** The per-minute figure (X-RateLimit-Limit). */
-  limit: number;
-  /** Whole requests left now (X-RateLimit-Remaining). */
-  remaining: number;
-  /** Whole seconds until the bucket is full again (X-RateLimit-Reset). */
-  reset: number;
-  /** When refused: whole seconds until one request is allowed (≥ 1). */
-  retryAfter: number;
-}
+/**
+ * The in-process RateLimiter: token buckets in memory. `perMinute` tokens refill evenly over a
+ * minute, and a bucket holds at most a quarter of that (at least 1), the burst: Free's 60/min
+ * allows 15 requests at once, then one a second. One bucket per id (a key, or a client address).
+ */
 
 interface Bucket {
   tokens: number;
@@ -28,7 +18,7 @@ export function burstOf(perMinute: number): number {
 
 const SWEEP_EVERY_MS = 60_000;
 
-export class RateLimiter {
+export class TokenBuckets implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private sweptAt: number;
 

@@ -1,5 +1,6 @@
 import type { DataSets } from "../data-set.ts";
 import { AnswerCache } from "../answer-cache.ts";
+import type { DataSet } from "../../deps.ts";
 import { header, sample } from "./prometheus.ts";
 
 /**
@@ -11,11 +12,16 @@ export function answerMetrics(dataSets: DataSets): string {
   let out = header("mehir_answers_total", "counter", "API answers by data set (live, sandbox: test mode), cache and how they were given: hit, stale (previous data version, being recomputed), computed");
   const sets = [{ name: "live", deps: dataSets.live }, ...(dataSets.sandboxData ? [{ name: "sandbox", deps: dataSets.sandboxData }] : [])];
   for (const { name, deps } of sets) {
-    for (const cache of AnswerCache.ofApp(deps)) {
+    for (const cache of answerCaches(deps)) {
       for (const [outcome, n] of Object.entries(cache.counts)) out += sample("mehir_answers_total", { data_set: name, cache: cache.name, outcome }, n);
     }
   }
   out += header("mehir_sandbox_ready", "gauge", "1 once test mode's sandbox data is made (sandbox.sqlite), else 0");
   out += sample("mehir_sandbox_ready", {}, dataSets.sandboxData ? 1 : 0);
   return out;
+}
+
+/** A data set's answer caches (the others it holds are not answers: item rows, basket data). */
+function answerCaches(dataSet: DataSet): AnswerCache<unknown>[] {
+  return Object.values(dataSet.answers).filter((cache): cache is AnswerCache<unknown> => cache instanceof AnswerCache);
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { operation } from "../openapi/operation.ts";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { requestState } from "../request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
 import { answerMetrics } from "./answer-metrics.ts";
@@ -10,7 +10,6 @@ import { HttpMetrics } from "./http-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import { RoutePatterns } from "./route-patterns.ts";
 import { logRequest } from "./request-log.ts";
-import type { DataSets } from "../data-set.ts";
 
 export const METRICS_PATH = "/metrics";
 
@@ -58,7 +57,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * `routes` lists the app's routes (pass `() => app.routes`): answers given before routing (key
  * refusals) are counted under their route, and a 405 is told from a 404.
  */
-export function observability(deps: AppDeps, routes: () => { method: string; path: string }[], dataSets: DataSets) {
+export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, routes: () => { method: string; path: string }[]) {
+  const { dataSets } = deps;
   const metrics = new HttpMetrics();
   const patterns = new RoutePatterns(routes);
   // The hook names the context fields it reads: given the whole context, Elysia would parse
@@ -102,7 +102,7 @@ export function observability(deps: AppDeps, routes: () => { method: string; pat
     ({ set }) => {
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
       set.headers["cache-control"] = "no-store";
-      return metrics.render() + answerMetrics(dataSets) + dataMetrics(deps.db.prices, deps.now(), deps.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
+      return metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { XmlNode, XmlValue } from "./xml.ts";
+import type { XmlNode, XmlValue } from "./xml-value.ts";
 import { detach } from "../load/detach.ts";
 
 const GT = 62; // >

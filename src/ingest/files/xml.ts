@@ -1,11 +1,9 @@
 import { FileRejectedError } from "./rejected.ts";
 import { scanXml, type ScanOptions } from "./xml-scan.ts";
 
-/** The document shape (that of `Bun.XML.parse`): `@attr`, `#text`, repeated children as arrays, leaves as strings. */
-export type XmlValue = string | XmlNode | XmlValue[];
-export interface XmlNode {
-  [key: string]: XmlValue;
-}
+import type { XmlNode } from "./xml-value.ts";
+
+export type { XmlNode, XmlValue } from "./xml-value.ts";
 
 export interface ParsedXml {
   /** Root element name as written (e.g. `Root`, `asx:abap`). */

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { bestName } from "../../identity/names.ts";
 import { detach } from "./detach.ts";
 import type { PriceRows } from "./price-rows.ts";
-import type { Classifier } from "./products.ts";
+import type { Classifier } from "./classifier.ts";
 
 interface NameNote {
   /** productHash of the description the chain published (NaN: not computed ahead). */

@@ -4,8 +4,9 @@ import { detach } from "./detach.ts";
 import { keyNumber, productHash, type PriceRows } from "./price-rows.ts";
 import { ChainNames } from "./chain-names.ts";
 
-/** Fills `products.category` from a name and manufacturer (the keyword classifier). */
-export type Classifier = (name: string, manufacturer: string | null) => string | null;
+import type { Classifier } from "./classifier.ts";
+
+export type { Classifier } from "./classifier.ts";
 
 interface ProductFields {
   name: string;

@@ -2,8 +2,7 @@ import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/query.ts";
 import * as z from "zod";
-import type { AppDeps } from "../../app.ts";
-import { alertsOf } from "../../alerts/alert-service.ts";
+import type { Services } from "../../services.ts";
 import { readJsonBody, validateBody } from "../../http/json-body.ts";
 import { requestState } from "../../http/request-state.ts";
 import {
@@ -122,8 +121,10 @@ export const TEST_ALERT = operation({
  * delivery log) and /{id}/test/ (send a test event). Pro plan. Answers are account data: never
  * cached (no ETag, `Cache-Control: no-store`).
  */
-export function alertsModule(deps: AppDeps) {
-  const service = alertsOf(deps);
+export function alertsModule(services: Pick<Services, "alerts" | "dataSets">) {
+  const service = services.alerts;
+  // Alerts watch the live data only (test keys are refused: live_key_required).
+  const deps = services.dataSets.live;
   return new Elysia({ name: "module.alerts" })
     .onAfterHandle(({ set }) => {
       set.headers["cache-control"] = "no-store";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import type { Alert } from "../../alerts/alert-store.ts";
 import type { AlertService } from "../../alerts/alert-service.ts";
 import { conditionJson, conditionOf } from "../../alerts/condition.ts";
@@ -62,7 +62,7 @@ export function deliveryJson(d: Delivery) {
 }
 
 /** A city filter as stored: the canonical name of a known locality or of a store's city; else 400. */
-function alertCity(deps: AppDeps, raw: string): string {
+function alertCity(deps: DataSet, raw: string): string {
   const name = cityFilterName(raw);
   if (findCity(raw)) return name;
   if (stmt(deps.db.prices, "SELECT 1 FROM stores WHERE city = ? LIMIT 1").get(name)) return name;
@@ -74,7 +74,7 @@ function alertCity(deps: AppDeps, raw: string): string {
  * product, chains and city; records the alert with its state at the served data version (so only
  * a change at a later version fires) and its sealed secret. The secret is returned once.
  */
-export async function createAlert(deps: AppDeps, service: AlertService, accountId: number, body: CreateAlertBody) {
+export async function createAlert(deps: DataSet, service: AlertService, accountId: number, body: CreateAlertBody) {
   requireData(deps);
   try {
     await checkTarget(body.url, service.policy);
@@ -165,7 +165,7 @@ export function listDeliveries(service: AlertService, accountId: number, publicI
  * `test: true`, logged with the deliveries and attempted once at once; the answer is the attempt's
  * outcome. A success enables a disabled alert again.
  */
-export async function sendTestEvent(deps: AppDeps, service: AlertService, accountId: number, publicId: string) {
+export async function sendTestEvent(deps: DataSet, service: AlertService, accountId: number, publicId: string) {
   const alert = requireAlert(service, accountId, publicId);
   const now = deps.now();
   const view = priceView(deps, alert, now);

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
+import type { SnapshotSource } from "../../snapshot-source.ts";
 import { ResultCache } from "../prices/result-cache.ts";
 import { productKey } from "../../identity/product-id.ts";
 import { resolveProduct, type ResolveResult } from "../../identity/resolve.ts";
@@ -45,10 +46,15 @@ export class BasketData {
   private readonly promotionsBy = new ResultCache<PromotionRow[]>(1_000_000);
   private readonly storesBy = new ResultCache<Int32Array>(5_000_000);
 
-  constructor(
-    private readonly db: Database,
-    private readonly version: () => number,
-  ) {}
+  constructor(private readonly source: Pick<SnapshotSource, "db" | "current">) {}
+
+  private get db(): Database {
+    return this.source.db;
+  }
+
+  private version(): number {
+    return this.source.current.version;
+  }
 
   /** What an item's barcode and chain_id name, as resolveProduct resolves them. */
   product(barcode: string, chainId?: string): ResolveResult {
@@ -126,11 +132,13 @@ function group<R>(ids: number[], rows: R[], keyOf: (row: R) => number): Map<numb
   return out;
 }
 
-const perApp = new WeakMap<AppDeps, BasketData>();
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    basketData: BasketData;
+  }
+}
 
-/** The basket data cache of an app. */
-export function basketData(deps: AppDeps): BasketData {
-  let data = perApp.get(deps);
-  if (!data) perApp.set(deps, (data = new BasketData(deps.db.prices, () => deps.data.current.version)));
-  return data;
+/** The basket data cache of a data set (createServices builds one per data set). */
+export function basketData(deps: DataSet): BasketData {
+  return deps.answers.basketData;
 }

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import { formatIls } from "../../time.ts";
 import { lineTotal, type UnitPromotion } from "../prices/pricing.ts";
 import { publicPromotionId, type ProductRow } from "../prices/queries.ts";
@@ -22,6 +22,7 @@ export interface ItemPricing {
 }
 
 /** The promotion as the pricing rules take it; made once per cached row. */
+// A pure memo of each (immutable) promotion row's mapping: no app state.
 const units = new WeakMap<PromotionRow, UnitPromotion>();
 export function toUnitPromotion(r: PromotionRow): UnitPromotion {
   let unit = units.get(r);
@@ -55,7 +56,7 @@ function lineJson(barcode: string, name: string, quantity: number, unit: number,
  *
  * @example itemPricing(deps, "7290000066318", 2, product).byChain.get(shufersalId)?.total // 1380
  */
-export function itemPricing(deps: AppDeps, barcode: string, quantity: number, product: ProductRow): ItemPricing {
+export function itemPricing(deps: DataSet, barcode: string, quantity: number, product: ProductRow): ItemPricing {
   const cache = cacheOf(deps);
   const version = deps.data.current.version;
   const now = deps.now().getTime();
@@ -108,12 +109,20 @@ export function storeLine(barcode: string, name: string, quantity: number, shelf
   return { json: lineJson(barcode, name, quantity, shelf, total, promotionId), total, shelf: shelf * quantity };
 }
 
-const caches = new WeakMap<AppDeps, ResultCache<ItemPricing>>();
 // Weight = chain lines held (~200 bytes each).
 const MAX_LINES = 300_000;
 
-function cacheOf(deps: AppDeps): ResultCache<ItemPricing> {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new ResultCache<ItemPricing>(MAX_LINES)));
-  return cache;
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    basketItems: ResultCache<ItemPricing>;
+  }
+}
+
+/** A data set's item pricings (createServices builds one per data set). */
+export function itemPricings(): ResultCache<ItemPricing> {
+  return new ResultCache<ItemPricing>(MAX_LINES);
+}
+
+function cacheOf(deps: DataSet): ResultCache<ItemPricing> {
+  return deps.answers.basketItems;
 }

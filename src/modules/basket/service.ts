@@ -1,5 +1,5 @@
 import { requireCity } from "../../http/city-filter.ts";
-import type { AppDeps } from "../../app.ts";
+import type { DataSet, Pacing } from "../../deps.ts";
 import { invalidParameter } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { cityFilterName } from "../../geo.ts";
@@ -38,7 +38,7 @@ interface Priced {
  * Unknown products stay as lines without a product (listed as missing); an ambiguous bare code
  * is 400 ambiguous_product naming the item.
  */
-function mergeItems(deps: AppDeps, body: BasketBody): BasketItem[] {
+function mergeItems(deps: DataSet, body: BasketBody): BasketItem[] {
   const data = basketData(deps);
   const byKey = new Map<string, BasketItem>();
   body.items.forEach((item, i) => {
@@ -54,7 +54,7 @@ function mergeItems(deps: AppDeps, body: BasketBody): BasketItem[] {
 }
 
 /** The active promotions (now) among the products' promotion items. */
-function activeItemPromotions(deps: AppDeps, productIds: number[]): PromotionRow[] {
+function activeItemPromotions(deps: DataSet, productIds: number[]): PromotionRow[] {
   const now = deps.now().getTime();
   const out: PromotionRow[] = [];
   for (const rows of basketData(deps).promotions(productIds).values()) {
@@ -69,7 +69,7 @@ function activeItemPromotions(deps: AppDeps, productIds: number[]): PromotionRow
  * chain's active promotions that run in at least half of the chain's stores carrying the item
  * (priced per item and cached, see item-pricing.ts).
  */
-function priceByChain(deps: AppDeps, items: BasketItem[], chainFilter: Set<number> | null): Priced[] {
+function priceByChain(deps: DataSet, items: BasketItem[], chainFilter: Set<number> | null): Priced[] {
   const pricings = items.map((item) => (item.product ? itemPricing(deps, item.barcode, item.quantity, item.product) : null));
   const chains: number[] = [];
   const seen = new Set<number>();
@@ -106,7 +106,7 @@ interface CandidateStore {
 }
 
 /** The stores a city or `near` basket prices: the city's, the ones within the radius, or both at once. */
-function candidateStores(deps: AppDeps, city: string | undefined, near: Near | undefined): CandidateStore[] {
+function candidateStores(deps: DataSet, city: string | undefined, near: Near | undefined): CandidateStore[] {
   if (!near) {
     return deps.db.prices.query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ? AND closed_at IS NULL`).all(city!) as CandidateStore[];
   }
@@ -123,7 +123,7 @@ function candidateStores(deps: AppDeps, city: string | undefined, near: Near | u
  * Store pricing (a `city` or `near` basket): every candidate store priced exactly; per chain the
  * store with most items, then lowest total.
  */
-function priceByStore(deps: AppDeps, items: BasketItem[], stores: CandidateStore[], chainFilter: Set<number> | null): Priced[] {
+function priceByStore(deps: DataSet, items: BasketItem[], stores: CandidateStore[], chainFilter: Set<number> | null): Priced[] {
   const inScope = stores.filter((s) => !chainFilter || chainFilter.has(s.chain_id));
   const found = items.filter((i) => i.product);
   if (inScope.length === 0 || found.length === 0) return [];
@@ -196,7 +196,7 @@ function priceByStore(deps: AppDeps, items: BasketItem[], stores: CandidateStore
  * Returns the answer's `data` as UTF-8 JSON: the lines come serialized from their cache, and a
  * 100-item basket over 30 chains is 3,000 of them.
  */
-export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint8Array; validUntil: number } {
+export function compareBasketJson(deps: DataSet, body: BasketBody): { json: Uint8Array; validUntil: number } {
   const chainRows = deps.db.prices.query("SELECT id, slug, name FROM chains").all() as { id: number; slug: string; name: string }[];
   const bySlug = new Map(chainRows.map((c) => [c.slug, c]));
   const byId = new Map(chainRows.map((c) => [c.id, c]));
@@ -252,8 +252,18 @@ export function compareBasketJson(deps: AppDeps, body: BasketBody): { json: Uint
   return { json: out.text(`],"missing_items":${JSON.stringify(missing)}}`).finish(), validUntil };
 }
 
-const baskets = new WeakMap<AppDeps, AnswerCache<PrebuiltJson>>();
 const BASKET_BYTES = 32 * 2 ** 20;
+
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    basket: AnswerCache<PrebuiltJson>;
+  }
+}
+
+/** A data set's chain-wide basket answers (createServices builds one per data set). */
+export function basketAnswers(pacing: Pacing): AnswerCache<PrebuiltJson> {
+  return AnswerCache.of<PrebuiltJson>(pacing, BASKET_BYTES, "basket");
+}
 
 /**
  * Chain-wide basket answers cached whole per body and data version (shopping apps send the same
@@ -262,10 +272,9 @@ const BASKET_BYTES = 32 * 2 ** 20;
  * never lines of two versions in one answer. City baskets are computed every time.
  * @example cachedBasket(deps, { items: [{ barcode: "7290000066318", quantity: 2 }] }).value.size // 1234
  */
-export function cachedBasket(deps: AppDeps, body: BasketBody): Answered<PrebuiltJson> {
+export function cachedBasket(deps: DataSet, body: BasketBody): Answered<PrebuiltJson> {
   if (body.city !== undefined || body.near !== undefined) return { value: PrebuiltJson.fromBytes(compareBasketJson(deps, body).json), snapshot: deps.data.current, stale: false };
-  let cache = baskets.get(deps);
-  if (!cache) baskets.set(deps, (cache = AnswerCache.of<PrebuiltJson>(deps, BASKET_BYTES, "basket")));
+  const cache = deps.answers.basket;
   return cache.get(deps, JSON.stringify(body), () => {
     const { json, validUntil } = compareBasketJson(deps, body);
     return { value: PrebuiltJson.fromBytes(json), validUntil, weight: json.length };

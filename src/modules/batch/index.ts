@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
@@ -37,7 +37,7 @@ export const BATCH_PRICES = operation({
 });
 
 /** POST /api/v1/prices/batch/: many products' /prices/ answers in one call. */
-export function batchModule(deps: AppDeps) {
+export function batchModule(deps: Pick<Services, "access" | "now">) {
   // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
   return new Elysia({ name: "module.batch" }).use(prebuiltJson()).use(servedData).post(
     BATCH_PRICES.path,
@@ -49,11 +49,11 @@ export function batchModule(deps: AppDeps) {
         checkBatchFilters(dataSet, body);
       } catch (error) {
         // A refused body counts one call, as any answered request does.
-        chargeCalls(deps, request, 1);
+        await chargeCalls(deps.access.quota, deps.now(), request, 1);
         throw error;
       }
       const calls = callsFor(ROUTE, body.items.length);
-      chargeCalls(deps, request, calls);
+      await chargeCalls(deps.access.quota, deps.now(), request, calls);
       const { json, snapshot } = batchPricesJson(dataSet, body);
       requestState(request).snapshot = snapshot;
       return { data: json, meta: { items: body.items.length, calls, data_updated_at: snapshot.updatedAt, source: snapshot.source } };

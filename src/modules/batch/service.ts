@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import type { DataSnapshot } from "../../data-state.ts";
 import { utf8 } from "../../http/json-bytes.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
@@ -19,7 +19,7 @@ const ITEM_ERRORS: ReadonlySet<string> = new Set(["product_not_found", "chain_no
  * the same cached answer. An error /prices/ would answer for the item alone (unknown product,
  * unknown chain, a bare code several chains use) becomes the item's error.
  */
-function answerItem(deps: AppDeps, body: BatchBody, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
+function answerItem(deps: DataSet, body: BatchBody, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
   try {
     const query = priceFilters(deps, { chain_id: item.chain_id, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
     if (body.chain_ids) query.chainIds = body.chain_ids;
@@ -34,7 +34,7 @@ function answerItem(deps: AppDeps, body: BatchBody, item: BatchBody["items"][num
  * The batch's own filters, checked once so their errors are the request's, not every item's: an
  * unknown chain in `chain_ids` is 400 naming it, `radius_km` without `near` 400.
  */
-export function checkBatchFilters(deps: AppDeps, body: BatchBody): void {
+export function checkBatchFilters(deps: DataSet, body: BatchBody): void {
   body.chain_ids?.forEach((slug, i) => {
     if (!deps.registry.bySlug.has(slug)) throw invalidParameter(`chain_ids[${i}]`, `Unknown chain ${slug}; GET /api/v1/chains/ lists them.`);
   });
@@ -47,7 +47,7 @@ export function checkBatchFilters(deps: AppDeps, body: BatchBody): void {
  * just after an import a busy server may answer an item from the previous data (see
  * AnswerCache); when that would mix versions, those items are asked again on the current data.
  */
-export function batchPricesJson(deps: AppDeps, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
+export function batchPricesJson(deps: DataSet, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const answers = body.items.map((item) => answerItem(deps, body, item, true));
   const versions = new Set(answers.flatMap((a) => ("snapshot" in a ? [a.snapshot.version] : [])));
   if (versions.size > 1) {

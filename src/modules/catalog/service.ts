@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet, Pacing } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { ApiError } from "../../http/problem.ts";
@@ -39,7 +39,7 @@ function likeEscape(text: string): string {
  * Products of the page that an active single-unit promotion open to all customers covers, and
  * until when that holds (the next start or end of one of the page's promotions).
  */
-function promotedIds(deps: AppDeps, chainDbId: number, rows: CatalogRow[]): { ids: Set<number>; validUntil: number } {
+function promotedIds(deps: DataSet, chainDbId: number, rows: CatalogRow[]): { ids: Set<number>; validUntil: number } {
   if (rows.length === 0) return { ids: new Set(), validUntil: Infinity };
   const byId = new Map(rows.map((r) => [r.product_id, r]));
   const placeholders = rows.map(() => "?").join(",");
@@ -85,16 +85,25 @@ export interface CatalogPage {
 
 // Whole pages per data version, each until the next start or end of one of its promotions:
 // apps walk the same catalogs page by page. Bounded by the bytes held.
-const pages = new WeakMap<AppDeps, AnswerCache<CatalogPage>>();
 const PAGE_BYTES = 16 * 2 ** 20;
+
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    catalog: AnswerCache<CatalogPage>;
+  }
+}
+
+/** A data set's catalog pages (createServices builds one per data set). */
+export function catalogAnswers(pacing: Pacing): AnswerCache<CatalogPage> {
+  return AnswerCache.of<CatalogPage>(pacing, PAGE_BYTES, "catalog");
+}
 
 /**
  * chainCatalog with its pages cached, and the data each reflects (see AnswerCache).
  * @example cachedCatalog(deps, "shufersal", { limit: 20 }).value.nextCursor // "eyJ2Ijo…"
  */
-export function cachedCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions): Answered<CatalogPage> {
-  let cache = pages.get(deps);
-  if (!cache) pages.set(deps, (cache = AnswerCache.of<CatalogPage>(deps, PAGE_BYTES, "catalog")));
+export function cachedCatalog(deps: DataSet, chainSlug: string, options: CatalogOptions): Answered<CatalogPage> {
+  const cache = deps.answers.catalog;
   const key = JSON.stringify([chainSlug, options.limit, options.cursor ?? "", options.q ?? "", options.category ?? ""]);
   return cache.get(deps, key, () => {
     const { items, nextCursor, validUntil } = chainCatalog(deps, chainSlug, options);
@@ -104,7 +113,7 @@ export function cachedCatalog(deps: AppDeps, chainSlug: string, options: Catalog
 }
 
 /** GET /api/v1/chains/{id}/catalog/: a chain's products in barcode order, keyset-paginated. */
-export function chainCatalog(deps: AppDeps, chainSlug: string, options: CatalogOptions) {
+export function chainCatalog(deps: DataSet, chainSlug: string, options: CatalogOptions) {
   const chain = deps.registry.bySlug.get(chainSlug);
   if (!chain) throw new ApiError("chain_not_found", `No chain with id ${chainSlug}; GET /api/v1/chains/ lists them.`);
   const chainRow = stmt(deps.db.prices, "SELECT id FROM chains WHERE slug = ?").get(chainSlug) as { id: number } | null;

@@ -38,3 +38,6 @@ export const ChainsResponse = z.object({
     livemode: LiveMode,
   }),
 });
+
+/** A chain is stale when its newest data is older than this. */
+export const STALE_AFTER_MS = 36 * 3600_000;

@@ -1,10 +1,8 @@
-import type { AppDeps } from "../../app.ts";
-import type { ChainItem } from "./model.ts";
+import type { DataSet } from "../../deps.ts";
+import { STALE_AFTER_MS, type ChainItem } from "./model.ts";
 import { ApiError } from "../../http/problem.ts";
 import { stmt } from "../../db/statements.ts";
 
-/** A chain is stale when its newest data is older than this. */
-export const STALE_AFTER_MS = 36 * 3600_000;
 
 interface Counts {
   slug: string;
@@ -27,7 +25,7 @@ interface Health {
 // failed fetch imports nothing).
 let cache: { db: unknown; version: number; counts: Map<string, Counts> } | undefined;
 
-function counts(deps: AppDeps): Map<string, Counts> {
+function counts(deps: DataSet): Map<string, Counts> {
   const version = deps.data.current.version;
   if (cache && cache.db === deps.db.prices && cache.version === version) return cache.counts;
   const rows = deps.db.prices
@@ -45,7 +43,7 @@ function counts(deps: AppDeps): Map<string, Counts> {
   return map;
 }
 
-function health(deps: AppDeps): Map<string, Health> {
+function health(deps: DataSet): Map<string, Health> {
   const rows = stmt(
     deps.db.prices,
     "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error, files_fetched, zero_rows FROM chain_health",
@@ -54,7 +52,7 @@ function health(deps: AppDeps): Map<string, Health> {
 }
 
 /** Every chain of the registry with its figures, also chains with no data yet. */
-export function listChains(deps: AppDeps): ChainItem[] {
+export function listChains(deps: DataSet): ChainItem[] {
   const now = deps.now().getTime();
   const all = counts(deps);
   const healthOf = health(deps);
@@ -89,7 +87,7 @@ export function listChains(deps: AppDeps): ChainItem[] {
  * Throws 404 chain_not_found unless the registry knows the chain; `param` names the request
  * value that carried it when it came from a query (filters), not the path.
  */
-export function requireChain(deps: AppDeps, slug: string, param?: string): void {
+export function requireChain(deps: DataSet, slug: string, param?: string): void {
   if (deps.registry.bySlug.has(slug)) return;
   throw new ApiError("chain_not_found", `No chain with id ${slug}; GET /api/v1/chains/ lists them.`, param ? { param } : {});
 }

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 // Embedded in the compiled binary: the docs UI must render with no internet.
 import scalarBundle from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { errorsPage } from "./errors-page.ts";
@@ -31,7 +31,7 @@ const TAGS = [
  * the modules declare), the Scalar UI at /docs (its script served by us) and the error list at
  * /docs/errors.
  */
-export function docsModule(deps: AppDeps) {
+export function docsModule(deps: Pick<Services, "settings">) {
   const scalar = Bun.file(scalarBundle);
   const operations = deps.settings.metrics ? OPERATIONS : OPERATIONS.filter((op) => op.path !== METRICS_PATH);
   // Built once, on first ask: the document only changes with the code.

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { ApiError } from "../../http/problem.ts";
 import { EXPORT_TABLES, MANIFEST_FILE } from "../../exports/tables.ts";
 import { ExportFileParams, ExportsResponse } from "./model.ts";
@@ -46,7 +46,7 @@ export const GET_EXPORT_FILE = operation({
 });
 
 /** GET /api/v1/exports/ and GET /api/v1/exports/{date}/{file}: the daily bulk exports. */
-export function exportsModule(deps: AppDeps) {
+export function exportsModule(deps: Pick<Services, "exports" | "settings" | "data">) {
   return new Elysia({ name: "module.exports" })
     .get(
       LIST_EXPORTS.path,

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import * as z from "zod";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { operation } from "../../http/openapi/operation.ts";
 import { jsonSchema } from "../../http/openapi/document.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
@@ -45,7 +45,7 @@ export const READINESS = operation({
 });
 
 /** Liveness and readiness probes (public, no key, not counted). */
-export function healthModule(deps: AppDeps) {
+export function healthModule(deps: Pick<Services, "data" | "search">) {
   return new Elysia({ name: "module.health" })
     .get(LIVENESS.path, () => ({ status: "ok" }))
     .get(READINESS.path, ({ set }) => {

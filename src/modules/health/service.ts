@@ -1,4 +1,5 @@
-import type { AppDeps } from "../../app.ts";
+import type { SnapshotSource } from "../../snapshot-source.ts";
+import type { ProductSearch } from "../../search/index.ts";
 
 export interface Readiness {
   ready: boolean;
@@ -9,11 +10,11 @@ export interface Readiness {
   source: string;
 }
 
-/** Ready = price data imported and (when the app has a search index) the index built. */
-export function readiness(deps: AppDeps): Readiness {
+/** Ready = price data imported and the search index built. */
+export function readiness(deps: { data: Pick<SnapshotSource, "current">; search: Pick<ProductSearch, "ready"> }): Readiness {
   const snapshot = deps.data.current;
   const data = snapshot.version > 0;
-  const search = deps.search ? deps.search.ready : true;
+  const search = deps.search.ready;
   return {
     ready: data && search,
     data,

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { operation } from "../../http/openapi/operation.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { version } from "../../../package.json";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { clientAddress, type PeerSource } from "../../http/access/client-address.ts";
 import { MAX_JSON_BODY, readBodyText } from "../../http/json-body.ts";
 import { ApiError } from "../../http/problem.ts";
@@ -74,7 +74,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
  * service's own: DNS-rebinding protection) and bodies over 64 KiB (413 problem+json). Each tool
  * call is an API request made through the app itself (`handle`) with the caller's key.
  */
-export function mcpModule(deps: AppDeps, handle: Handle) {
+export function mcpModule(deps: Pick<Services, "settings">, handle: Handle) {
   const listed = listedTools(TOOLS);
   const { trustProxy } = deps.settings;
   const noStream = () => {

@@ -1,11 +1,11 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../../app.ts";
+import type { PricingData } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
 import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
 import { isActive, publicPromotionId, storeFilterSql, type ProductRow } from "./queries.ts";
-import type { ChainFigure } from "./service.ts";
+import type { ChainFigure } from "../../pricing/figures.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
 import type { StoreFilter } from "./queries.ts";
 import type { PromotionTermsRow } from "./promotion-row.ts";
@@ -43,18 +43,9 @@ function canLowerUnitPrice(p: UnitPromotion): boolean {
   return (p.discountedPrice !== null && p.discountedPrice > 0) || (p.discountRate !== null && p.discountRate > 0 && p.discountRate <= 1);
 }
 
-/** Store cities the VAT rule treats as Eilat (per data version: cities change only with imports). */
-const eilatCache = new WeakMap<Database, { version: number; cities: string }>();
-function eilatCities(deps: AppDeps): string {
-  const version = deps.data.current.version;
-  const hit = eilatCache.get(deps.db.prices);
-  if (hit && hit.version === version) return hit.cities;
-  const cities = (stmt(deps.db.prices, "SELECT DISTINCT city FROM stores WHERE city IS NOT NULL").all() as { city: string }[])
-    .map((r) => r.city)
-    .filter((c) => isEilatCity(c));
-  const json = JSON.stringify(cities);
-  eilatCache.set(deps.db.prices, { version, cities: json });
-  return json;
+/** Store cities the VAT rule treats as Eilat, as a JSON array (per data version: cities change only with imports). */
+function eilatCities(deps: PricingData): string {
+  return deps.tables.eilatCities.get();
 }
 
 /**
@@ -64,7 +55,7 @@ function eilatCities(deps: AppDeps): string {
  * stores, which is what a busy server recomputes after each import). Null when a store carrying
  * the product has no prices_at (its rows' own times are needed: the SQL path).
  */
-function foldedGroups(deps: AppDeps, productId: number, chainId: number | null, rows: [number, number][]): (Group & { undated: number })[] | null {
+function foldedGroups(deps: PricingData, productId: number, chainId: number | null, rows: [number, number][]): (Group & { undated: number })[] | null {
   const table = storeTable(deps);
   const groups = new Map<string, Group & { undated: number }>();
   for (const [storeId, price] of rows) {
@@ -93,7 +84,7 @@ function foldedGroups(deps: AppDeps, productId: number, chainId: number | null, 
  * Chain figures of a product (sorted as /prices/ sorts them) and until when they hold: the next
  * start or end of one of the product's promotions.
  */
-export function chainSummary(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { chains: ChainFigure[]; validUntil: number } {
+export function chainSummary(deps: PricingData, product: ProductRow, query: PriceQuery, now: Date): { chains: ChainFigure[]; validUntil: number } {
   const db = deps.db.prices;
   const at = now.getTime();
 
@@ -229,7 +220,7 @@ function modeOfCounts(counts: Map<number, number>): number {
  * unless the chain sells the product only there), store by store, in one pass for all of them.
  */
 function effectiveModes(
-  deps: AppDeps,
+  deps: PricingData,
   productId: number,
   chainIds: Set<number>,
   lowering: Map<number, UnitPromotion>,

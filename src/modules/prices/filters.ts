@@ -1,5 +1,5 @@
 import { requireCity } from "../../http/city-filter.ts";
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import { requireChain } from "../chains/service.ts";
 import type { PriceQuery } from "./service.ts";
 import { nearFilter } from "../../http/near-params.ts";
@@ -12,7 +12,7 @@ import type { Point } from "../../distance.ts";
  * `near` (a validated point) with `radius_km` (default 5) keeps the stores within the radius;
  * `radius_km` alone is 400.
  */
-export function priceFilters(deps: AppDeps, query: { chain_id?: string; city?: string; region?: string; near?: Point; radius_km?: number }): PriceQuery {
+export function priceFilters(deps: DataSet, query: { chain_id?: string; city?: string; region?: string; near?: Point; radius_km?: number }): PriceQuery {
   if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
   const near = nearFilter(query.near, query.radius_km);
   return {

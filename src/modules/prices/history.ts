@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet, Pacing, PricingData } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { formatIls, israelDate } from "../../time.ts";
 import { nextIsraelMidnight } from "../../http/answer-epoch.ts";
@@ -86,7 +86,7 @@ function chainSeries(rows: HistoryRow[], from: string): { date: string; price: n
  * key (product, store, date) without joins and grouped here with the per-version store table; the
  * SQL join and sort is kept for stores the table does not know yet.
  */
-function historyRows(deps: AppDeps, productId: number, generic = false): HistoryRow[] {
+function historyRows(deps: PricingData, productId: number, generic = false): HistoryRow[] {
   const table = storeTable(deps);
   const raw = generic
     ? genericChanges(
@@ -139,7 +139,7 @@ export function genericChanges(rows: [member: number, store: number, validFrom: 
 // chainSeries only asks whether a store is in Eilat.
 const EILAT = "אילת";
 
-function joinedHistoryRows(deps: AppDeps, productId: number): HistoryRow[] {
+function joinedHistoryRows(deps: PricingData, productId: number): HistoryRow[] {
   return stmt(
     deps.db.prices,
     `SELECT ph.store_id, ph.valid_from, ph.price, c.slug AS chain_slug, c.name AS chain_name, s.city
@@ -152,7 +152,7 @@ function joinedHistoryRows(deps: AppDeps, productId: number): HistoryRow[] {
 }
 
 /** GET /api/v1/prices/{barcode}/history/: change points per chain within the window. */
-export function priceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string) {
+export function priceHistory(deps: PricingData & Pick<DataSet, "now">, barcode: string, months: number, chainId?: string) {
   const product = requireProduct(deps, barcode, chainId);
   const today = israelDate(deps.now());
   const from = monthsBefore(today, months);
@@ -174,7 +174,7 @@ export function priceHistory(deps: AppDeps, barcode: string, months: number, cha
   return { product, from, history };
 }
 
-interface HistoryAnswer {
+export interface HistoryAnswer {
   product: ProductRow;
   from: string;
   history: HistoryRecord[];
@@ -183,18 +183,25 @@ interface HistoryAnswer {
 }
 
 /**
- * History answers per app: a popular product's history reads thousands of change rows, and the
+ * A data set's history answers (createServices builds one per data set): a popular product's history reads thousands of change rows, and the
  * answer only changes with the data version or when the Israel date (the window) moves on.
  */
-const answers = new WeakMap<AppDeps, AnswerCache<HistoryAnswer>>();
+export function historyAnswers(pacing: Pacing): AnswerCache<HistoryAnswer> {
+  return AnswerCache.of<HistoryAnswer>(pacing, 20_000, "history");
+}
+
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    history: AnswerCache<HistoryAnswer>;
+  }
+}
 
 /**
  * priceHistory, cached until the data version changes or the day ends; with the route's data
  * serialized, and the data it reflects (see AnswerCache).
  */
-export function cachedPriceHistory(deps: AppDeps, barcode: string, months: number, chainId?: string): Answered<HistoryAnswer> {
-  let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = AnswerCache.of<HistoryAnswer>(deps, 20_000, "history")));
+export function cachedPriceHistory(deps: DataSet, barcode: string, months: number, chainId?: string): Answered<HistoryAnswer> {
+  const cache = deps.answers.history;
   const key = JSON.stringify([barcodeKey(barcode), months, chainId ?? null]);
   return cache.get(deps, key, () => {
     const now = deps.now();

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet, Pacing, PricingData } from "../../deps.ts";
 import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
 import { isEilatCity } from "./eilat.ts";
@@ -13,38 +13,13 @@ import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
 import { roundKm } from "../../distance.ts";
+import type { ChainFigure, StoreFigure } from "../../pricing/figures.ts";
+
+export type { ChainFigure, StoreFigure } from "../../pricing/figures.ts";
 
 /** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
 const hebrew = new Intl.Collator("he");
 
-/** One store's figures for a product, in agorot. */
-export interface StoreFigure {
-  row: StorePriceRow;
-  shelf: number;
-  effective: number;
-  promotionId: string | null;
-  inEilat: boolean;
-  promotions: UnitPromotion[];
-  /** Kilometres from the `near` point, when the question had one. */
-  distanceKm?: number;
-}
-
-/** One chain's figures for a product (the contract's chain price rules), in agorot. */
-export interface ChainFigure {
-  chainSlug: string;
-  chainName: string;
-  /** Most common shelf price among the chain's stores (tie → lower). */
-  price: number;
-  /** Most common effective price among the same stores. */
-  effective: number;
-  min: number;
-  max: number;
-  storeCount: number;
-  collectedAt: string;
-  /** True when only VAT-exempt (Eilat) stores carry the product in this chain. */
-  eilatOnly: boolean;
-  stores: StoreFigure[];
-}
 
 export type { PriceQuery } from "./store-filter.ts";
 
@@ -52,17 +27,17 @@ export type { PriceQuery } from "./store-filter.ts";
  * The product a client names by `barcode` and optional `chain_id` (see resolveProduct in
  * src/identity/resolve.ts), or the ApiError: 400 invalid_parameter / ambiguous_product, 404 product_not_found.
  */
-export function requireProduct(deps: AppDeps, barcode: string, chainId?: string, param = "barcode"): ProductRow {
+export function requireProduct(deps: Pick<PricingData, "db">, barcode: string, chainId?: string, param = "barcode"): ProductRow {
   return resolveOrThrow(deps.db.prices, { barcode, chain_id: chainId }, param);
 }
 
 /** Every store's shelf and effective price for a product, filtered by chain, city and region. */
-export function storeFigures(deps: AppDeps, product: ProductRow, query: PriceQuery = {}): StoreFigure[] {
+export function storeFigures(deps: DataSet, product: ProductRow, query: PriceQuery = {}): StoreFigure[] {
   return storeFiguresUntil(deps, product, query, deps.now()).stores;
 }
 
 /** storeFigures, plus until when they hold (the next start or end of one of the product's promotions). */
-function storeFiguresUntil(deps: AppDeps, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
+function storeFiguresUntil(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
   const { byStore: promotions, validUntil } = productPromotions(deps.db.prices, product.id, now);
   const out: StoreFigure[] = [];
   const { filter, distances } = storeFilterOf(deps, query);
@@ -170,28 +145,36 @@ export type Granularity = "chain" | "store";
 type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
 
 /** A cached answer: the entries as objects (for other modules), or the route's `data` serialized. */
-interface Answer {
+export interface Answer {
   product: ProductRow;
   prices?: readonly PriceEntry[];
   json?: PrebuiltJson;
 }
 
 /**
- * Computed answers per app, keyed by query: a popular product's answer reads thousands of
+ * Computed answers per data set, keyed by query: a popular product's answer reads thousands of
  * rows, and it changes only with the data version or when one of its promotions starts or ends
  * (see ResultCache). Weight ≈ bytes held: serialized answers by their UTF-8 size, object
  * answers by entry count.
  */
-const answers = new WeakMap<AppDeps, AnswerCache<Answer>>();
 const CACHE_BYTES = 128 * 2 ** 20;
 const ENTRY_BYTES = 900;
 /** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
 const MAX_REUSE_MS = 15 * 60_000;
 
-function cacheOf(deps: AppDeps) {
-  let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = AnswerCache.of<Answer>(deps, CACHE_BYTES, "prices")));
-  return cache;
+/** A data set's /prices/ answers (createServices builds one per data set). */
+export function priceAnswers(pacing: Pacing): AnswerCache<Answer> {
+  return AnswerCache.of<Answer>(pacing, CACHE_BYTES, "prices");
+}
+
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    prices: AnswerCache<Answer>;
+  }
+}
+
+function cacheOf(deps: DataSet) {
+  return deps.answers.prices;
 }
 
 /** Freezes a cached answer so no caller can change what later requests get. */
@@ -204,7 +187,7 @@ function freezeEntries<T extends object>(entries: T[]): readonly T[] {
   return Object.freeze(entries);
 }
 
-function computePrices(deps: AppDeps, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+function computePrices(deps: DataSet, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
   if (granularity === "chain") {
     // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
     const { chains, validUntil } = chainSummary(deps, product, query, now);
@@ -228,7 +211,7 @@ function computePrices(deps: AppDeps, product: ProductRow, granularity: Granular
  * A generic product's chain entries, each with the chain's own items it groups (`items`:
  * barcode, chain_id — null for a shared GTIN — and name), so a client can follow any of them.
  */
-function withMemberItems(deps: AppDeps, product: ProductRow, prices: PriceEntry[]): PriceEntry[] {
+function withMemberItems(deps: DataSet, product: ProductRow, prices: PriceEntry[]): PriceEntry[] {
   const rows = stmt(
     deps.db.prices,
     `SELECT c.slug, p.barcode, p.scope_chain_id, p.name FROM generic_members gm
@@ -253,7 +236,7 @@ function withMemberItems(deps: AppDeps, product: ProductRow, prices: PriceEntry[
  * `snapshot` says which.
  */
 function cachedAnswer(
-  deps: AppDeps,
+  deps: DataSet,
   key: string,
   resolve: () => ProductRow,
   granularity: Granularity,
@@ -298,7 +281,7 @@ function pricesData(product: ProductRow, prices: readonly PriceEntry[]) {
 }
 
 /** GET /api/v1/prices/: a product's prices across chains or stores, cheapest first. */
-export function productPrices(deps: AppDeps, barcode: string, granularity: Granularity, query: PriceQuery) {
+export function productPrices(deps: DataSet, barcode: string, granularity: Granularity, query: PriceQuery) {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
   const { value } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false);
   return pricesData(value.product, value.prices!);
@@ -309,7 +292,7 @@ export function productPrices(deps: AppDeps, barcode: string, granularity: Granu
  * data it reflects. `allowStale: false`: never the previous data version's answer (see AnswerCache).
  */
 export function productPricesJson(
-  deps: AppDeps,
+  deps: DataSet,
   barcode: string,
   granularity: Granularity,
   query: PriceQuery,
@@ -329,6 +312,7 @@ export function productPricesJson(
   return { json: value.json!, snapshot };
 }
 
+// A memo attached to each (frozen, immutable) cached answer, gone with it: no app state.
 const serializedAnswers = new WeakMap<Answer, PrebuiltJson>();
 
 /**
@@ -337,7 +321,7 @@ const serializedAnswers = new WeakMap<Answer, PrebuiltJson>();
  * so callers may key their own derived answers on it (widget). 404 product_not_found.
  */
 export function chainAnswer(
-  deps: AppDeps,
+  deps: DataSet,
   barcode: string,
   chainId?: string,
 ): { answer: { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }; snapshot: DataSnapshot } {
@@ -352,7 +336,7 @@ export function chainAnswer(
  * A product's chain-granularity entries, cheapest first — the figures /prices/ shows, for
  * other modules (widget) to reuse. The entries are shared (frozen): map them, do not change them.
  */
-export function chainPriceEntries(deps: AppDeps, product: ProductRow, query: PriceQuery = {}) {
+export function chainPriceEntries(deps: DataSet, product: ProductRow, query: PriceQuery = {}) {
   const key = JSON.stringify(["p", product.id, ...filterKey(query)]);
   return cachedAnswer(deps, key, () => product, "chain", query, false).value.prices as ReturnType<typeof chainEntry>[];
 }

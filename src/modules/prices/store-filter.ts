@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { PricingData } from "../../deps.ts";
 import type { Near } from "../../distance.ts";
 import { storesWithin } from "../stores/locations.ts";
 import type { StoreFilter } from "./queries.ts";
@@ -19,7 +19,7 @@ export interface PriceQuery {
  * (by store db id). The stores in the radius are found once per question (a pass over the
  * store table of the data version, see locations.ts) and passed to SQL as a set of ids.
  */
-export function storeFilterOf(deps: AppDeps, query: PriceQuery): { filter: StoreFilter; distances: Map<number, number> | null } {
+export function storeFilterOf(deps: Pick<PricingData, "tables">, query: PriceQuery): { filter: StoreFilter; distances: Map<number, number> | null } {
   const distances = query.near ? storesWithin(deps, query.near) : null;
   return {
     filter: { chainId: query.chainId, chainIds: query.chainIds, city: query.city, region: query.region, storeIds: distances ? [...distances.keys()] : undefined },

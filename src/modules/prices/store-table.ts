@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../../app.ts";
+import type { PricingData } from "../../deps.ts";
+import type { PerVersion } from "../../pricing/per-version.ts";
 import { stmt } from "../../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 
@@ -15,18 +16,27 @@ export interface StoreTable {
   chainIdOf?: (slug: string) => number | null;
 }
 
-const storeTables = new WeakMap<Database, StoreTable>();
+declare module "../../deps.ts" {
+  interface DataTables {
+    /** Every store's chain, Eilat flag and prices_at (store-table.ts). */
+    stores: PerVersion<StoreTable>;
+  }
+}
 
 /**
- * Every store's chain, Eilat flag and prices_at, and every chain's slug and name, read once per
- * data version: folds over a product's rows (prices, history) then need no join.
+ * The data set's store table, read once per data version.
  * @example storeTable(deps).chainOf[storeId] // 3
  */
-export function storeTable(deps: AppDeps): StoreTable {
-  const version = deps.data.current.version;
-  const hit = storeTables.get(deps.db.prices);
-  if (hit && hit.version === version) return hit;
-  const rows = stmt(deps.db.prices, "SELECT id, chain_id, city, prices_at FROM stores").values() as [number, number, string | null, string | null][];
+export function storeTable(deps: Pick<PricingData, "tables">): StoreTable {
+  return deps.tables.stores.get();
+}
+
+/**
+ * Every store's chain, Eilat flag and prices_at, and every chain's slug and name: folds over a
+ * product's rows (prices, history) then need no join.
+ */
+export function readStoreTable(db: Database, version: number): StoreTable {
+  const rows = stmt(db, "SELECT id, chain_id, city, prices_at FROM stores").values() as [number, number, string | null, string | null][];
   const size = rows.reduce((m, r) => Math.max(m, r[0]), 0) + 1;
   const table: StoreTable = { version, chainOf: new Int32Array(size), eilat: new Uint8Array(size), pricesAt: [], chains: new Map() };
   for (const [id, chain, city, pricesAt] of rows) {
@@ -35,12 +45,11 @@ export function storeTable(deps: AppDeps): StoreTable {
     table.pricesAt[id] = pricesAt;
   }
   const bySlug = new Map<string, number>();
-  for (const c of stmt(deps.db.prices, "SELECT id, slug, name FROM chains").all() as { id: number; slug: string; name: string }[]) {
+  for (const c of stmt(db, "SELECT id, slug, name FROM chains").all() as { id: number; slug: string; name: string }[]) {
     table.chains.set(c.id, { slug: c.slug, name: c.name });
     bySlug.set(c.slug, c.id);
   }
   table.chainIdOf = (slug) => bySlug.get(slug) ?? null;
-  storeTables.set(deps.db.prices, table);
   return table;
 }
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { formatIls, toIsraelIso } from "../../time.ts";
@@ -62,7 +62,7 @@ function activeAt(now: Date): { sql: string[]; args: string[] } {
  * GET /api/v1/promos/feed/: active promotions (now between start and end, exact to the second
  * also across DST switches), newest start first. An unknown `chain_id` is 404 chain_not_found.
  */
-export function promotionsFeed(deps: AppDeps, options: FeedOptions) {
+export function promotionsFeed(deps: DataSet, options: FeedOptions) {
   if (options.chain_id !== undefined) requireChain(deps, options.chain_id, "chain_id");
   const scope = cursorScope(deps.data);
   const queryKey = JSON.stringify(["feed", options.chain_id ?? "", options.barcode ?? "", options.store_id ?? "", options.include_club, options.limit]);
@@ -146,7 +146,7 @@ interface ListItem {
  * item any of its stores lists. With a barcode, the stores counted are those whose list names
  * the product. Items no price file has published yet are listed by their code, without a name.
  */
-function pageLists(deps: AppDeps, ids: number[], storeCode: string | null, barcode: string | null) {
+function pageLists(deps: DataSet, ids: number[], storeCode: string | null, barcode: string | null) {
   const db = deps.db.prices;
   const storeCount =
     barcode === null

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet, Pacing } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { decodeCursor, encodeCursor, type CursorScope } from "../../http/cursor.ts";
@@ -12,9 +12,9 @@ import { ResultCache } from "../prices/result-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 
-export type SearchDeps = AppDeps & { search: ProductSearch };
+export type SearchDeps = DataSet;
 
-interface ItemRow {
+export interface ItemRow {
   id: number;
   barcode: string;
   scope_chain_id: number;
@@ -39,7 +39,7 @@ function itemKind(scope: number): "gtin" | "chain_item" | "generic" {
 const isOffset = (k: unknown): k is number => Number.isInteger(k) && (k as number) >= 0;
 
 /** The image of a product: the operator's template (`{barcode}` substituted) or our generated label. */
-export function imageUrl(deps: AppDeps, origin: string, barcode: string): string {
+export function imageUrl(deps: DataSet, origin: string, barcode: string): string {
   const template = deps.settings.imageUrlTemplate;
   if (template) return template.replaceAll("{barcode}", encodeURIComponent(barcode));
   return `${origin}/images/products/${encodeURIComponent(barcode)}.svg`;
@@ -54,7 +54,7 @@ function requireIndex(deps: SearchDeps): void {
 }
 
 /** `chains.id` of a chain slug; 404 chain_not_found when the registry does not know it. */
-function chainDbId(deps: AppDeps, slug: string): number {
+function chainDbId(deps: DataSet, slug: string): number {
   if (!deps.registry.bySlug.get(slug)) throw new ApiError("chain_not_found", `No chain with id ${slug}; GET /api/v1/chains/ lists them.`);
   const row = stmt(deps.db.prices, "SELECT id FROM chains WHERE slug = ?").get(slug) as { id: number } | null;
   return row?.id ?? -1;
@@ -65,12 +65,16 @@ function chainDbId(deps: AppDeps, slug: string): number {
  * every chain's figures of 20 products (~1.4 ms on national data); the same products come back
  * page after page. Bounded; dropped when the data version changes.
  */
-const itemRows = new WeakMap<AppDeps, ResultCache<ItemRow | null>>();
+const ITEM_ROWS = 200_000;
 
-function pageRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
+/** A data set's search item rows (createServices builds one per data set). */
+export function searchItemRows(): ResultCache<ItemRow | null> {
+  return new ResultCache<ItemRow | null>(ITEM_ROWS);
+}
+
+function pageRows(deps: DataSet, ids: number[], chainId: number | null): Map<number, ItemRow> {
   if (ids.length === 0) return new Map();
-  let cache = itemRows.get(deps);
-  if (!cache) itemRows.set(deps, (cache = new ResultCache<ItemRow | null>(200_000)));
+  const cache = deps.answers.searchItems;
   const version = deps.data.current.version;
   const out = new Map<number, ItemRow>();
   const missing: number[] = [];
@@ -89,7 +93,7 @@ function pageRows(deps: AppDeps, ids: number[], chainId: number | null): Map<num
   return out;
 }
 
-function loadRows(deps: AppDeps, ids: number[], chainId: number | null): Map<number, ItemRow> {
+function loadRows(deps: DataSet, ids: number[], chainId: number | null): Map<number, ItemRow> {
   const rows = stmt(
     deps.db.prices,
     `SELECT p.id, p.barcode, p.scope_chain_id, sc.slug AS scope_slug, p.is_weighted, p.name, p.manufacturer, p.category, p.unit_qty, p.size_amount, p.size_unit,
@@ -114,8 +118,19 @@ export interface SearchPage {
  * first pages), and evaluating one costs ~0.3 ms against ~0.01 ms to send it again. Bounded by
  * the bytes held; dropped when the index or the data changes.
  */
-const answers = new WeakMap<AppDeps, AnswerCache<SearchPage>>();
 const ANSWER_BYTES = 32 * 2 ** 20;
+
+declare module "../../deps.ts" {
+  interface AnswerCaches {
+    search: AnswerCache<SearchPage>;
+    searchItems: ResultCache<ItemRow | null>;
+  }
+}
+
+/** A data set's search answers (createServices builds one per data set). */
+export function searchAnswers(pacing: Pacing): AnswerCache<SearchPage> {
+  return AnswerCache.of<SearchPage>(pacing, ANSWER_BYTES, "search");
+}
 
 /**
  * GET /api/v1/product-search/ with its answers cached (see searchProducts), and the data each
@@ -124,8 +139,7 @@ const ANSWER_BYTES = 32 * 2 ** 20;
  */
 export function cachedSearch(deps: SearchDeps, query: SearchQuery, origin: string): Answered<SearchPage> {
   requireIndex(deps);
-  let cache = answers.get(deps);
-  if (!cache) answers.set(deps, (cache = AnswerCache.of<SearchPage>(deps, ANSWER_BYTES, "search")));
+  const cache = deps.answers.search;
   const key = JSON.stringify([origin, query.q, query.limit, query.cursor ?? "", query.chain_id ?? "", query.category ?? ""]);
   return cache.get(
     deps,

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/query.ts";
-import type { AppDeps } from "../../app.ts";
 import { requireData } from "../../http/require-data.ts";
 import { servedData } from "../../http/data-set.ts";
 import { livemodeOf } from "../../http/livemode.ts";
@@ -29,7 +28,7 @@ export const GET_STORES = operation({
 });
 
 /** GET /api/v1/stores/. */
-export function storesModule(deps: AppDeps) {
+export function storesModule() {
   // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
   return new Elysia({ name: "module.stores" }).use(servedData).get(
     GET_STORES.path,

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../../app.ts";
+import type { PricingData } from "../../deps.ts";
+import type { PerVersion } from "../../pricing/per-version.ts";
 import { stmt } from "../../db/statements.ts";
 import { distanceKm, type Near } from "../../distance.ts";
 import { localityCentre } from "../../locality-centroids.ts";
@@ -32,19 +33,26 @@ interface Locations {
   byId: Map<number, StoreLocation>;
 }
 
-const tables = new WeakMap<Database, Locations>();
+declare module "../../deps.ts" {
+  interface DataTables {
+    /** Every store with its position (locations.ts). */
+    locations: PerVersion<Locations>;
+  }
+}
+
+/** The data set's store locations, read once per data version. */
+export function storeLocations(deps: Pick<PricingData, "tables">): Locations {
+  return deps.tables.locations.get();
+}
 
 /**
  * Every store with its position, read once per data version (a few thousand rows). A store's
  * position is the coordinates its Stores file published, else the centre of its city from
  * data/locality-centroids.json (flagged `approximate`), never a network look-up.
  */
-export function storeLocations(deps: AppDeps): Locations {
-  const version = deps.data.current.version;
-  const hit = tables.get(deps.db.prices);
-  if (hit && hit.version === version) return hit;
+export function readLocations(db: Database, version: number): Locations {
   const rows = stmt(
-    deps.db.prices,
+    db,
     // closed_at: set when a newer full Stores list of the chain no longer lists the store.
     `SELECT s.id, s.chain_id, c.slug, c.name AS chain_name, s.store_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude,
             s.closed_at
@@ -72,9 +80,7 @@ export function storeLocations(deps: AppDeps): Locations {
       approximate: !published,
     };
   });
-  const table = { version, stores, byId: new Map(stores.map((s) => [s.id, s])) };
-  tables.set(deps.db.prices, table);
-  return table;
+  return { version, stores, byId: new Map(stores.map((s) => [s.id, s])) };
 }
 
 /** Online-only stores (StoreType 2) have no shop floor to walk to, closed ones no longer open: never "near" anything. */
@@ -92,7 +98,7 @@ export function storeDistance(store: StoreLocation, near: Near): number | null {
  * The db ids of the open walk-in stores within `near.radiusKm` of the point, with their distances.
  * @example storesWithin(deps, { lat: 32.08, lon: 34.78, radiusKm: 5 }).get(12) // 1.37
  */
-export function storesWithin(deps: AppDeps, near: Near): Map<number, number> {
+export function storesWithin(deps: Pick<PricingData, "tables">, near: Near): Map<number, number> {
   const out = new Map<number, number>();
   for (const store of storeLocations(deps).stores) {
     if (!isWalkIn(store)) continue;

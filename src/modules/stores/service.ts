@@ -1,5 +1,5 @@
 import { requireCity } from "../../http/city-filter.ts";
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import { cityFilterName } from "../../geo.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { roundKm, type Near } from "../../distance.ts";
@@ -36,7 +36,7 @@ const isPosition = (k: unknown): k is number => Number.isInteger(k) && (k as num
  * item says which), nearest first (ties by chain, then store code); without: by chain, then
  * store code. Pages by position in that order, bound to the data version and the query.
  */
-export function listStores(deps: AppDeps, query: z.infer<typeof StoresQuery>): { items: z.infer<typeof StoreItem>[]; nextCursor: string | null } {
+export function listStores(deps: DataSet, query: z.infer<typeof StoresQuery>): { items: z.infer<typeof StoreItem>[]; nextCursor: string | null } {
   if (query.chain_id !== undefined) requireChain(deps, query.chain_id, "chain_id");
   const near: Near | undefined = nearFilter(query.near, query.radius_km);
   const city = query.city === undefined ? undefined : requireCity(deps, query.city);

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/query.ts";
-import type { AppDeps } from "../../app.ts";
+import type { Services } from "../../services.ts";
 import { ApiError } from "../../http/problem.ts";
 import { requestState } from "../../http/request-state.ts";
 import { requireData } from "../../http/require-data.ts";
@@ -14,9 +14,8 @@ import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
 import { servedData } from "../../http/data-set.ts";
-import { accessOf } from "../../http/access/service.ts";
 import { originAllowed } from "../../http/access/origins.ts";
-import type { ActiveKey } from "../../http/access/key-cache.ts";
+import type { ActiveKey } from "../../accounts/key-lookup.ts";
 
 /** Whether a visitor's key will work on this page (the demo page says so, and the widgets behave so). */
 function visitorKeyFit(key: ActiveKey | null, own: string): VisitorKeyFit {
@@ -73,7 +72,8 @@ export const WIDGET_DATA = operation({
  * binary), a demo page, and GET /api/v1/widget/data/. Keys, allowed origins, quota and rate
  * limits of publishable keys are the access layer's; this module only reads its verdict.
  */
-export function widgetModule(deps: AppDeps) {
+export function widgetModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "dataSets">) {
+  const live = deps.dataSets.live;
   return new Elysia({ name: "module.widget" })
     .use(prebuiltJson())
     .use(servedData)
@@ -112,7 +112,7 @@ export function widgetModule(deps: AppDeps) {
     )
     .get(
       "/widget/v1/demo.html",
-      ({ query, request }) => {
+      async ({ query, request }) => {
         const given = typeof query.key === "string" ? query.key.trim() : "";
         const visitorKey = PUBLISHABLE_KEY.test(given) ? given : null;
         // Without a key of the visitor's, the service's own demo key (made on first use).
@@ -120,11 +120,11 @@ export function widgetModule(deps: AppDeps) {
         const own = publicOrigin(request, deps.settings.trustProxy);
         const html = demoPage({
           key,
-          visitorKey: visitorKey === null ? null : visitorKeyFit(accessOf(deps).keys.lookup(visitorKey), own),
+          visitorKey: visitorKey === null ? null : visitorKeyFit(await deps.access.keys.lookup(visitorKey), own),
           keyIsDemo: visitorKey === null && key !== null,
           badKey: given !== "" && visitorKey === null,
-          products: deps.data.hasData ? demoProducts(deps) : [],
-          hasData: deps.data.hasData,
+          products: live.data.hasData ? demoProducts(live) : [],
+          hasData: live.data.hasData,
           origin: publicOrigin(request, deps.settings.trustProxy),
         });
         return new Response(html, {

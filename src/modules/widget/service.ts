@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app.ts";
+import type { DataSet } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { chainAnswer } from "../prices/service.ts";
 import { imageUrl } from "../search/service.ts";
@@ -7,6 +7,8 @@ import type { DataSnapshot } from "../../data-state.ts";
 
 // Serialized answers per priced answer (a new one comes with new data or a promotion's start or
 // end) and origin (the image URL names it): widgets on busy pages ask for the same products.
+// Module-level, yet no app state: a memo attached to each (frozen, immutable) answer object of a
+// data set's /prices/ cache, gone with it.
 const serialized = new WeakMap<object, Map<string, PrebuiltJson>>();
 
 /**
@@ -14,7 +16,7 @@ const serialized = new WeakMap<object, Map<string, PrebuiltJson>>();
  * reflects (on a busy server just after an import, possibly the previous version's: see AnswerCache).
  * @example widgetDataJson(deps, "7290000066318", "https://shop.example").json.size // 1843
  */
-export function widgetDataJson(deps: AppDeps, barcode: string, origin: string, chainId?: string): { json: PrebuiltJson; snapshot: DataSnapshot } {
+export function widgetDataJson(deps: DataSet, barcode: string, origin: string, chainId?: string): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const { answer, snapshot } = chainAnswer(deps, barcode, chainId);
   let byOrigin = serialized.get(answer);
   if (!byOrigin) serialized.set(answer, (byOrigin = new Map()));
@@ -32,12 +34,12 @@ export function widgetDataJson(deps: AppDeps, barcode: string, origin: string, c
  * price, then chain name) cut down to what the widget shows; `image_url` as in search (the
  * operator's template, else the generated label). 404 product_not_found for an unknown barcode.
  */
-export function widgetData(deps: AppDeps, barcode: string, origin: string, chainId?: string) {
+export function widgetData(deps: DataSet, barcode: string, origin: string, chainId?: string) {
   const { answer, snapshot } = chainAnswer(deps, barcode, chainId);
   return widgetDataOf(deps, answer, snapshot, origin);
 }
 
-function widgetDataOf(deps: AppDeps, answer: ReturnType<typeof chainAnswer>["answer"], snapshot: DataSnapshot, origin: string) {
+function widgetDataOf(deps: DataSet, answer: ReturnType<typeof chainAnswer>["answer"], snapshot: DataSnapshot, origin: string) {
   const { product, prices: entries } = answer;
   return {
     barcode: product.barcode,
@@ -57,10 +59,11 @@ function widgetDataOf(deps: AppDeps, answer: ReturnType<typeof chainAnswer>["ans
   };
 }
 
+// A pure memo of the (immutable) registry's English names: the same for every app.
 const englishByRegistry = new WeakMap<object, Map<string, string>>();
 
 /** Chain slug → English name (for widgets with data-lang="en"), once per registry. */
-function englishNames(deps: AppDeps): Map<string, string> {
+function englishNames(deps: DataSet): Map<string, string> {
   let names = englishByRegistry.get(deps.registry);
   if (!names) englishByRegistry.set(deps.registry, (names = new Map(deps.registry.chains.map((c) => [c.slug, c.name_en]))));
   return names;
@@ -74,7 +77,7 @@ export interface DemoProduct {
 }
 
 /** The shared-barcode products sold in most stores (then most chains): good demo material, chosen from the data. */
-export function demoProducts(deps: AppDeps, limit = 4): DemoProduct[] {
+export function demoProducts(deps: DataSet, limit = 4): DemoProduct[] {
   return stmt(
     deps.db.prices,
     `SELECT p.barcode, p.name, sum(cp.store_count) AS stores, count(*) AS chains

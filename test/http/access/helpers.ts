@@ -1,4 +1,5 @@
-import { createApp, type AppDeps } from "../../../src/app.ts";
+import { createApp } from "../../../src/app.ts";
+import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { openMemory, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
@@ -22,17 +23,15 @@ export function accessApp(env: Record<string, string> = {}, options: { db?: Data
   const registry = loadRegistry();
   const chainIds = syncRegistry(db.prices, registry);
   const clock = { now: NOW };
-  const deps: AppDeps = {
-    settings: loadSettings({ MEHIR_TRUST_PROXY: options.trustProxy ? "on" : "off", ...env }),
-    db,
+  const deps = createServices(loadSettings({ MEHIR_TRUST_PROXY: options.trustProxy ? "on" : "off", ...env }), db, {
     registry,
     data: new DataState(db.prices),
     now: () => clock.now,
     // A quiet server's cold budget (a new data version answered at once), as testApp's: one measured
     // on this thread's CPU time would serve the previous answer whenever the machine is busy.
     coldBudget: new ColdBudget(1_000_000),
-  };
-  if (options.limiterClock) deps.access = createAccessService(db.accounts, { clock: options.limiterClock });
+    access: options.limiterClock ? createAccessService(db.accounts, { clock: options.limiterClock }) : undefined,
+  });
   const app = createApp(deps);
   return { app, deps, db, chainIds, clock };
 }
@@ -49,14 +48,14 @@ export function importMilk(ctx: ReturnType<typeof accessApp>): void {
 let counter = 0;
 
 /** A new account on `plan` with one key of `kind`. */
-export function newKey(deps: AppDeps, plan: Plan, kind: KeyKind, origins: string[] = []) {
+export function newKey(deps: Services, plan: Plan, kind: KeyKind, origins: string[] = []) {
   const account = createAccount(deps.db.accounts, { email: `a${++counter}@example.com`, plan }, NOW);
   const { key, record } = createKey(deps.db.accounts, { accountId: account.id, kind, origins }, NOW);
   return { key, keyId: record.id, accountId: account.id, email: account.email };
 }
 
 /** Another key on the same account. */
-export function extraKey(deps: AppDeps, accountId: number, kind: KeyKind, origins: string[] = []) {
+export function extraKey(deps: Services, accountId: number, kind: KeyKind, origins: string[] = []) {
   const { key, record } = createKey(deps.db.accounts, { accountId, kind, origins }, NOW);
   return { key, keyId: record.id };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { openMemory } from "../../../src/db/open.ts";
-import { RateLimiter, burstOf } from "../../../src/http/access/token-bucket.ts";
-import { QuotaLedger } from "../../../src/http/access/quota-ledger.ts";
+import { TokenBuckets, burstOf } from "../../../src/http/access/token-bucket.ts";
+import { SqliteQuotaLedger } from "../../../src/accounts/sqlite-quota-ledger.ts";
 import { etagFor, etagMatches, httpDate } from "../../../src/http/etag.ts";
 import { originAllowed, parseOrigin, parseOriginList } from "../../../src/http/access/origins.ts";
 import { daysOfMonth, secondsToNextMonth } from "../../../src/http/access/utc-month.ts";
@@ -15,7 +15,7 @@ describe("token bucket", () => {
     expect(burstOf(1200)).toBe(300);
     expect(burstOf(5)).toBe(1);
     let now = 0;
-    const limiter = new RateLimiter(() => now);
+    const limiter = new TokenBuckets(() => now);
     const taken = Array.from({ length: 16 }, () => limiter.take("k", 60));
     expect(taken.map((v) => v.allowed)).toEqual([...Array(15).fill(true), false]);
     expect(taken[14]!.remaining).toBe(0);
@@ -29,7 +29,7 @@ describe("token bucket", () => {
 
   test("full buckets are dropped after a while (memory stays bounded)", () => {
     let now = 0;
-    const limiter = new RateLimiter(() => now);
+    const limiter = new TokenBuckets(() => now);
     for (let i = 0; i < 100; i++) limiter.take(`ip:${i}`, 60);
     expect(limiter.size).toBe(100);
     now += 61_000;
@@ -41,7 +41,7 @@ describe("token bucket", () => {
 describe("quota ledger", () => {
   test("reserve up to the limit, refund, flush in one batch, load again", () => {
     const db = openMemory().accounts;
-    const ledger = new QuotaLedger(db, { flushMs: 60_000 });
+    const ledger = new SqliteQuotaLedger(db, { flushMs: 60_000 });
     const now = new Date("2026-11-22T10:00:00Z");
     const a = ledger.tryReserve("account:1", 3, now);
     const b = ledger.tryReserve("account:1", 3, now);
@@ -57,7 +57,7 @@ describe("quota ledger", () => {
     if (b.ok) ledger.refund(b.reservation);
     ledger.flush();
     expect(db.query("SELECT count FROM usage_daily").get()).toEqual({ count: 1 });
-    const reloaded = new QuotaLedger(db);
+    const reloaded = new SqliteQuotaLedger(db);
     expect(reloaded.usedThisMonth("account:1", now)).toBe(1);
     expect(reloaded.usedThisMonth("account:1", new Date("2026-12-01T00:00:00Z"))).toBe(0);
     expect(reloaded.dailyUsage("account:1", now).find((d) => d.day === "2026-11-22")).toEqual({ day: "2026-11-22", count: 1 });
@@ -73,7 +73,7 @@ describe("quota ledger", () => {
       warnings.push(msg);
       resolve();
     };
-    const ledger = new QuotaLedger(db, { flushMs: 5, warn });
+    const ledger = new SqliteQuotaLedger(db, { flushMs: 5, warn });
     ledger.tryReserve("account:1", 3, new Date("2026-11-22T10:00:00Z"));
     db.close();
     // The scheduled flush fails; a retry would come 5 ms later. After the first failure, a window

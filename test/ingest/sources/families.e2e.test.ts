@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { createApp, type AppDeps } from "../../../src/app.ts";
+import { createApp } from "../../../src/app.ts";
+import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { DataState } from "../../../src/data-state.ts";
 import { openDataDir, type Databases } from "../../../src/db/open.ts";
@@ -242,7 +243,7 @@ function meshnatYosef(c: ChainFiles): FakePortal {
 const EXPECTED_PRICES: Record<string, string> = {};
 let dataDir: string;
 let db: Databases;
-let deps: AppDeps;
+let deps: Services;
 let result: FetchAndImportResult;
 
 beforeAll(async () => {
@@ -302,7 +303,7 @@ beforeAll(async () => {
   db = openDataDir(dataDir);
   syncRegistry(db.prices, registry);
   result = await fetchAndImport({ db: db.prices, registry, dataDir, importPriority: "normal", chains: Object.keys(override), date: DAY, sourcesOverride: override, http: FAST_HTTP, now: () => NOW, log: () => {} });
-  deps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => NOW };
+  deps = createServices(loadSettings({}), db, { registry, data: new DataState(db.prices), now: () => NOW });
 }, 60_000);
 
 afterAll(() => {

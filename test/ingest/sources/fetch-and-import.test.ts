@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
-import { createApp, type AppDeps } from "../../../src/app.ts";
+import { createApp } from "../../../src/app.ts";
+import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { DataState } from "../../../src/data-state.ts";
 import { openDataDir, type Databases } from "../../../src/db/open.ts";
@@ -57,7 +58,7 @@ function binaPortal() {
 describe("fetchAndImport after a demo first start", () => {
   let dataDir: string;
   let db: Databases;
-  let deps: AppDeps;
+  let deps: Services;
   let portal: ReturnType<typeof startFakePortal>;
   const quiet = () => {};
 
@@ -76,7 +77,7 @@ describe("fetchAndImport after a demo first start", () => {
         .get() as { barcode: string }
     ).barcode;
     portal = binaPortal();
-    deps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => NOW };
+    deps = createServices(loadSettings({}), db, { registry, data: new DataState(db.prices), now: () => NOW });
   }, 60_000);
   afterAll(() => {
     portal?.stop();
@@ -288,7 +289,7 @@ describe("fetchAndImport when a chain fails", () => {
       expect(second.fetch.chains.map((c) => [c.slug, c.status])).toEqual([["king-store", "failed"], ["maayan-2000", "ok"]]);
       expect(second.import?.status).toBe("ok");
 
-      const deps: AppDeps = { settings: loadSettings({}), db, registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") };
+      const deps = createServices(loadSettings({}), db, { registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") });
       const app = createApp(deps);
       const headers = await withKey(deps, "pro", "live");
       const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];

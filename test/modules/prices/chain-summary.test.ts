@@ -65,10 +65,10 @@ describe("chainSummary agrees with chainFigures", () => {
 
       const queries: PriceQuery[] = [{}, { chainId: "shufersal" }, { city: "חיפה" }, { city: "אילת" }, { region: "jerusalem" }, { chainId: "rami-levy", region: "haifa" }];
       for (const product of products) {
-        const row = requireProduct(ctx.deps, `729000000000${products.indexOf(product) + 1}`);
+        const row = requireProduct(ctx.deps.dataSets.live, `729000000000${products.indexOf(product) + 1}`);
         for (const query of queries) {
-          const expected = chainFigures(storeFigures(ctx.deps, row, query)).map((c) => chainEntry(c, row));
-          const { chains: fast, validUntil } = chainSummary(ctx.deps, row, query, now);
+          const expected = chainFigures(storeFigures(ctx.deps.dataSets.live, row, query)).map((c) => chainEntry(c, row));
+          const { chains: fast, validUntil } = chainSummary(ctx.deps.dataSets.live, row, query, now);
           expect(sortChains(fast).map((c) => chainEntry(c, row))).toEqual(expected);
           seen.chains += expected.length;
           seen.promoted += expected.filter((e) => e.is_on_promotion).length;

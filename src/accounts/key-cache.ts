@@ -1,18 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { Plan } from "../plans.ts";
-import { hashKey, keyKindOf, type KeyKind } from "./key-format.ts";
-
-/** An active key as the access layer needs it on every request. */
-export interface ActiveKey {
-  id: number;
-  accountId: number;
-  kind: KeyKind;
-  prefix: string;
-  hash: string;
-  plan: Plan;
-  allowedOrigins: string[];
-}
+import type { Plan } from "../http/plans.ts";
+import { hashKey, keyKindOf, type KeyKind } from "../http/access/key-format.ts";
+import type { ActiveKey, KeyLookup } from "./key-lookup.ts";
 
 interface Row {
   id: number;
@@ -28,12 +18,12 @@ const SELECT = `SELECT k.id, k.account_id, k.kind, k.prefix, k.hash, a.plan, k.a
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.revoked_at IS NULL`;
 
 /**
- * Active keys by hash, in memory. Changes committed by another connection (the operator CLI in
+ * The in-process KeyLookup: active keys by hash, in memory. Changes committed by another connection (the operator CLI in
  * another process) show in `PRAGMA data_version`, checked at most every `pollMs` on lookup, which
  * reloads the table. Writers on this process's own connection call `invalidate()`. A key missing
  * from the cache is looked up once in the database (keys just inserted on this connection).
  */
-export class KeyCache {
+export class KeyCache implements KeyLookup {
   private byHash = new Map<string, ActiveKey>();
   private version = -1;
   private checkedAt = -Infinity;

@@ -1,30 +1,16 @@
 import type { Database } from "bun:sqlite";
-import { log } from "../../log.ts";
-import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
-
-/** The calls of quota taken for one request, to give back if the answer turns out not to count. */
-export interface Reservation {
-  subject: string;
-  month: string;
-  day: string;
-  /** Calls taken: 1 for most routes; more when the route counts by the work asked (route-calls.ts). */
-  calls: number;
-}
-
-export type ReserveResult = { ok: true; remaining: number; reservation: Reservation } | { ok: false; remaining: 0 };
-
-/** Quota subjects: an account's live calls, or one publishable key's widget views. */
-export const accountSubject = (accountId: number) => `account:${accountId}`;
-export const widgetSubject = (keyId: number) => `widget:${keyId}`;
+import { log } from "../log.ts";
+import { dayOf, daysOfMonth, monthOf } from "../http/access/utc-month.ts";
+import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 
 /**
- * Monthly usage counters. Reservations happen synchronously in memory, so N concurrent
+ * The in-process QuotaLedger: monthly usage counters. Reservations happen synchronously in memory, so N concurrent
  * requests against M remaining succeed exactly M times. Counts reach `usage_daily` in a
  * batch at most `flushMs` later (one transaction, not a write per request) and on `flush()`;
  * a subject's month is loaded from the table on first use, so counts survive restarts.
  * A crash (SIGKILL) loses at most the last unflushed batch.
  */
-export class QuotaLedger {
+export class SqliteQuotaLedger implements QuotaLedger {
   private readonly used = new Map<string, { month: string; count: number }>();
   /** subject → day → calls not yet written. */
   private readonly pending = new Map<string, Map<string, number>>();
@@ -54,13 +40,13 @@ export class QuotaLedger {
    * Takes `calls` (default 1) if that many are left of `limit` this month — all or none, in one
    * synchronous step, so concurrent requests never take more than the limit between them.
    */
-  tryReserve(subject: string, limit: number, now: Date, calls = 1): ReserveResult {
+  tryReserve(subject: string, limit: number, now: Date, calls = 1, requestId?: string): ReserveResult {
     const entry = this.entry(subject, now);
     if (entry.count + calls > limit) return { ok: false, remaining: 0 };
     entry.count += calls;
     const day = dayOf(now);
     this.addPending(subject, day, calls);
-    return { ok: true, remaining: limit - entry.count, reservation: { subject, month: entry.month, day, calls } };
+    return { ok: true, remaining: limit - entry.count, reservation: { subject, month: entry.month, day, calls, requestId } };
   }
 
   /** Gives a reservation's calls back (the answer was a 304, a 429 or a server error). */

@@ -1,0 +1,59 @@
+import type { MaybePromise } from "../../maybe-promise.ts";
+import { then } from "../../maybe-promise.ts";
+import type { QuotaLedger, Reservation } from "../../accounts/quota-ledger.ts";
+import type { RateLimiter, RateVerdict } from "./rate-limiter.ts";
+
+/** What one metered request asks for: a token of its bucket and, when it counts, calls of its quota. */
+export interface MeterRequest {
+  /** The request's id: a shared store counts a request retried on another replica once by it. */
+  requestId: string;
+  bucket: { id: string; perMinute: number };
+  /**
+   * Quota to take with the token, all or none; null when the request counts nothing (a test key,
+   * the MCP envelope, a 304 decided before). `calls: 0` takes nothing and only reads what is left.
+   */
+  quota: { subject: string; limit: number; calls: number } | null;
+  now: Date;
+}
+
+export interface MeterVerdict {
+  rate: RateVerdict;
+  /**
+   * Null when no quota was asked. `reservation`: the calls taken (null when the token was refused,
+   * fewer calls were left than asked, or none were asked). `remaining`: calls left after the request.
+   */
+  quota: { reservation: Reservation | null; remaining: number } | null;
+}
+
+/**
+ * One step per metered API request: the rate limit's token, then the monthly quota — taken
+ * together, so a shared store can do both in one atomic script (bucket on its clock, counter,
+ * idempotency by request id). Refunds go to the quota ledger directly.
+ */
+export interface Meter {
+  admit(request: MeterRequest): MaybePromise<MeterVerdict>;
+}
+
+/** The in-process Meter: the limiter's token, then the ledger's reservation (both synchronous here). */
+export class LocalMeter implements Meter {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly quota: QuotaLedger,
+  ) {}
+
+  admit(request: MeterRequest): MaybePromise<MeterVerdict> {
+    return then(this.limiter.take(request.bucket.id, request.bucket.perMinute), (rate) => {
+      const asked = request.quota;
+      if (asked === null) return { rate, quota: null };
+      const left = (used: number) => Math.max(0, asked.limit - used);
+      if (!rate.allowed || asked.calls === 0) {
+        return then(this.quota.usedThisMonth(asked.subject, request.now), (used) => ({ rate, quota: { reservation: null, remaining: left(used) } }));
+      }
+      return then(this.quota.tryReserve(asked.subject, asked.limit, request.now, asked.calls, request.requestId), (reserved) =>
+        reserved.ok
+          ? { rate, quota: { reservation: reserved.reservation, remaining: reserved.remaining } }
+          : then(this.quota.usedThisMonth(asked.subject, request.now), (used) => ({ rate, quota: { reservation: null, remaining: left(used) } })),
+      );
+    });
+  }
+}

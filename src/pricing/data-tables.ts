@@ -1,0 +1,15 @@
+import type { DataTables } from "../deps.ts";
+import type { SnapshotSource } from "../snapshot-source.ts";
+import { readEilatCities } from "../modules/prices/eilat.ts";
+import { readStoreTable } from "../modules/prices/store-table.ts";
+import { readLocations } from "../modules/stores/locations.ts";
+import { PerVersion } from "./per-version.ts";
+
+/** A data set's tables read once per data version (see DataTables in deps.ts). */
+export function dataTables(source: Pick<SnapshotSource, "current" | "db">): DataTables {
+  return {
+    stores: new PerVersion(source, readStoreTable),
+    locations: new PerVersion(source, readLocations),
+    eilatCities: new PerVersion(source, readEilatCities),
+  };
+}
