@@ -1,5 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { crc32Combine } from "./crc32-combine.ts";
+import { crc32CombineShifted, crc32Shift } from "./crc32-combine.ts";
 
 /**
  * gzip for cached answers without compressing on every request. An answer is
@@ -23,6 +23,8 @@ export interface CompressedHead {
   readonly crc: number;
   /** Uncompressed length of the head. */
   readonly length: number;
+  /** crc32Shift(length), made once: a joined head combines its parts' CRCs with it (joinHeads). */
+  readonly shift: number;
 }
 
 /** Heads larger than this are deflated at level 1: they are rare and level 6 costs ms there. */
@@ -41,7 +43,7 @@ export function unfilledBytes(size: number): Uint8Array {
 export function compressHead(head: Uint8Array): CompressedHead {
   const level = head.length > FAST_ABOVE ? 1 : 6;
   const deflated = deflateRawSync(head, { level, finishFlush: constants.Z_SYNC_FLUSH });
-  return { deflated: [new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length)], crc: crc32(head), length: head.length };
+  return { deflated: [new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length)], crc: crc32(head), length: head.length, shift: crc32Shift(head.length) };
 }
 
 /** Bytes as non-final stored deflate blocks (byte-aligned, as after a sync flush). */
@@ -67,8 +69,9 @@ function storedBlocks(bytes: Uint8Array): Uint8Array {
  * A compressed head made of parts without compressing them again: parts already deflated (each
  * one its own sync-flushed raw deflate, as compressHead makes them; a deflate stream may continue
  * with a block that refers to nothing before it) are copied, small plain parts go in as stored
- * blocks. The CRC is combined from the parts' own (crc32Combine): the deflated parts' text is
- * not read again. For answers assembled from cached answers (the batch of /prices/ answers).
+ * blocks. The CRC is combined from the parts' own (crc32Combine, with each part's crc32Shift made
+ * once with it): the deflated parts' text is not read again. For answers assembled from cached
+ * answers (the batch of /prices/ answers).
  *
  * @example joinHeads([bytesOf("["), compressHead(a), bytesOf("]")])
  */
@@ -81,12 +84,12 @@ export function joinHeads(parts: (Uint8Array | CompressedHead)[]): CompressedHea
       deflated.push(storedBlocks(part));
       crc = crc32(part, crc);
     } else {
-      deflated.push(...part.deflated);
-      crc = crc32Combine(crc, part.crc, part.length);
+      for (const chunk of part.deflated) deflated.push(chunk);
+      crc = crc32CombineShifted(crc, part.crc, part.shift);
     }
     length += part.length;
   }
-  return { deflated, crc: crc >>> 0, length };
+  return { deflated, crc: crc >>> 0, length, shift: crc32Shift(length) };
 }
 
 // Magic, deflate, no flags, no mtime, no extra flags, OS unknown.

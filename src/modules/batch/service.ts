@@ -4,7 +4,7 @@ import { utf8 } from "../../http/json-bytes.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { priceFilters } from "../prices/filters.ts";
-import { productPricesJson } from "../prices/service.ts";
+import { productPricesJson, type PriceQuery } from "../prices/service.ts";
 import type { BatchBody } from "./model.ts";
 
 /** What an item answers: the /prices/ answer's bytes, or its error. */
@@ -19,14 +19,33 @@ const ITEM_ERRORS: ReadonlySet<string> = new Set(["product_not_found", "chain_no
  * the same cached answer. An error /prices/ would answer for the item alone (unknown product,
  * unknown chain, a bare code several chains use) becomes the item's error.
  */
-function answerItem(deps: DataSet, body: BatchBody, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
+function answerItem(deps: DataSet, body: BatchBody, filters: ItemFilters, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
   try {
-    const query = priceFilters(deps, { chain_id: item.chain_id, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
-    if (body.chain_ids) query.chainIds = body.chain_ids;
-    return productPricesJson(deps, item.barcode, body.granularity, query, { allowStale });
+    return productPricesJson(deps, item.barcode, body.granularity, filters.of(item.chain_id), { allowStale });
   } catch (error) {
     if (error instanceof ApiError && ITEM_ERRORS.has(error.code)) return { error };
     throw error;
+  }
+}
+
+/** The /prices/ filters of the batch's items, made once per distinct item `chain_id` (most batches: once). */
+class ItemFilters {
+  private readonly made = new Map<string | undefined, PriceQuery>();
+
+  constructor(
+    private readonly deps: DataSet,
+    private readonly body: BatchBody,
+  ) {}
+
+  of(chainId: string | undefined): PriceQuery {
+    let query = this.made.get(chainId);
+    if (!query) {
+      const { body } = this;
+      query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
+      if (body.chain_ids) query.chainIds = body.chain_ids;
+      this.made.set(chainId, query);
+    }
+    return query;
   }
 }
 
@@ -48,13 +67,14 @@ export function checkBatchFilters(deps: DataSet, body: BatchBody): void {
  * AnswerCache); when that would mix versions, those items are asked again on the current data.
  */
 export function batchPricesJson(deps: DataSet, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const answers = body.items.map((item) => answerItem(deps, body, item, true));
+  const filters = new ItemFilters(deps, body);
+  const answers = body.items.map((item) => answerItem(deps, body, filters, item, true));
   const versions = new Set(answers.flatMap((a) => ("snapshot" in a ? [a.snapshot.version] : [])));
   if (versions.size > 1) {
     const current = deps.data.current.version;
     body.items.forEach((item, i) => {
       const a = answers[i]!;
-      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(deps, body, item, false);
+      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(deps, body, filters, item, false);
     });
   }
   const snapshot = answers.find((a): a is { json: PrebuiltJson; snapshot: DataSnapshot } => "snapshot" in a)?.snapshot ?? deps.data.current;
@@ -79,5 +99,6 @@ export function batchPricesJson(deps: DataSet, body: BatchBody): { json: Prebuil
 }
 
 const OPEN = utf8("[");
-const COMMA = utf8(",");
+// A PrebuiltJson, so its deflated form (for gzip) is made once, not for each item of each batch.
+const COMMA = PrebuiltJson.fromBytes(utf8(","));
 const CLOSE = utf8("]");
