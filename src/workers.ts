@@ -5,7 +5,15 @@
  * there points at the build machine's source tree (import.meta.url is fixed at build time), so a
  * binary copied elsewhere could not start its workers.
  */
-export const WORKER_ENTRYPOINTS = ["ingest/import-worker.ts", "ingest/parse-worker.ts", "demo/generate-worker.ts", "exports/export-worker.ts", "alerts/evaluation-worker.ts", "cluster/snapshot-worker.ts"] as const;
+export const WORKER_ENTRYPOINTS = [
+  "ingest/import-worker.ts",
+  "ingest/parse-worker.ts",
+  "demo/generate-worker.ts",
+  "exports/export-worker.ts",
+  "alerts/evaluation-worker.ts",
+  "alerts/delivery-thread.ts",
+  "cluster/snapshot-worker.ts",
+] as const;
 
 export type WorkerEntrypoint = (typeof WORKER_ENTRYPOINTS)[number];
 

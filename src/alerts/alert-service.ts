@@ -3,6 +3,7 @@ import { log } from "../log.ts";
 import { AlertStore } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
 import { DeliveryWorker } from "./delivery-worker.ts";
+import { DeliveryThread, type Deliverer } from "./delivery-thread-client.ts";
 import { AlertEvaluator } from "./evaluator.ts";
 import { SecretBox } from "./secret-box.ts";
 import { httpSender, type Sender } from "./sender.ts";
@@ -23,9 +24,10 @@ export interface AlertServiceOptions {
 
 /**
  * Price alerts' moving parts for one app: the stores, the secret box, the evaluator (after each new
- * data version, in a Worker thread) and the delivery worker (on the serving thread: a few
- * signed POSTs per import, each an await on the network). Built by createServices; `stop()` (the app's
- * onStop) ends its timers; nothing of it lives at module level.
+ * data version, in a Worker thread) and the deliveries — on their own thread (delivery-thread.ts)
+ * for a server on its data dir, on this one (DeliveryWorker) when tests inject a clock, a sender
+ * or a secret box, or the database is in memory. Built by createServices; `stop()` (the
+ * app's onStop) ends its timers; nothing of it lives at module level.
  */
 export interface AlertService {
   alerts: AlertStore;
@@ -33,7 +35,7 @@ export interface AlertService {
   box: SecretBox;
   policy: UrlPolicy;
   evaluator: AlertEvaluator;
-  worker: DeliveryWorker;
+  worker: Deliverer;
   timers: Timers;
   stop(): void;
 }
@@ -44,16 +46,20 @@ export function createAlertService(app: AppData, options: AlertServiceOptions = 
   const box = options.box ?? SecretBox.beside(app.db.accounts.filename);
   const policy: UrlPolicy = { allowLoopback: app.settings.webhookAllowLoopback };
   const timers = options.timers ?? realTimers;
-  const worker = new DeliveryWorker({
-    alerts,
-    deliveries,
-    box,
-    send: options.send ?? httpSender(policy),
-    timers,
-    random: options.random ?? Math.random,
-    timeoutMs: options.timeoutMs,
-    log,
-  });
+  const file = app.db.accounts.filename;
+  const ownThread = file !== "" && file !== ":memory:" && !options.timers && !options.send && !options.box && !options.random;
+  const worker: Deliverer = ownThread
+    ? new DeliveryThread({ accountsPath: file, allowLoopback: policy.allowLoopback, timeoutMs: options.timeoutMs, deliveries, log })
+    : new DeliveryWorker({
+        alerts,
+        deliveries,
+        box,
+        send: options.send ?? httpSender(policy),
+        timers,
+        random: options.random ?? Math.random,
+        timeoutMs: options.timeoutMs,
+        log,
+      });
   const evaluator = new AlertEvaluator({ app, alerts, clock: () => timers.now(), queued: () => worker.wake(), log });
   // Every new data version (an import by this server's worker or by `mehir import`), and at start:
   // alerts left behind by a stop during a pass are evaluated, and pending deliveries resume.
