@@ -8,7 +8,7 @@
  *                     the biggest chain), with 1,000 alerts active (10 Pro accounts × 100, on the
  *                     1,000 first products; below_ils / drop_pct / promotion), evaluated after the
  *                     change (in the evaluation Worker) and their events delivered to a receiver
- *                     on 127.0.0.1 (from the serving thread);
+ *                     on 127.0.0.1 (from the server's delivery thread);
  *   import, no alerts the same change back (the same rows), the alerts disabled — the baseline:
  *                     answers are recomputed after a new data version in both import runs.
  * The figure is the p99 of "import + alerts" against "import, no alerts" (ratio per round, median).
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     "",
     `p99 with ${int(alertCount)} alerts evaluated ÷ p99 of the same import without alerts: ${ratios.map((r) => r.toFixed(2)).join(", ")} (median **${median.toFixed(2)}**). ` +
       `Each import run commits a new data version 2 s in (prices of ${CHANGED} products change at ${chain.slug}); the alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in a Worker thread at the imports' CPU priority (src/alerts/evaluator.ts; SCHED_IDLE on Linux), on its own database connections; ` +
-      `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second). The events (the drop_pct alerts on changed products) are delivered from the serving thread during the same run, to a receiver on 127.0.0.1 in the bench process: their cost is in the figure too. ` +
+      `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second). The events (the drop_pct alerts on changed products) are delivered during the same run from the server's delivery thread (src/alerts/delivery-thread.ts) to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 50 per transaction: their cost is in the figure too. ` +
       "The machine is shared with other engineers' builds and tests (2 cores): the load average above and the spread between rounds are part of the figure; compare runs of the same round.",
   ].join("\n");
   console.log(markdown);
