@@ -77,9 +77,11 @@ export class DeliveryThread implements Deliverer {
       resolve?.();
     };
     worker.onerror = (event) => {
-      // Not expected (the worker catches an attempt's failures): logged; the queue stays in SQLite
-      // for the next start, and nobody waits forever.
+      // Not expected (the worker catches an attempt's failures): logged; the queue stays in SQLite,
+      // nobody waits forever, and the next request starts a new thread.
       this.options.log.warn("alerts: delivery thread failed", { error: event.message });
+      if (this.worker === worker) this.worker = null;
+      worker.terminate();
       for (const resolve of this.waiting.values()) resolve();
       this.waiting.clear();
     };

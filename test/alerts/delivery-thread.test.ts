@@ -5,10 +5,11 @@ import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { createServices } from "../../src/services.ts";
 import { DeliveryThread } from "../../src/alerts/delivery-thread-client.ts";
+import { DeliveryStore } from "../../src/alerts/delivery-store.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data-state.ts";
-import { openDataDir } from "../../src/db/open.ts";
+import { openDataDir, openMemory } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { loadRegistry } from "../../src/registry.ts";
@@ -87,6 +88,28 @@ test("a server's deliveries go out from their own thread: test event and price e
   } finally {
     alerts.stop();
     deps.access?.flush();
+    db.prices.close();
+    db.accounts.close();
+  }
+}, 20_000);
+
+test("a delivery thread that cannot start is logged; nobody waits on it, and the next request tries a new one", async () => {
+  const db = openMemory();
+  const warned: string[] = [];
+  const thread = new DeliveryThread({
+    accountsPath: join(root, "no-such-dir", "accounts.sqlite"),
+    allowLoopback: true,
+    deliveries: new DeliveryStore(db.accounts),
+    log: { warn: (msg) => void warned.push(msg) },
+  });
+  try {
+    await thread.deliverNow(1);
+    expect(warned).toEqual(["alerts: delivery thread failed"]);
+    await thread.idle();
+    await thread.deliverNow(1);
+    expect(warned).toEqual(["alerts: delivery thread failed", "alerts: delivery thread failed"]);
+  } finally {
+    thread.stop();
     db.prices.close();
     db.accounts.close();
   }
