@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   quota_exceeded: { status: 429, title: "Monthly quota exceeded" },
   internal_error: { status: 500, title: "Internal error" },
   data_not_ready: { status: 503, title: "Data not ready" },
+  service_unavailable: { status: 503, title: "Service unavailable (shared state unreachable; retry shortly)" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -76,6 +76,25 @@ describeRedis("keys through Redis", () => {
     }
   });
 
+  test("after Redis lost its data the primary writes the keys again at once, and replicas find them", async () => {
+    const path = join(redis.dir, "accounts-loss.sqlite");
+    const db = openDatabase(path, ACCOUNT_MIGRATIONS);
+    const account = createAccount(db, { email: "b@example.com", plan: "basic" }, new Date());
+    const { key, record: stored } = createKey(db, { accountId: account.id, kind: "live" }, new Date());
+    const mirror = new KeyMirror(db, newStore(), { pollMs: 50 }).start();
+    const replica = new SharedKeyLookup(newStore());
+    try {
+      expect(await within(3000, async () => (await replica.lookup(key))?.id === stored.id)).toBe(true);
+      redis.cli("FLUSHALL");
+      expect(await within(2000, () => redis.cli("HLEN", "mehir:keys") === "1")).toBe(true);
+      replica.invalidate();
+      expect(await within(2000, async () => (await replica.lookup(key))?.id === stored.id)).toBe(true);
+    } finally {
+      mirror.stop();
+      db.close();
+    }
+  });
+
   test("Redis unreachable: the lookup fails with StoreUnavailable (the caller answers 503), not a hang", async () => {
     const lookup = new SharedKeyLookup(new BunRedisStore("redis://127.0.0.1:1", { timeoutMs: 200 }));
     const started = performance.now();

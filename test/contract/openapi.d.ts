@@ -557,7 +557,7 @@ export interface components {
             /** @description What went wrong, for people; never a stack trace */
             detail: string;
             /** @enum {string} */
-            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready";
+            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready" | "service_unavailable";
             /** @description The offending parameter or body member, e.g. `items[3].quantity` */
             param?: string;
             request_id: string;
@@ -923,7 +923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -945,7 +945,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -1478,7 +1478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -1500,7 +1500,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -1789,7 +1789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -1811,7 +1811,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -2159,7 +2159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -2181,7 +2181,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -2558,7 +2558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -2580,7 +2580,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -2897,7 +2897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -2919,7 +2919,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -3234,7 +3234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -3256,7 +3256,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -3625,7 +3625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -3647,7 +3647,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -4128,7 +4128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -4150,7 +4150,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -4426,7 +4426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -4444,7 +4444,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -4731,7 +4731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -4753,7 +4753,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -5147,7 +5147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -5169,7 +5169,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -5473,7 +5473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -5495,7 +5495,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -5754,7 +5754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -5776,7 +5776,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -6096,7 +6096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -6118,7 +6118,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -6429,7 +6429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -6451,7 +6451,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -6730,7 +6730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -6752,7 +6752,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -7040,7 +7040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Data not ready: `data_not_ready` (see /docs/errors) */
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
                     /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
@@ -7062,7 +7062,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "data_not_ready";
+                        code?: "service_unavailable" | "data_not_ready";
                     };
                 };
             };
@@ -7401,6 +7401,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service unavailable (shared state unreachable; retry shortly): `service_unavailable` (see /docs/errors) */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
                     };
                 };
             };

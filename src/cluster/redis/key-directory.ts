@@ -68,7 +68,8 @@ export class KeyMirror {
 
   private async syncOnce(): Promise<void> {
     const version = (this.dataVersion.get() as { data_version: number }).data_version;
-    const full = performance.now() - this.lastFull >= (this.options.resyncMs ?? 30_000);
+    // A full pass when due, and at once when Redis lost its data (the marker is gone).
+    const full = performance.now() - this.lastFull >= (this.options.resyncMs ?? 30_000) || Number(await this.store.send("EXISTS", [redisKeys.keysSynced])) !== 1;
     if (version === this.version && !full) return;
     const current = new Map((this.active.all() as Row[]).map((row) => [row.hash, JSON.stringify(record(row))]));
     // A full pass compares with what Redis holds (it may have lost it, or hold keys revoked meanwhile).
@@ -77,12 +78,16 @@ export class KeyMirror {
     const changed = [...current].filter(([hash, json]) => full || this.published.get(hash) !== json);
     if (gone.length > 0) await this.store.send("HDEL", [redisKeys.keys, ...gone]);
     if (changed.length > 0) await this.store.send("HSET", [redisKeys.keys, ...changed.flat()]);
-    // Revocations first and one by one; a bulk change (a resync) says "*".
+    // Revocations one by one; after a full pass replicas drop everything ("*": also keys they
+    // cached as unknown while Redis had lost them).
     for (const hash of gone) await this.store.publish(redisKeys.keysChanged, hash);
-    if (!full) for (const [hash] of changed) await this.store.publish(redisKeys.keysChanged, hash);
+    if (full) {
+      await this.store.send("SET", [redisKeys.keysSynced, "1"]);
+      await this.store.publish(redisKeys.keysChanged, "*");
+      this.lastFull = performance.now();
+    } else for (const [hash] of changed) await this.store.publish(redisKeys.keysChanged, hash);
     this.published = current;
     this.version = version;
-    if (full) this.lastFull = performance.now();
   }
 }
 
@@ -103,6 +108,11 @@ export class SharedKeyLookup {
       (hash) => (hash === "*" ? this.cache.clear() : this.cache.delete(hash)),
       () => this.cache.clear(),
     );
+  }
+
+  /** Forget everything cached (the next lookups read Redis). */
+  invalidate(): void {
+    this.cache.clear();
   }
 
   /** The active key for the presented text, or null (malformed, unknown or revoked). Throws StoreUnavailable. */

@@ -12,6 +12,8 @@ export const redisKeys = {
   seeded: (month: string) => `mehir:seeded:${month}`,
   /** Active keys: hash, field = key hash, value = the key record as JSON. */
   keys: "mehir:keys",
+  /** Set after the primary wrote every active key (absent after Redis lost its data: written again at once). */
+  keysSynced: "mehir:keys:synced",
   /** Pub/sub channel: a key hash whose record changed or went (`*`: reload everything). */
   keysChanged: "mehir:keys:changed",
 } as const;

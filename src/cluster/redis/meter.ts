@@ -73,7 +73,7 @@ return result
 `);
 
 /** Gives back a counted request's calls (its answer was a 304, a 429 or a server error). */
-const REFUND = new LuaScript(`
+export const refundScript = new LuaScript(`
 if redis.call('DEL', KEYS[3]) == 0 then return 0 end
 local calls = tonumber(ARGV[1])
 for i = 1, 2 do
@@ -135,6 +135,6 @@ export class SharedMeter {
   async refund(request: MeterRequest): Promise<boolean> {
     if (!request.quota) return false;
     const keys = [redisKeys.month(request.quota.subject, monthOf(request.now)), redisKeys.day(request.quota.subject, dayOf(request.now)), redisKeys.request(request.requestId)];
-    return Number(await this.store.script(REFUND, keys, [request.quota.calls])) === 1;
+    return Number(await this.store.script(refundScript, keys, [request.quota.calls])) === 1;
   }
 }

@@ -61,7 +61,8 @@ const PROBLEM: JsonSchema = {
 function audienceErrors(audience: Audience, path: string, method: string): ErrorCode[] {
   const errors: ErrorCode[] = ["uri_too_long", "internal_error"];
   if (audience === "public") return errors;
-  errors.push("missing_api_key", "invalid_api_key", "secret_key_not_allowed", "rate_limited");
+  // service_unavailable: a cluster's keys and counters are in Redis; unreachable, keyed calls fail closed.
+  errors.push("missing_api_key", "invalid_api_key", "secret_key_not_allowed", "rate_limited", "service_unavailable");
   if (audience === "publishable") return [...errors, "origin_not_allowed", "quota_exceeded", "data_not_ready"];
   errors.push("publishable_key_not_allowed");
   if (audience === "mcp") return [...errors, "origin_not_allowed", "payload_too_large"];
