@@ -14,6 +14,7 @@ import { PRICES_FILE } from "./db/open.ts";
 import { ExportScheduler } from "./exports/scheduler.ts";
 import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
+import { createSharedAccess } from "./cluster/redis/shared-access.ts";
 
 export interface RunningServer {
   url: string;
@@ -44,9 +45,12 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const sandboxDb = openSandboxDatabase(join(settings.dataDir, SANDBOX_FILE), registry);
   const sandbox = new Sandbox({ db: sandboxDb, registry, dataDir: settings.dataDir, log: log.info, error: log.error, importPriority: settings.importPriority });
   const exportsDir = join(settings.dataDir, EXPORTS_DIR);
-  const deps = createServices(settings, db, { registry, data, sandbox, exports: new ExportStore(exportsDir) });
+  // MEHIR_REDIS_URL: keys, quotas and rate limits shared through Redis (README "Scale out").
+  const shared = createSharedAccess(settings, db, log);
+  const deps = createServices(settings, db, { registry, data, sandbox, exports: new ExportStore(exportsDir), ...(shared ? { access: shared.access } : {}) });
   const app = createApp(deps);
   const role = startClusterRole(deps, app, log);
+  shared?.start();
   deps.roleMetrics = role.metrics;
   // A replica serves its primary's snapshots only: no import, export or sandbox of its own.
   const replica = settings.role === "replica";
@@ -55,7 +59,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   log.info("listening", { url, data_dir: settings.dataDir, role: settings.role, source: settings.source, data_version: data.current.version });
 
   // A dated export after every import (and at start when the data has none yet), in a worker.
-  const exporter = settings.exports
+  const exporter = settings.exports && !replica
     ? new ExportScheduler({ dbPath: join(settings.dataDir, PRICES_FILE), exportsDir, keepDays: settings.exportDays, priority: settings.importPriority, info: log.info, error: log.error })
     : null;
   if (exporter) {
@@ -91,6 +95,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     stopping = true;
     clearInterval(poll);
     role.stop();
+    await shared?.stop();
     source.stop();
     exporter?.stop();
     await app.stop();

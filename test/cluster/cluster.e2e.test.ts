@@ -30,6 +30,11 @@ let redis: TestRedis;
 let primary: Server;
 let replicas: Server[] = [];
 const logs: string[] = [];
+/** Keeps the servers' last log lines (printed only when a test fails). */
+function remember(line: string): void {
+  logs.push(line);
+  if (logs.length > 4000) logs.splice(0, 1000);
+}
 let barcode: string;
 
 function cli(...args: string[]): string {
@@ -38,35 +43,40 @@ function cli(...args: string[]): string {
   return out.stdout.toString();
 }
 
-/** A new account on `plan` with a live key (on the primary's accounts.sqlite, as an operator does). */
-function newKey(plan: "free" | "basic" | "pro"): { key: string; accountId: number } {
+/**
+ * A new account on `plan` with a live key (on the primary's accounts.sqlite, as an operator does),
+ * once the primary has mirrored it into Redis (within a second: replicas find it from then on).
+ */
+async function newKey(plan: "free" | "basic" | "pro"): Promise<{ key: string; accountId: number }> {
   const email = `dev-${crypto.randomUUID().slice(0, 8)}@example.com`;
   cli("accounts", "create", "--data-dir", primary.dir, "--email", email, "--plan", plan);
   const key = cli("keys", "create", "--data-dir", primary.dir, "--email", email, "--kind", "live").trim().split("\n").at(-1)!.trim();
   const db = new Database(join(primary.dir, "accounts.sqlite"), { readonly: true });
   const { id } = db.query("SELECT id FROM accounts WHERE email = ?").get(email) as { id: number };
   db.close();
+  const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
+  expect(await until(5000, async () => redis.cli("HEXISTS", "mehir:keys", hash) === "1")).toBe(true);
   return { key, accountId: id };
 }
 
 async function start(name: string, env: Record<string, string>): Promise<Server> {
   const dir = join(root, name);
   const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
-    env: { ...process.env, MEHIR_DATA_DIR: dir, MEHIR_HOST: "127.0.0.1", MEHIR_PORT: "0", MEHIR_EXPORTS: "off", MEHIR_CLUSTER_SECRET: SECRET, MEHIR_REDIS_URL: redis.url, MEHIR_QUOTA_BASIC: String(BASIC_QUOTA), MEHIR_RATE_BASIC: "1000000", MEHIR_RATE_PRO: "1000000", ...env },
+    env: { ...process.env, MEHIR_LOG_LEVEL: "info", MEHIR_DATA_DIR: dir, MEHIR_HOST: "127.0.0.1", MEHIR_PORT: "0", MEHIR_EXPORTS: "off", MEHIR_CLUSTER_SECRET: SECRET, MEHIR_REDIS_URL: redis.url, MEHIR_QUOTA_BASIC: String(BASIC_QUOTA), MEHIR_RATE_BASIC: "1000000", MEHIR_RATE_PRO: "1000000", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not listen`)), 60_000);
     void eachLine(proc.stdout as ReadableStream<Uint8Array>, (line) => {
-      logs.push(`[${name}] ${line}`);
+      remember(`[${name}] ${line}`);
       const match = /"msg":"listening","url":"([^"]+)"/.exec(line);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
     });
-    void eachLine(proc.stderr as ReadableStream<Uint8Array>, (line) => logs.push(`[${name}!] ${line}`));
+    void eachLine(proc.stderr as ReadableStream<Uint8Array>, (line) => remember(`[${name}!] ${line}`));
   });
   return { name, proc, url, dir };
 }
@@ -94,6 +104,10 @@ async function get(s: Server, path: string, key: string) {
 
 beforeAll(async () => {
   if (redisSkipReason) return;
+  await withLogs(setUp)();
+}, 240_000);
+
+async function setUp() {
   root = tempRoot("cluster-e2e");
   redis = new TestRedis();
   await redis.start();
@@ -107,7 +121,7 @@ beforeAll(async () => {
   const db = new Database(join(primary.dir, "prices.sqlite"), { readonly: true });
   barcode = (db.query("SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id GROUP BY p.id ORDER BY count(*) DESC LIMIT 1").get() as { barcode: string }).barcode;
   db.close();
-}, 240_000);
+}
 
 afterAll(async () => {
   for (const s of [...replicas, primary]) s?.proc.kill(9);
@@ -130,7 +144,7 @@ function withLogs(body: () => Promise<void>): () => Promise<void> {
 
 describeCluster("a primary and three replicas on loopback", () => {
   test("the replicas serve what the primary serves", withLogs(async () => {
-    const { key } = newKey("pro");
+    const { key } = await newKey("pro");
     for (const path of [`/api/v1/prices/?barcode=${barcode}`, "/api/v1/chains/", "/api/v1/stores/?limit=3"]) {
       const expected = await get(primary, path, key);
       expect(expected.status).toBe(200);
@@ -144,7 +158,7 @@ describeCluster("a primary and three replicas on loopback", () => {
   }), 60_000);
 
   test("quota exactness across replicas: 300 parallel calls against 100 remaining succeed exactly 100 times", withLogs(async () => {
-    const { key } = newKey("basic");
+    const { key } = await newKey("basic");
     const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => get(replicas[i % 3]!, `/api/v1/prices/?barcode=${barcode}`, key)));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200).length).toBe(BASIC_QUOTA);
@@ -153,7 +167,7 @@ describeCluster("a primary and three replicas on loopback", () => {
   }), 60_000);
 
   test("kill -9 of a replica under load: every answered call is counted", withLogs(async () => {
-    const { key, accountId } = newKey("pro");
+    const { key, accountId } = await newKey("pro");
     const victim = replicas[2]!;
     let served = 0;
     const load = Array.from({ length: 8 }, async () => {
@@ -183,7 +197,7 @@ describeCluster("a primary and three replicas on loopback", () => {
   }), 120_000);
 
   test("an import on the primary reaches every replica within a minute, no error answered meanwhile", withLogs(async () => {
-    const { key } = newKey("pro");
+    const { key } = await newKey("pro");
     const statuses = new Map<number, number>();
     let asking = true;
     const load = replicas.map(async (r) => {
@@ -205,25 +219,28 @@ describeCluster("a primary and three replicas on loopback", () => {
   }), 180_000);
 
   test("Redis stopped: metered calls fail closed with 503 + Retry-After, quickly; they recover by themselves when it returns", withLogs(async () => {
-    const { key } = newKey("pro");
+    const { key } = await newKey("pro");
     expect(await until(5000, async () => (await get(replicas[0]!, "/api/v1/chains/", key)).status === 200)).toBe(true);
     await redis.stop();
-    for (const r of replicas) {
-      const started = performance.now();
-      const answer = await get(r, "/api/v1/chains/", key);
-      expect(answer.status).toBe(503);
-      expect(answer.body.code).toBe("service_unavailable");
-      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(performance.now() - started).toBeLessThan(3000);
+    try {
+      for (const r of replicas) {
+        const started = performance.now();
+        const answer = await get(r, "/api/v1/chains/", key);
+        expect(answer.status).toBe(503);
+        expect(answer.body.code).toBe("service_unavailable");
+        expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expect(performance.now() - started).toBeLessThan(3000);
+      }
+      // Public probes do not need Redis.
+      expect((await fetch(replicas[0]!.url + "/readyz")).status).toBe(200);
+    } finally {
+      await redis.start();
     }
-    // Public probes do not need Redis.
-    expect((await fetch(replicas[0]!.url + "/readyz")).status).toBe(200);
-    await redis.start();
     for (const r of replicas) expect(await until(15_000, async () => (await get(r, "/api/v1/chains/", key)).status === 200)).toBe(true);
   }), 60_000);
 
   test("a key revoked on the primary is refused on every replica within two seconds", withLogs(async () => {
-    const { key } = newKey("pro");
+    const { key } = await newKey("pro");
     for (const r of replicas) expect(await until(5000, async () => (await get(r, "/api/v1/chains/", key)).status === 200)).toBe(true);
     cli("keys", "revoke", "--data-dir", primary.dir, key);
     const revokedAt = Date.now();

@@ -1,9 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { ActiveKey } from "../../accounts/key-lookup.ts";
+import type { ActiveKey, KeyLookup } from "../../accounts/key-lookup.ts";
 import { hashKey, keyKindOf } from "../../http/access/key-format.ts";
 import { redisKeys } from "./keys.ts";
 import type { SharedStore } from "./shared-store.ts";
+import { orUnavailable } from "./unavailable.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
@@ -96,7 +97,7 @@ export class KeyMirror {
  * and dropped at once when the primary announces a change (pub/sub: within a second of a
  * revocation). After a gap in the subscription everything cached is dropped.
  */
-export class SharedKeyLookup {
+export class SharedKeyLookup implements KeyLookup {
   private readonly cache = new Map<string, { key: ActiveKey | null; at: number }>();
 
   constructor(
@@ -115,8 +116,12 @@ export class SharedKeyLookup {
     this.cache.clear();
   }
 
-  /** The active key for the presented text, or null (malformed, unknown or revoked). Throws StoreUnavailable. */
+  /** The active key for the presented text, or null (malformed, unknown or revoked); 503 `service_unavailable` when Redis does not answer. */
   async lookup(presented: string): Promise<ActiveKey | null> {
+    return orUnavailable(() => this.find(presented));
+  }
+
+  private async find(presented: string): Promise<ActiveKey | null> {
     if (!keyKindOf(presented)) return null;
     const hash = hashKey(presented);
     const now = this.options.clock?.() ?? performance.now();

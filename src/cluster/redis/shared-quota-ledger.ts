@@ -1,5 +1,5 @@
 import { daysOfMonth, dayOf, monthOf } from "../../http/access/utc-month.ts";
-import type { Reservation, ReserveResult } from "../../http/access/quota-ledger.ts";
+import type { QuotaLedger, Reservation, ReserveResult } from "../../accounts/quota-ledger.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";
 import { refundScript } from "./meter.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";
@@ -30,8 +30,11 @@ return result
  * a request asks, refunds, the figures in headers and the portal's chart). accounts.sqlite gets
  * the counts from the primary's UsageSync; `flush()` has nothing to write.
  */
-export class SharedQuotaLedger {
-  constructor(private readonly store: SharedStore) {}
+export class SharedQuotaLedger implements QuotaLedger {
+  constructor(
+    private readonly store: SharedStore,
+    private readonly warn: (msg: string, fields: Record<string, unknown>) => void = () => {},
+  ) {}
 
   usedThisMonth(subject: string, now: Date): Promise<number> {
     return orUnavailable(async () => {
@@ -50,17 +53,23 @@ export class SharedQuotaLedger {
       const [ok, remaining] = ((await this.store.script(RESERVE, keys, [limit, calls, REQUEST_TTL_S, COUNTER_TTL_S])) as number[]).map(Number) as [number, number];
       if (ok === -1) throw new StoreUnavailable("this month's usage is not loaded into Redis yet");
       if (ok !== 1) return { ok: false, remaining: 0 };
-      const reservation: Reservation & { requestId: string } = { subject, month, day, calls, requestId: `${requestId}:work` };
+      const reservation: Reservation = { subject, month, day, calls, requestId: `${requestId}:work` };
       return { ok: true, remaining, reservation };
     });
   }
 
-  refund(reservation: Reservation & { requestId?: string }): Promise<void> {
-    return orUnavailable(async () => {
-      if (!reservation.requestId) return;
-      const keys = [redisKeys.month(reservation.subject, reservation.month), redisKeys.day(reservation.subject, reservation.day), redisKeys.request(reservation.requestId)];
+  /**
+   * Never rejects (callers fire it after the answer is sent): a refund Redis does not take is
+   * logged and lost — the call stays counted (counted but unserved, never the reverse).
+   */
+  async refund(reservation: Reservation): Promise<void> {
+    if (!reservation.requestId) return;
+    const keys = [redisKeys.month(reservation.subject, reservation.month), redisKeys.day(reservation.subject, reservation.day), redisKeys.request(reservation.requestId)];
+    try {
       await this.store.script(refundScript, keys, [reservation.calls]);
-    });
+    } catch (error) {
+      this.warn("usage: refund not taken by Redis (the call stays counted)", { subject: reservation.subject, error: String((error as Error).message) });
+    }
   }
 
   dailyUsage(subject: string, now: Date): Promise<{ day: string; count: number }[]> {
