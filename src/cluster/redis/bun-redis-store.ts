@@ -33,7 +33,7 @@ export class BunRedisStore implements SharedStore {
     private readonly url: string,
     private readonly options: BunRedisStoreOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 1000;
     this.retryMs = options.retryMs ?? 250;
   }
 
@@ -101,7 +101,10 @@ export class BunRedisStore implements SharedStore {
     return client;
   }
 
-  /** A call's answer, or StoreUnavailable after timeoutMs (the client is then replaced). */
+  /**
+   * A call's answer, or StoreUnavailable after timeoutMs. A lost connection replaces the client;
+   * a slow answer does not (the other calls on the connection may still be answered).
+   */
   private async bounded<T>(client: RedisClient, call: Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -110,11 +113,14 @@ export class BunRedisStore implements SharedStore {
     try {
       return await Promise.race([call, timeout]);
     } catch (error) {
-      // A reply error (a script's own error) leaves the connection usable; anything else replaces it.
-      const replyError = !(error instanceof StoreUnavailable) && client.connected && /^(ERR|NOSCRIPT|WRONGTYPE)/.test((error as Error).message ?? "");
-      if (replyError) throw error;
+      if (error instanceof StoreUnavailable) {
+        if (!client.connected) this.fail(client);
+        throw error;
+      }
+      // A reply error (a script's own error) leaves the connection usable.
+      if (client.connected && /^(ERR|NOSCRIPT|WRONGTYPE)/.test((error as Error).message ?? "")) throw error;
       this.fail(client);
-      throw error instanceof StoreUnavailable ? error : new StoreUnavailable(`Redis: ${(error as Error).message}`);
+      throw new StoreUnavailable(`Redis: ${(error as Error).message}`);
     } finally {
       clearTimeout(timer);
       call.catch(() => undefined);
