@@ -134,14 +134,15 @@ try {
     for (const p of paths) await (await fetch(row.url + p, { headers: { "x-api-key": row.key } })).arrayBuffer();
     const { report } = await runWrk(wrk.path, { baseUrl: row.url, paths, headers: { "x-api-key": row.key }, connections, seconds }, row.pids[0]!);
     if (base === 0) base = report.requestsPerSecond;
-    const perRequestUs = (1e6 / report.requestsPerSecond - 1e6 / base) * connections;
+    // Throughput cost: the machine's time per request beyond the baseline's (1/req/s difference).
+    const perRequestUs = 1e6 / report.requestsPerSecond - 1e6 / base;
     results.push([row.name, Math.round(report.requestsPerSecond).toLocaleString("en-US"), `${Math.round((report.requestsPerSecond / base) * 100)} %`, report.latency.p50.toFixed(2), report.latency.p99.toFixed(2), report.errors, base === report.requestsPerSecond ? "—" : `${Math.round(perRequestUs)}`]);
   }
   const load = loadavg().map((v) => v.toFixed(2)).join(" ");
   const body = [
     machineLine(`demo scale 0.1, ${connections} connections, ${seconds} s per row, wrk 1 thread, load average at the end ${load}`),
     "",
-    table(["setup", "req/s", "vs baseline", "p50 ms", "p99 ms", "errors", "added latency per request µs (at this concurrency)"], results),
+    table(["setup", "req/s", "vs baseline", "p50 ms", "p99 ms", "errors", "time per request beyond baseline µs"], results),
     "",
     "GET /api/v1/prices/?barcode= with a live key (counted), round-robin over the 200 most widely sold barcodes, each answered once before the row (cached answers). " +
       "Every server, nginx, Redis and wrk share the same 2 cores: the cluster row measures what the layout costs (proxy hop, metering script), not what more hosts add. " +
