@@ -1,6 +1,6 @@
 import type { PricingData } from "../deps.ts";
-import { chainSummary } from "../modules/prices/chain-summary.ts";
-import type { ProductRow } from "../modules/prices/queries.ts";
+import { chainSummary } from "../pricing/chain-summary.ts";
+import type { ProductRow } from "../pricing/queries.ts";
 import { resolveProduct } from "../identity/resolve.ts";
 import { productKey } from "../identity/product-id.ts";
 

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../db/statements.ts";
 import { ApiError, invalidParameter } from "../http/problem.ts";
-import type { ProductRow } from "../modules/prices/queries.ts";
+import type { ProductRow } from "../pricing/queries.ts";
 import { isGenericId, isProductId, productKey, PRODUCT_ID_RULE } from "./product-id.ts";
 
 /** `products.scope_chain_id` of generic products (loose produce grouped across chains). */

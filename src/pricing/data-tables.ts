@@ -1,8 +1,8 @@
 import type { DataTables } from "../deps.ts";
 import type { SnapshotSource } from "../snapshot-source.ts";
-import { readEilatCities } from "../modules/prices/eilat.ts";
-import { readStoreTable } from "../modules/prices/store-table.ts";
-import { readLocations } from "../modules/stores/locations.ts";
+import { readEilatCities } from "./eilat.ts";
+import { readStoreTable } from "./store-table.ts";
+import { readLocations } from "./locations.ts";
 import { PerVersion } from "./per-version.ts";
 
 /** A data set's tables read once per data version (see DataTables in deps.ts). */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { BatchInsert } from "./batch.ts";
-import { isEilatCity } from "../../modules/prices/eilat.ts";
+import { isEilatCity } from "../../pricing/eilat.ts";
 
 /**
  * The `chain_products` summary, computed in one ordered pass instead of SQL's three sorts.

@@ -4,7 +4,7 @@ import type { SnapshotSource } from "../../snapshot-source.ts";
 import { ResultCache } from "../prices/result-cache.ts";
 import { productKey } from "../../identity/product-id.ts";
 import { resolveProduct, type ResolveResult } from "../../identity/resolve.ts";
-import type { PromotionTermsRow } from "../prices/promotion-row.ts";
+import type { PromotionTermsRow } from "../../pricing/promotion-row.ts";
 
 /** A chain's figures for a product (chain_products). */
 export interface ChainFigureRow {

@@ -1,7 +1,8 @@
 import type { DataSet } from "../../deps.ts";
+import { publicPromotionId, unitPromotion } from "../../pricing/promotion-row.ts";
 import { formatIls } from "../../time.ts";
-import { lineTotal, type UnitPromotion } from "../prices/pricing.ts";
-import { publicPromotionId, type ProductRow } from "../prices/queries.ts";
+import { lineTotal, type UnitPromotion } from "../../pricing/rules.ts";
+import type { ProductRow } from "../../pricing/queries.ts";
 import { ResultCache } from "../prices/result-cache.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { utf8 } from "../../http/json-bytes.ts";
@@ -27,16 +28,7 @@ const units = new WeakMap<PromotionRow, UnitPromotion>();
 export function toUnitPromotion(r: PromotionRow): UnitPromotion {
   let unit = units.get(r);
   if (!unit) {
-    unit = {
-      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
-      minQty: r.min_qty,
-      maxQty: r.max_qty,
-      discountedPrice: r.discounted_price,
-      discountRate: r.discount_rate,
-      isClubOnly: r.is_club_only === 1,
-      isCoupon: r.is_coupon === 1,
-      minPurchaseAmount: r.min_purchase_amount,
-    };
+    unit = unitPromotion(r, publicPromotionId(r.chain_slug, r.promotion_code));
     units.set(r, unit);
   }
   return unit;

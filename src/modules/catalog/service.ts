@@ -1,10 +1,11 @@
 import type { DataSet, Pacing } from "../../deps.ts";
+import { unitPromotion } from "../../pricing/promotion-row.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
-import { unitPromotionPrice } from "../prices/pricing.ts";
-import { isActive } from "../prices/queries.ts";
+import { unitPromotionPrice } from "../../pricing/rules.ts";
+import { isActive } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
 
@@ -62,16 +63,7 @@ function promotedIds(deps: DataSet, chainDbId: number, rows: CatalogRow[]): { id
     }
     if (!isActive(p.starts_at, p.ends_at, now)) continue;
     const shelf = byId.get(p.product_id)!.price_max;
-    const unit = unitPromotionPrice(shelf, {
-      promotionId: "",
-      minQty: p.min_qty,
-      maxQty: p.max_qty,
-      discountedPrice: p.discounted_price,
-      discountRate: p.discount_rate,
-      isClubOnly: p.is_club_only === 1,
-      isCoupon: p.is_coupon === 1,
-      minPurchaseAmount: p.min_purchase_amount,
-    });
+    const unit = unitPromotionPrice(shelf, unitPromotion(p, ""));
     if (unit !== null) out.add(p.product_id);
   }
   return { ids: out, validUntil };

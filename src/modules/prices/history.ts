@@ -3,13 +3,13 @@ import { stmt } from "../../db/statements.ts";
 import { formatIls, israelDate } from "../../time.ts";
 import { nextIsraelMidnight } from "../../http/answer-epoch.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
-import { barcodeKey, type ProductRow } from "./queries.ts";
+import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
-import { isEilatCity } from "./eilat.ts";
-import { mode } from "./pricing.ts";
+import { isEilatCity } from "../../pricing/eilat.ts";
+import { mode } from "../../pricing/rules.ts";
 import { requireProduct } from "./service.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
-import { storeTable } from "./store-table.ts";
+import { storeTable } from "../../pricing/store-table.ts";
 
 interface HistoryRow {
   store_id: number;

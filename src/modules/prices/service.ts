@@ -1,27 +1,21 @@
 import type { DataSet, Pacing, PricingData } from "../../deps.ts";
 import { ApiError } from "../../http/problem.ts";
 import { formatIls } from "../../time.ts";
-import { isEilatCity } from "./eilat.ts";
-import { effectivePrice, mode, pricePerMeasure, vatRate, type UnitPromotion } from "./pricing.ts";
+import { pricePerMeasure, vatRate } from "../../pricing/rules.ts";
 import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";
-import { barcodeKey, productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
+import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
 import type { DataSnapshot } from "../../data-state.ts";
 import { PrebuiltJson } from "../../http/prebuilt-json.ts";
-import { chainSummary } from "./chain-summary.ts";
+import { chainSummary } from "../../pricing/chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
-import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
+import { type PriceQuery } from "../../pricing/store-filter.ts";
 import { roundKm } from "../../distance.ts";
-import type { ChainFigure, StoreFigure } from "../../pricing/figures.ts";
-
-export type { ChainFigure, StoreFigure } from "../../pricing/figures.ts";
-
-/** Hebrew collation for chain names (one collator: `localeCompare(x, "he")` sets one up per call). */
-const hebrew = new Intl.Collator("he");
+import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
 
 
-export type { PriceQuery } from "./store-filter.ts";
+export type { PriceQuery } from "../../pricing/store-filter.ts";
 
 /**
  * The product a client names by `barcode` and optional `chain_id` (see resolveProduct in
@@ -29,64 +23,6 @@ export type { PriceQuery } from "./store-filter.ts";
  */
 export function requireProduct(deps: Pick<PricingData, "db">, barcode: string, chainId?: string, param = "barcode"): ProductRow {
   return resolveOrThrow(deps.db.prices, { barcode, chain_id: chainId }, param);
-}
-
-/** Every store's shelf and effective price for a product, filtered by chain, city and region. */
-export function storeFigures(deps: DataSet, product: ProductRow, query: PriceQuery = {}): StoreFigure[] {
-  return storeFiguresUntil(deps, product, query, deps.now()).stores;
-}
-
-/** storeFigures, plus until when they hold (the next start or end of one of the product's promotions). */
-function storeFiguresUntil(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { stores: StoreFigure[]; validUntil: number } {
-  const { byStore: promotions, validUntil } = productPromotions(deps.db.prices, product.id, now);
-  const out: StoreFigure[] = [];
-  const { filter, distances } = storeFilterOf(deps, query);
-  for (const row of storePrices(deps.db.prices, product.id, filter)) {
-    const storePromotions = promotions.get(row.store_db_id) ?? [];
-    const { price, promotionId } = effectivePrice(row.price, storePromotions);
-    const figure: StoreFigure = { row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions };
-    if (distances) figure.distanceKm = distances.get(row.store_db_id)!;
-    out.push(figure);
-  }
-  return { stores: out, validUntil };
-}
-
-/**
- * Groups store figures by chain. A chain's price is taken over its stores outside Eilat
- * (VAT-exempt prices would pull the national figure down); a chain selling the product only
- * in Eilat is priced from those stores and flagged.
- */
-export function chainFigures(stores: StoreFigure[]): ChainFigure[] {
-  const byChain = new Map<string, StoreFigure[]>();
-  for (const s of stores) {
-    const list = byChain.get(s.row.chain_slug) ?? [];
-    list.push(s);
-    byChain.set(s.row.chain_slug, list);
-  }
-  const out: ChainFigure[] = [];
-  for (const [slug, all] of byChain) {
-    const vatStores = all.filter((s) => !s.inEilat);
-    const counted = vatStores.length > 0 ? vatStores : all;
-    const shelves = counted.map((s) => s.shelf);
-    out.push({
-      chainSlug: slug,
-      chainName: all[0]!.row.chain_name,
-      price: mode(shelves)!,
-      effective: mode(counted.map((s) => s.effective))!,
-      min: Math.min(...shelves),
-      max: Math.max(...shelves),
-      storeCount: counted.length,
-      collectedAt: counted.reduce((a, s) => (s.row.collected_at > a ? s.row.collected_at : a), counted[0]!.row.collected_at),
-      eilatOnly: vatStores.length === 0,
-      stores: counted,
-    });
-  }
-  return sortChains(out);
-}
-
-/** /prices/ order of chains: effective price, then chain name (Hebrew collation), then id. */
-export function sortChains(chains: ChainFigure[]): ChainFigure[] {
-  return chains.sort((a, b) => a.effective - b.effective || hebrew.compare(a.chainName, b.chainName) || a.chainSlug.localeCompare(b.chainSlug));
 }
 
 function measureFields(agorot: number, product: ProductRow) {

@@ -5,7 +5,6 @@ import { decodeCursor, encodeCursor, type CursorScope } from "../../http/cursor.
 import { ApiError, invalidParameter } from "../../http/problem.ts";
 import { requireData } from "../../http/require-data.ts";
 import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts";
-import type { ProductSearch } from "../../search/index.ts";
 import { formatIls } from "../../time.ts";
 import type { SearchQuery } from "./model.ts";
 import { ResultCache } from "../prices/result-cache.ts";

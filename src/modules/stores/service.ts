@@ -1,11 +1,10 @@
 import { requireCity } from "../../http/city-filter.ts";
 import type { DataSet } from "../../deps.ts";
-import { cityFilterName } from "../../geo.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
 import { roundKm, type Near } from "../../distance.ts";
 import { nearFilter } from "../../http/near-params.ts";
 import { requireChain } from "../chains/service.ts";
-import { storeDistance, storeLocations, type StoreLocation } from "./locations.ts";
+import { storeDistance, storeLocations, type StoreLocation } from "../../pricing/locations.ts";
 import type * as z from "zod";
 import type { StoreItem, StoresQuery } from "./model.ts";
 

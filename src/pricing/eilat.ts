@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
-import { stmt } from "../../db/statements.ts";
-import type { PerVersion } from "../../pricing/per-version.ts";
+import { stmt } from "../db/statements.ts";
+import type { PerVersion } from "./per-version.ts";
 
-declare module "../../deps.ts" {
+declare module "../deps.ts" {
   interface DataTables {
     /** The stores' cities the VAT rule treats as Eilat, a JSON array (eilat.ts). */
     eilatCities: PerVersion<string>;

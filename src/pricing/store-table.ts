@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import type { PricingData } from "../../deps.ts";
-import type { PerVersion } from "../../pricing/per-version.ts";
-import { stmt } from "../../db/statements.ts";
+import type { PricingData } from "../deps.ts";
+import type { PerVersion } from "./per-version.ts";
+import { stmt } from "../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 
 /** What folds over a product's store rows need of every store, per data version. */
@@ -16,7 +16,7 @@ export interface StoreTable {
   chainIdOf?: (slug: string) => number | null;
 }
 
-declare module "../../deps.ts" {
+declare module "../deps.ts" {
   interface DataTables {
     /** Every store's chain, Eilat flag and prices_at (store-table.ts). */
     stores: PerVersion<StoreTable>;

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { stmt } from "../../db/statements.ts";
-import type { UnitPromotion } from "./pricing.ts";
-import type { PromotionTermsRow } from "./promotion-row.ts";
+import { stmt } from "../db/statements.ts";
+import type { UnitPromotion } from "./rules.ts";
+import { publicPromotionId, unitPromotion, type PromotionTermsRow } from "./promotion-row.ts";
 
 export interface ProductRow {
   id: number;
@@ -136,10 +136,7 @@ interface PromotionRow extends PromotionTermsRow {
   store_id: number;
 }
 
-/** The public promotion id: `<chain slug>:<published promotion id>`. */
-export function publicPromotionId(chainSlug: string, promotionCode: string): string {
-  return `${chainSlug}:${promotionCode}`;
-}
+export { publicPromotionId } from "./promotion-row.ts";
 
 /** True when `now` lies between the promotion's start and end (open ends allowed). */
 export function isActive(startsAt: string | null, endsAt: string | null, now: number): boolean {
@@ -190,16 +187,7 @@ export function productPromotions(db: Database, productId: number, now: Date): {
       if (starts > at && starts < validUntil) validUntil = starts;
       if (ends > at && ends < validUntil) validUntil = ends;
       promotion = isActive(r.starts_at, r.ends_at, at)
-        ? {
-            promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
-            minQty: r.min_qty,
-            maxQty: r.max_qty,
-            discountedPrice: r.discounted_price,
-            discountRate: r.discount_rate,
-            isClubOnly: r.is_club_only === 1,
-            isCoupon: r.is_coupon === 1,
-            minPurchaseAmount: r.min_purchase_amount,
-          }
+        ? unitPromotion(r, publicPromotionId(r.chain_slug, r.promotion_code))
         : null;
       seen.set(key, promotion);
     }

@@ -1,14 +1,13 @@
-import type { Database } from "bun:sqlite";
-import type { PricingData } from "../../deps.ts";
-import { stmt } from "../../db/statements.ts";
+import type { PricingData } from "../deps.ts";
+import { stmt } from "../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
-import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./pricing.ts";
-import { isActive, publicPromotionId, storeFilterSql, type ProductRow } from "./queries.ts";
-import type { ChainFigure } from "../../pricing/figures.ts";
+import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./rules.ts";
+import { isActive, storeFilterSql, type ProductRow } from "./queries.ts";
+import type { ChainFigure } from "./figures.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
 import type { StoreFilter } from "./queries.ts";
-import type { PromotionTermsRow } from "./promotion-row.ts";
+import { publicPromotionId, unitPromotion, type PromotionTermsRow } from "./promotion-row.ts";
 
 /**
  * The chain figures of /prices/ (see chainFigures in service.ts: mode of shelf and effective
@@ -109,16 +108,7 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
     if (starts > at && starts < validUntil) validUntil = starts;
     if (ends > at && ends < validUntil) validUntil = ends;
     if (!isActive(r.starts_at, r.ends_at, at)) continue;
-    const unit: UnitPromotion = {
-      promotionId: publicPromotionId(r.chain_slug, r.promotion_code),
-      minQty: r.min_qty,
-      maxQty: r.max_qty,
-      discountedPrice: r.discounted_price,
-      discountRate: r.discount_rate,
-      isClubOnly: r.is_club_only === 1,
-      isCoupon: r.is_coupon === 1,
-      minPurchaseAmount: r.min_purchase_amount,
-    };
+    const unit = unitPromotion(r, publicPromotionId(r.chain_slug, r.promotion_code));
     if (canLowerUnitPrice(unit)) {
       lowering.set(r.list_id, unit);
       chainOfList.set(r.list_id, r.chain_id);

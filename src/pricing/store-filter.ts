@@ -1,6 +1,6 @@
-import type { PricingData } from "../../deps.ts";
-import type { Near } from "../../distance.ts";
-import { storesWithin } from "../stores/locations.ts";
+import type { PricingData } from "../deps.ts";
+import type { Near } from "../distance.ts";
+import { storesWithin } from "./locations.ts";
 import type { StoreFilter } from "./queries.ts";
 
 /** The filters of a prices question: /prices/'s query, a batch's, the basket's. */

@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
-import type { PricingData } from "../../deps.ts";
-import type { PerVersion } from "../../pricing/per-version.ts";
-import { stmt } from "../../db/statements.ts";
-import { distanceKm, type Near } from "../../distance.ts";
-import { localityCentre } from "../../locality-centroids.ts";
+import type { PricingData } from "../deps.ts";
+import type { PerVersion } from "./per-version.ts";
+import { stmt } from "../db/statements.ts";
+import { distanceKm, type Near } from "../distance.ts";
+import { localityCentre } from "../locality-centroids.ts";
 
 /** A store as the stores endpoint and the `near` filters see it. */
 export interface StoreLocation {
@@ -33,7 +33,7 @@ interface Locations {
   byId: Map<number, StoreLocation>;
 }
 
-declare module "../../deps.ts" {
+declare module "../deps.ts" {
   interface DataTables {
     /** Every store with its position (locations.ts). */
     locations: PerVersion<Locations>;
