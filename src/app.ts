@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "./http/problem.ts";
-import { requestState } from "./http/request-state.ts";
+import { ApiError, problemResponse } from "./http/encoding/problem.ts";
+import { requestState } from "./http/request/request-state.ts";
 import { log } from "./log.ts";
 import { AllowedMethods } from "./http/allowed-methods.ts";
 import { healthModule } from "./modules/health/index.ts";
@@ -20,7 +20,7 @@ import { observability } from "./http/observability/plugin.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
-import { livemodeOf } from "./http/livemode.ts";
+import { livemodeOf } from "./http/request/livemode.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import type { Services } from "./services.ts";
 import { primaryOnly } from "./cluster/primary-only.ts";

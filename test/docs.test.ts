@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { testApp, get } from "./helpers/app.ts";
-import { ERROR_CODES } from "../src/http/problem.ts";
+import { ERROR_CODES } from "../src/http/encoding/problem.ts";
 import { ROUTE_AUDIENCE } from "../src/http/plans.ts";
 
 const { app } = testApp();

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { ACCOUNTS_FILE, openDatabase } from "../../src/db/open.ts";
 import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
-import { createAccount } from "../../src/http/access/accounts.ts";
-import { createKey } from "../../src/http/access/keys.ts";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { createKey } from "../../src/accounts/keys.ts";
 
 /**
  * Creates a Pro account in a data dir's accounts database (through the access layer's own

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
 import type { Plan } from "../http/plans.ts";
-import { hashKey, keyKindOf, type KeyKind } from "../http/access/key-format.ts";
+import { hashKey, keyKindOf, type KeyKind } from "./key-format.ts";
 import type { ActiveKey, KeyLookup } from "./key-lookup.ts";
 
 interface Row {

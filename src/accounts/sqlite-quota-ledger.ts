@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
-import { dayOf, daysOfMonth, monthOf } from "../http/access/utc-month.ts";
+import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { DataSnapshot } from "../data-state.ts";
-import { randomBase62 } from "../http/access/key-format.ts";
+import { randomBase62 } from "../accounts/key-format.ts";
 import { formatIls, toIsraelIso } from "../time.ts";
 import type { Alert } from "./alert-store.ts";
 import { conditionJson } from "./condition.ts";

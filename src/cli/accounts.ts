@@ -1,6 +1,6 @@
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { withAccountsDb } from "./accounts-db.ts";
-import { AccountError, createAccount, isPlan, listAccounts, setPlan } from "../http/access/accounts.ts";
+import { AccountError, createAccount, isPlan, listAccounts, setPlan } from "../accounts/accounts.ts";
 
 const HELP = `Usage: mehir accounts <create|set-plan|list> [options]
 

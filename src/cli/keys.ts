@@ -1,9 +1,9 @@
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { withAccountsDb } from "./accounts-db.ts";
-import { AccountError, findAccountByEmail } from "../http/access/accounts.ts";
-import { createKey, KeyError, listKeys, maskedKey, resolveKey, revokeKeyById } from "../http/access/keys.ts";
-import { parseOriginList } from "../http/access/origins.ts";
-import type { KeyKind } from "../http/access/key-format.ts";
+import { AccountError, findAccountByEmail } from "../accounts/accounts.ts";
+import { createKey, KeyError, listKeys, maskedKey, resolveKey, revokeKeyById } from "../accounts/keys.ts";
+import { parseOriginList } from "../accounts/origins.ts";
+import type { KeyKind } from "../accounts/key-format.ts";
 
 const HELP = `Usage: mehir keys <create|list|revoke> [options]
 

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "../http/problem.ts";
-import { requestState } from "../http/request-state.ts";
+import { ApiError, problemResponse } from "../http/encoding/problem.ts";
+import { requestState } from "../http/request/request-state.ts";
 import { pathOf } from "../http/access/plugin.ts";
 
 /**

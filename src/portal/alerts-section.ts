@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../http/html.ts";
+import { escapeHtml as e } from "../http/encoding/html.ts";
 import type { alertJson, deliveryJson } from "../modules/alerts/service.ts";
 import type { Plan } from "../http/plans.ts";
 import { fill, type PortalStrings } from "./i18n.ts";

@@ -1,5 +1,5 @@
-import { escapeHtml as e } from "../http/html.ts";
-import { maskedKey, type StoredKey } from "../http/access/keys.ts";
+import { escapeHtml as e } from "../http/encoding/html.ts";
+import { maskedKey, type StoredKey } from "../accounts/keys.ts";
 import type { Plan } from "../http/plans.ts";
 import { fill, strings, type Lang, type PortalStrings } from "./i18n.ts";
 import { renderPage } from "./layout.ts";

@@ -1,5 +1,5 @@
-import { escapeHtml as e } from "../http/html.ts";
-import type { StoredKey } from "../http/access/keys.ts";
+import { escapeHtml as e } from "../http/encoding/html.ts";
+import type { StoredKey } from "../accounts/keys.ts";
 import { strings, type Lang } from "./i18n.ts";
 import { renderPage } from "./layout.ts";
 import { text } from "./text.ts";

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../http/html.ts";
+import { escapeHtml as e } from "../http/encoding/html.ts";
 import { text } from "./text.ts";
 import { strings, type Lang } from "./i18n.ts";
 

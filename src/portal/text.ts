@@ -1,4 +1,4 @@
-import { escapeHtml } from "../http/html.ts";
+import { escapeHtml } from "../http/encoding/html.ts";
 
 /**
  * Portal text for element content: escaped, with every left-to-right token the strings mark

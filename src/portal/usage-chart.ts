@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../http/html.ts";
+import { escapeHtml as e } from "../http/encoding/html.ts";
 
 /**
  * This month's calls per day as a bar chart without script: the bars are an SVG stretched to the

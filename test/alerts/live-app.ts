@@ -5,8 +5,8 @@ import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data-state.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { createAccount } from "../../src/http/access/accounts.ts";
-import { createKey } from "../../src/http/access/keys.ts";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { createKey } from "../../src/accounts/keys.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import type { ManualTimers } from "./manual-timers.ts";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { monthOf } from "../../src/http/access/utc-month.ts";
+import { monthOf } from "../../src/accounts/utc-month.ts";
 import { eachLine, MAIN, tempRoot } from "../faults/helpers.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
 

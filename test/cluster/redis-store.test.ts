@@ -9,7 +9,7 @@ import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
 import { SharedMeter, type MeterRequest } from "../../src/cluster/redis/meter.ts";
 import { redisKeys } from "../../src/cluster/redis/keys.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
-import { monthOf } from "../../src/http/access/utc-month.ts";
+import { monthOf } from "../../src/accounts/utc-month.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
 
 if (redisSkipReason) console.warn(`skipping Redis tests: ${redisSkipReason}`);

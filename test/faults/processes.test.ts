@@ -4,8 +4,8 @@ import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
-import { createAccount } from "../../src/http/access/accounts.ts";
-import { createKey } from "../../src/http/access/keys.ts";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { createKey } from "../../src/accounts/keys.ts";
 import { eachLine, dayOneImported, FLUSH_SLACK_MS, MAIN, priceDigest, tempRoot, USAGE_FLUSH_MS } from "./helpers.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.

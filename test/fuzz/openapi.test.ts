@@ -5,7 +5,7 @@ import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
 import { audienceOf } from "../../src/http/plans.ts";
-import { createKey } from "../../src/http/access/keys.ts";
+import { createKey } from "../../src/accounts/keys.ts";
 import { BAD_JSON_VALUES, BAD_STRINGS, RAW_QUERY_VALUES } from "./bad-values.ts";
 import { tableChecksums } from "./checksum.ts";
 

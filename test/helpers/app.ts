@@ -3,7 +3,7 @@ import { loadSettings, type Settings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { DataState, bumpDataVersion } from "../../src/data-state.ts";
-import { ColdBudget } from "../../src/http/cold-budget.ts";
+import { ColdBudget } from "../../src/http/answers/cold-budget.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { createServices, type ServiceOptions, type Services } from "../../src/services.ts";
 

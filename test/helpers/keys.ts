@@ -1,6 +1,6 @@
 import type { Services } from "../../src/services.ts";
-import { createAccount } from "../../src/http/access/accounts.ts";
-import { createKey } from "../../src/http/access/keys.ts";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { createKey } from "../../src/accounts/keys.ts";
 
 let counter = 0;
 

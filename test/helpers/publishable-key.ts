@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { AccessContext } from "../../src/http/request-state.ts";
+import type { AccessContext } from "../../src/http/request/request-state.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { AnswerSource } from "../../src/http/answer-cache.ts";
-import { AnswerCache } from "../../src/http/answer-cache.ts";
-import { ColdBudget } from "../../src/http/cold-budget.ts";
-import { Revalidator } from "../../src/http/revalidator.ts";
+import type { AnswerSource } from "../../src/http/answers/answer-cache.ts";
+import { AnswerCache } from "../../src/http/answers/answer-cache.ts";
+import { ColdBudget } from "../../src/http/answers/cold-budget.ts";
+import { Revalidator } from "../../src/http/answers/revalidator.ts";
 import type { DataSnapshot } from "../../src/data-state.ts";
 
 describe("ColdBudget", () => {
@@ -186,7 +186,7 @@ describe("AnswerCache", () => {
 
 describe("LoadMeter", () => {
   test("requests over the last second", async () => {
-    const { LoadMeter } = await import("../../src/http/load-meter.ts");
+    const { LoadMeter } = await import("../../src/http/answers/load-meter.ts");
     let now = 0;
     const meter = new LoadMeter(() => now);
     for (let i = 0; i < 300; i++) meter.note();
@@ -202,9 +202,9 @@ describe("LoadMeter", () => {
 
 describe("backgroundPace", () => {
   test("a quiet server is not paced; a busy one waits while the cold budget is spent", async () => {
-    const { backgroundPace } = await import("../../src/http/background-pace.ts");
-    const { LoadMeter } = await import("../../src/http/load-meter.ts");
-    const { ColdBudget, threadCpuMs } = await import("../../src/http/cold-budget.ts");
+    const { backgroundPace } = await import("../../src/http/answers/background-pace.ts");
+    const { LoadMeter } = await import("../../src/http/answers/load-meter.ts");
+    const { ColdBudget, threadCpuMs } = await import("../../src/http/answers/cold-budget.ts");
     const pacing = { coldBudget: new ColdBudget(250, () => performance.now(), threadCpuMs), loadMeter: new LoadMeter() };
     const pace = backgroundPace(pacing);
     for (let i = 0; i < 30; i++) await pace(10); // 300 ms of "work" reported while quiet

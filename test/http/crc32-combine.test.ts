@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { crc32, gunzipSync } from "node:zlib";
-import { crc32Combine } from "../../src/http/crc32-combine.ts";
-import { compressHead, gzipWithTail, joinHeads } from "../../src/http/gzip-answer.ts";
+import { crc32Combine } from "../../src/http/encoding/crc32-combine.ts";
+import { compressHead, gzipWithTail, joinHeads } from "../../src/http/encoding/gzip-answer.ts";
 import { seeded } from "../../bench/lib/rng.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { readJsonBody } from "../../src/http/json-body.ts";
+import { readJsonBody } from "../../src/http/request/json-body.ts";
 
 const post = (body: BodyInit, headers: Record<string, string>) => new Request("http://x/", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
 const code = (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string }) => e.code);

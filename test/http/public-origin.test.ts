@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { publicOrigin } from "../../src/http/public-origin.ts";
+import { publicOrigin } from "../../src/http/request/public-origin.ts";
 
 const req = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
 

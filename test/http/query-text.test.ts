@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { OPERATIONS } from "../../src/http/openapi/operations.ts";
-import { parseQuery } from "../../src/http/query.ts";
+import { parseQuery } from "../../src/http/request/query.ts";
 import { accessApp, importMilk, MILK, newKey } from "./access/helpers.ts";
 
 const ctx = accessApp({ MEHIR_RATE_PRO: "100000" });

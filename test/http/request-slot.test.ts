@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { requestSlot } from "../../src/http/request-slot.ts";
+import { requestSlot } from "../../src/http/request/request-slot.ts";
 
 test("a slot's value belongs to one request; slots of the same name stay apart", () => {
   const a = new Request("http://localhost/a");

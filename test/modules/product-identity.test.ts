@@ -5,7 +5,7 @@ import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { resolveProduct } from "../../src/identity/resolve.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
-import { requestState } from "../../src/http/request-state.ts";
+import { requestState } from "../../src/http/request/request-state.ts";
 
 // Identity rules (README "Product identity"): a GTIN shared by chains; Victory's own item under the
 // same digits as that GTIN (ItemType 0 colliding with a real GTIN); internal code 4087 used by two

@@ -4,7 +4,7 @@ import { widgetSubject } from "../../src/accounts/quota-ledger.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { requestState } from "../../src/http/request-state.ts";
+import { requestState } from "../../src/http/request/request-state.ts";
 import { loadSettings } from "../../src/config.ts";
 import { buildWidget } from "../../scripts/build-widget.ts";
 import { loadWidgetAssets } from "../../src/modules/widget/assets.ts";

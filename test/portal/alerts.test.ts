@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { createKey } from "../../src/http/access/keys.ts";
-import { setPlan } from "../../src/http/access/accounts.ts";
+import { createKey } from "../../src/accounts/keys.ts";
+import { setPlan } from "../../src/accounts/accounts.ts";
 import { call } from "../alerts/live-app.ts";
 import { BARCODE, reprice, setup } from "../alerts/memory-app.ts";
 import { PortalClient } from "./client.ts";

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
 import type { ActiveKey, KeyLookup } from "../../accounts/key-lookup.ts";
-import { hashKey, keyKindOf } from "../../http/access/key-format.ts";
+import { hashKey, keyKindOf } from "../../accounts/key-format.ts";
 import { redisKeys } from "./keys.ts";
 import type { SharedStore } from "./shared-store.ts";
 import { orUnavailable } from "./unavailable.ts";

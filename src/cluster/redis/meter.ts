@@ -1,6 +1,6 @@
 import type { RateVerdict } from "../../http/access/rate-limiter.ts";
 import { burstOf } from "../../http/access/token-bucket.ts";
-import { dayOf, monthOf } from "../../http/access/utc-month.ts";
+import { dayOf, monthOf } from "../../accounts/utc-month.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";
 

@@ -1,5 +1,5 @@
 import type { Meter, MeterRequest, MeterVerdict } from "../../http/access/meter.ts";
-import { dayOf, monthOf } from "../../http/access/utc-month.ts";
+import { dayOf, monthOf } from "../../accounts/utc-month.ts";
 import { SharedMeter } from "./meter.ts";
 import type { SharedStore } from "./shared-store.ts";
 import { orUnavailable } from "./unavailable.ts";

@@ -1,4 +1,4 @@
-import { daysOfMonth, dayOf, monthOf } from "../../http/access/utc-month.ts";
+import { daysOfMonth, dayOf, monthOf } from "../../accounts/utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "../../accounts/quota-ledger.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";
 import { refundScript } from "./meter.ts";

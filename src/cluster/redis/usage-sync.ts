@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { daysOfMonth, monthOf } from "../../http/access/utc-month.ts";
+import { daysOfMonth, monthOf } from "../../accounts/utc-month.ts";
 import { COUNTER_TTL_S, redisKeys } from "./keys.ts";
 import type { SharedStore } from "./shared-store.ts";
 

@@ -1,11 +1,11 @@
 import { then, type MaybePromise } from "../../maybe-promise.ts";
-import { ApiError } from "../problem.ts";
-import { requestSlot } from "../request-slot.ts";
-import { requestState } from "../request-state.ts";
+import { ApiError } from "../encoding/problem.ts";
+import { requestSlot } from "../request/request-slot.ts";
+import { requestState } from "../request/request-state.ts";
 import { quotaHeaders } from "./response-headers.ts";
 import type { Reservation } from "../../accounts/quota-ledger.ts";
 import type { QuotaLedger } from "../../accounts/quota-ledger.ts";
-import { secondsToNextMonth } from "./utc-month.ts";
+import { secondsToNextMonth } from "../../accounts/utc-month.ts";
 
 /**
  * How many calls of the monthly quota one request counts, per route. Every request counts one

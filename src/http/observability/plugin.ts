@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { operation } from "../openapi/operation.ts";
 import type { Services } from "../../services.ts";
-import { requestState } from "../request-state.ts";
+import { requestState } from "../request/request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";

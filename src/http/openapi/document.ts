@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ERROR_CODES, type ErrorCode } from "../problem.ts";
+import { ERROR_CODES, type ErrorCode } from "../encoding/problem.ts";
 import { audienceOf, LIVE_ONLY_ROUTES, type Audience } from "../plans.ts";
 import type { JsonSchema, Operation } from "./operation.ts";
 import examples from "./response-examples.json" with { type: "json" };

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { ErrorCode } from "../problem.ts";
+import type { ErrorCode } from "../encoding/problem.ts";
 
 /** A JSON Schema object as the document holds it. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
-import { parseQuery } from "../../http/query.ts";
+import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
-import { readJsonBody, validateBody } from "../../http/json-body.ts";
-import { requestState } from "../../http/request-state.ts";
+import { readJsonBody, validateBody } from "../../http/request/json-body.ts";
+import { requestState } from "../../http/request/request-state.ts";
 import {
   AlertListResponse,
   AlertParams,

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
 import { ChainSlug, StoreObject } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
-import { NearText, RadiusKmBody } from "../../http/near-params.ts";
+import { NearText, RadiusKmBody } from "../../http/request/near-params.ts";
 
 export const BasketItemInput = z
   .object({

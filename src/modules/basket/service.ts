@@ -1,9 +1,9 @@
-import { requireCity } from "../../http/city-filter.ts";
+import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet, Pacing } from "../../deps.ts";
-import { invalidParameter } from "../../http/problem.ts";
+import { invalidParameter } from "../../http/encoding/problem.ts";
 import { formatIls } from "../../time.ts";
 import { roundKm, type Near } from "../../distance.ts";
-import { nearFilter } from "../../http/near-params.ts";
+import { nearFilter } from "../../http/request/near-params.ts";
 import { storeLocations, storesWithin } from "../../pricing/locations.ts";
 import type { UnitPromotion } from "../../pricing/rules.ts";
 import type { ProductRow } from "../../pricing/queries.ts";
@@ -11,9 +11,9 @@ import { productKey } from "../../identity/product-id.ts";
 import { productError } from "../../identity/resolve.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
-import { JsonBytes, utf8 } from "../../http/json-bytes.ts";
-import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
-import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
+import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
+import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import type { BasketBody } from "./model.ts";
 
 interface BasketItem {

@@ -3,11 +3,11 @@ import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
 import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
-import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/json-body.ts";
-import { documentedOnly, prebuiltJson } from "../../http/prebuilt-json.ts";
-import { servedData } from "../../http/data-set.ts";
-import { requireData } from "../../http/require-data.ts";
-import { requestState } from "../../http/request-state.ts";
+import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
+import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { servedData } from "../../http/answers/data-set.ts";
+import { requireData } from "../../http/answers/require-data.ts";
+import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
 import { batchPricesJson, checkBatchFilters } from "./service.ts";
 

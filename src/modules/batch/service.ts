@@ -1,8 +1,8 @@
 import type { DataSet } from "../../deps.ts";
 import type { DataSnapshot } from "../../data-state.ts";
-import { utf8 } from "../../http/json-bytes.ts";
-import { PrebuiltJson } from "../../http/prebuilt-json.ts";
-import { ApiError, invalidParameter } from "../../http/problem.ts";
+import { utf8 } from "../../http/encoding/json-bytes.ts";
+import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
 import { priceFilters } from "../prices/filters.ts";
 import { productPricesJson, type PriceQuery } from "../prices/service.ts";
 import type { BatchBody } from "./model.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
-import { WholeNumber } from "../../http/whole-number.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
+import { WholeNumber } from "../../http/request/whole-number.ts";
 import { ChainSlug } from "../prices/model.ts";
 
 export const CatalogParams = z.object({ id: ChainSlug });

@@ -3,8 +3,8 @@ import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
 import { ChainItem, ChainsResponse } from "./model.ts";
 import { listChains } from "./service.ts";
-import { servedData } from "../../http/data-set.ts";
-import { livemodeOf } from "../../http/livemode.ts";
+import { servedData } from "../../http/answers/data-set.ts";
+import { livemodeOf } from "../../http/request/livemode.ts";
 
 export const LIST_CHAINS = operation({
   method: "get",

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../http/html.ts";
+import { escapeHtml } from "../../http/encoding/html.ts";
 
 /**
  * The API reference page: Scalar, its script served by this service, configured to need no

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from "../../http/problem.ts";
-import { escapeHtml } from "../../http/html.ts";
+import { ERROR_CODES } from "../../http/encoding/problem.ts";
+import { escapeHtml } from "../../http/encoding/html.ts";
 
 /** The error list every problem+json `type` links into (`/docs/errors#<code>`). */
 export function errorsPage(): string {

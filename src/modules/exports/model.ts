@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { IsoDate } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 
 export const ExportFileParams = z.object({

@@ -1,5 +1,5 @@
-import type { Problem } from "../../http/problem.ts";
-import { requestState } from "../../http/request-state.ts";
+import type { Problem } from "../../http/encoding/problem.ts";
+import { requestState } from "../../http/request/request-state.ts";
 
 /** The API request a tool call makes. */
 export interface ApiCall {

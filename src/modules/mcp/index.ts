@@ -5,10 +5,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { version } from "../../../package.json";
 import type { Services } from "../../services.ts";
 import { clientAddress, type PeerSource } from "../../http/access/client-address.ts";
-import { MAX_JSON_BODY, readBodyText } from "../../http/json-body.ts";
-import { ApiError } from "../../http/problem.ts";
-import { publicOrigin } from "../../http/public-origin.ts";
-import { requestState } from "../../http/request-state.ts";
+import { MAX_JSON_BODY, readBodyText } from "../../http/request/json-body.ts";
+import { ApiError } from "../../http/encoding/problem.ts";
+import { publicOrigin } from "../../http/request/public-origin.ts";
+import { requestState } from "../../http/request/request-state.ts";
 import type { Caller, Handle } from "./api-call.ts";
 import { listedTools } from "./tool-list.ts";
 import { mcpServer } from "./server.ts";

@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { paramPath } from "../../http/json-body.ts";
+import { paramPath } from "../../http/request/json-body.ts";
 import { log } from "../../log.ts";
 import { callApi, type Caller, type Handle } from "./api-call.ts";
 import type { McpTool } from "./tool.ts";

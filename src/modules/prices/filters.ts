@@ -1,8 +1,8 @@
-import { requireCity } from "../../http/city-filter.ts";
+import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet } from "../../deps.ts";
 import { requireChain } from "../chains/service.ts";
 import type { PriceQuery } from "./service.ts";
-import { nearFilter } from "../../http/near-params.ts";
+import { nearFilter } from "../../http/request/near-params.ts";
 import type { Point } from "../../distance.ts";
 
 /**

@@ -1,11 +1,11 @@
 import * as z from "zod";
 import { IsoDate } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
-import { WholeNumber } from "../../http/whole-number.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
+import { WholeNumber } from "../../http/request/whole-number.ts";
 import { REGIONS } from "../../geo.ts";
 import { ProductId } from "../../identity/product-id.ts";
-import { NearQuery, RadiusKmQuery } from "../../http/near-params.ts";
+import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
 
 /** A product identifier (src/identity/product-id.ts): digits, or a generic product id `g-…`. */
 export const Barcode = ProductId;

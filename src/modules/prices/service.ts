@@ -1,12 +1,12 @@
 import type { DataSet, Pacing, PricingData } from "../../deps.ts";
-import { ApiError } from "../../http/problem.ts";
+import { ApiError } from "../../http/encoding/problem.ts";
 import { formatIls } from "../../time.ts";
 import { pricePerMeasure, vatRate } from "../../pricing/rules.ts";
 import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";
 import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
-import { AnswerCache, type Answered } from "../../http/answer-cache.ts";
+import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
 import type { DataSnapshot } from "../../data-state.ts";
-import { PrebuiltJson } from "../../http/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { chainSummary } from "../../pricing/chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
-import { parseQuery } from "../../http/query.ts";
-import { requireData } from "../../http/require-data.ts";
+import { parseQuery } from "../../http/request/query.ts";
+import { requireData } from "../../http/answers/require-data.ts";
 import { FeedQuery, FeedResponse } from "./model.ts";
 import { promotionsFeed } from "./service.ts";
-import { servedData } from "../../http/data-set.ts";
-import { livemodeOf } from "../../http/livemode.ts";
+import { servedData } from "../../http/answers/data-set.ts";
+import { livemodeOf } from "../../http/request/livemode.ts";
 
 export const GET_PROMOS = operation({
   method: "get",

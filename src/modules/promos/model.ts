@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
 

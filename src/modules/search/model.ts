@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { Url } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
-import { WholeNumber } from "../../http/whole-number.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
+import { WholeNumber } from "../../http/request/whole-number.ts";
 import { CATEGORIES } from "../../search/categories.ts";
 import { ChainSlug } from "../prices/model.ts";
 

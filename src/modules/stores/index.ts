@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
-import { parseQuery } from "../../http/query.ts";
-import { requireData } from "../../http/require-data.ts";
-import { servedData } from "../../http/data-set.ts";
-import { livemodeOf } from "../../http/livemode.ts";
+import { parseQuery } from "../../http/request/query.ts";
+import { requireData } from "../../http/answers/require-data.ts";
+import { servedData } from "../../http/answers/data-set.ts";
+import { livemodeOf } from "../../http/request/livemode.ts";
 import { StoresQuery, StoresResponse } from "./model.ts";
 import { listStores } from "./service.ts";
 

@@ -1,8 +1,8 @@
-import { requireCity } from "../../http/city-filter.ts";
+import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet } from "../../deps.ts";
-import { cursorScope, decodeCursor, encodeCursor } from "../../http/cursor.ts";
+import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
 import { roundKm, type Near } from "../../distance.ts";
-import { nearFilter } from "../../http/near-params.ts";
+import { nearFilter } from "../../http/request/near-params.ts";
 import { requireChain } from "../chains/service.ts";
 import { storeDistance, storeLocations, type StoreLocation } from "../../pricing/locations.ts";
 import type * as z from "zod";

@@ -1,4 +1,4 @@
-import type { AccessContext } from "../../http/request-state.ts";
+import type { AccessContext } from "../../http/request/request-state.ts";
 
 /** CORS for /widget/v1/* files: any page may load the widget. */
 export const ASSET_CORS: Record<string, string> = {

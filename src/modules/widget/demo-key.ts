@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { createAccount } from "../../http/access/accounts.ts";
-import { createKey } from "../../http/access/keys.ts";
-import { SELF_ORIGIN } from "../../http/access/origins.ts";
+import { createAccount } from "../../accounts/accounts.ts";
+import { createKey } from "../../accounts/keys.ts";
+import { SELF_ORIGIN } from "../../accounts/origins.ts";
 import { toIsraelIso } from "../../time.ts";
 
 const PURPOSE = "widget-demo";

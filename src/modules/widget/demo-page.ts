@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../http/html.ts";
+import { escapeHtml } from "../../http/encoding/html.ts";
 import type { DemoProduct } from "./service.ts";
 
 /** A publishable key as the portal issues it. */

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { Url } from "../../http/openapi/formats.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
-import { LiveMode } from "../../http/livemode.ts";
+import { LiveMode } from "../../http/request/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 
 export const WidgetDataQuery = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { revokeKeyById } from "../../../src/http/access/keys.ts";
+import { revokeKeyById } from "../../../src/accounts/keys.ts";
 import { accessApp, call, importMilk, MILK, newKey, settle, withApiKey } from "./helpers.ts";
 
 const PROBLEM = "application/problem+json; charset=utf-8";

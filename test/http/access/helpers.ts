@@ -5,12 +5,12 @@ import { openMemory, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { DataState, bumpDataVersion } from "../../../src/data-state.ts";
 import { loadRegistry } from "../../../src/registry.ts";
-import { ColdBudget } from "../../../src/http/cold-budget.ts";
+import { ColdBudget } from "../../../src/http/answers/cold-budget.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
-import { createAccount } from "../../../src/http/access/accounts.ts";
-import { createKey } from "../../../src/http/access/keys.ts";
+import { createAccount } from "../../../src/accounts/accounts.ts";
+import { createKey } from "../../../src/accounts/keys.ts";
 import { createAccessService } from "../../../src/http/access/service.ts";
-import type { KeyKind } from "../../../src/http/access/key-format.ts";
+import type { KeyKind } from "../../../src/accounts/key-format.ts";
 import type { Plan } from "../../../src/http/plans.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { generateKey, hashKey, keyKindOf } from "../../../src/http/access/key-format.ts";
+import { generateKey, hashKey, keyKindOf } from "../../../src/accounts/key-format.ts";
 import { accessApp, call, importMilk, MILK, newKey, withApiKey } from "./helpers.ts";
 
 describe("secret keys stay secret", () => {

@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { openMemory } from "../../../src/db/open.ts";
 import { TokenBuckets, burstOf } from "../../../src/http/access/token-bucket.ts";
 import { SqliteQuotaLedger } from "../../../src/accounts/sqlite-quota-ledger.ts";
-import { etagFor, etagMatches, httpDate } from "../../../src/http/etag.ts";
-import { originAllowed, parseOrigin, parseOriginList } from "../../../src/http/access/origins.ts";
-import { daysOfMonth, secondsToNextMonth } from "../../../src/http/access/utc-month.ts";
+import { etagFor, etagMatches, httpDate } from "../../../src/http/answers/etag.ts";
+import { originAllowed, parseOrigin, parseOriginList } from "../../../src/accounts/origins.ts";
+import { daysOfMonth, secondsToNextMonth } from "../../../src/accounts/utc-month.ts";
 import { matchRoute } from "../../../src/http/access/route-match.ts";
-import { createAccount } from "../../../src/http/access/accounts.ts";
-import { createKey, KeyError, resolveKey } from "../../../src/http/access/keys.ts";
+import { createAccount } from "../../../src/accounts/accounts.ts";
+import { createKey, KeyError, resolveKey } from "../../../src/accounts/keys.ts";
 
 describe("token bucket", () => {
   test("burst is a quarter of the minute figure, at least 1; refills evenly", () => {
@@ -154,7 +154,7 @@ describe("key resolution for revoke", () => {
 
 describe("UTC days and months of the quota", () => {
   test("day and month strings at the edges, in any order of calls", async () => {
-    const { dayOf, monthOf } = await import("../../../src/http/access/utc-month.ts");
+    const { dayOf, monthOf } = await import("../../../src/accounts/utc-month.ts");
     const at = (iso: string) => new Date(iso);
     expect(dayOf(at("2026-11-30T23:59:59.999Z"))).toBe("2026-11-30");
     expect(monthOf(at("2026-11-30T23:59:59.999Z"))).toBe("2026-11");

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
 import type { Subprocess } from "bun";
-import { createAccount } from "../../../src/http/access/accounts.ts";
-import { createKey } from "../../../src/http/access/keys.ts";
+import { createAccount } from "../../../src/accounts/accounts.ts";
+import { createKey } from "../../../src/accounts/keys.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
 import { eachLine, dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
 

@@ -9,8 +9,8 @@ import { Fixture } from "../../helpers/fixture.ts";
 import { withKey } from "../../helpers/keys.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { createKey } from "../../../src/http/access/keys.ts";
-import { createAccount } from "../../../src/http/access/accounts.ts";
+import { createKey } from "../../../src/accounts/keys.ts";
+import { createAccount } from "../../../src/accounts/accounts.ts";
 import { log } from "../../../src/log.ts";
 import { inProcessClient, rpc, texts } from "./helpers.ts";
 

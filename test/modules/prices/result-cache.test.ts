@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ResultCache } from "../../../src/modules/prices/result-cache.ts";
+import { ResultCache } from "../../../src/http/answers/result-cache.ts";
 
 describe("ResultCache", () => {
   test("hits within the version and before validUntil; misses after", () => {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import type { DataSet } from "../deps.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import { requestSlot } from "./request-slot.ts";
+import type { DataSet } from "../../deps.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import { requestSlot } from "../request/request-slot.ts";
 
 /**
  * The data sets of one app — the live data and test mode's sandbox, each with its own tables,

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { ApiError } from "./problem.ts";
+import { ApiError } from "../encoding/problem.ts";
 
 export const MAX_JSON_BODY = 64 * 1024;
 

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../distance.ts";
-import { invalidParameter } from "./problem.ts";
+import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../distance.ts";
+import { invalidParameter } from "../encoding/problem.ts";
 
 const B = ISRAEL_BOUNDS;
 const NEAR_FORMAT = "`near` is `lat,lon` in decimal degrees, e.g. `32.0853,34.7818`";

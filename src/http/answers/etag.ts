@@ -1,4 +1,4 @@
-import { requestSlot } from "./request-slot.ts";
+import { requestSlot } from "../request/request-slot.ts";
 
 /**
  * Weak ETags for API answers: the data version plus a short hash of the canonical request

@@ -1,6 +1,6 @@
-import type { Clock, Pacing } from "../deps.ts";
-import type { DataSnapshot, SnapshotSource } from "../snapshot-source.ts";
-import { ResultCache } from "../modules/prices/result-cache.ts";
+import type { Clock, Pacing } from "../../deps.ts";
+import type { DataSnapshot, SnapshotSource } from "../../snapshot-source.ts";
+import { ResultCache } from "./result-cache.ts";
 import type { ColdBudget } from "./cold-budget.ts";
 import type { Revalidator } from "./revalidator.ts";
 

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { ApiError, invalidParameter } from "./problem.ts";
+import { ApiError, invalidParameter } from "../encoding/problem.ts";
 import { paramPath } from "./json-body.ts";
 
 /**

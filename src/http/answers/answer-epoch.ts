@@ -1,7 +1,7 @@
-import type { SnapshotSource } from "../snapshot-source.ts";
-import { stmt } from "../db/statements.ts";
-import { israelDate, israelLocalToDate } from "../time.ts";
-import { STALE_AFTER_MS } from "../modules/chains/model.ts";
+import type { SnapshotSource } from "../../snapshot-source.ts";
+import { stmt } from "../../db/statements.ts";
+import { israelDate, israelLocalToDate } from "../../time.ts";
+import { STALE_AFTER_MS } from "../../modules/chains/model.ts";
 
 /** The start of the Israel calendar day after the one `at` falls in, epoch ms. */
 export function nextIsraelMidnight(at: number): number {

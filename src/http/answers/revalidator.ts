@@ -1,5 +1,5 @@
 import type { ColdBudget } from "./cold-budget.ts";
-import { log } from "../log.ts";
+import { log } from "../../log.ts";
 
 /**
  * Recomputes answers in the background, within the cold budget: each turn runs queued jobs for

@@ -1,4 +1,4 @@
-import type { Pacing } from "../deps.ts";
+import type { Pacing } from "../../deps.ts";
 
 /** From this many API requests per second on, background work yields to them (see backgroundPace). */
 export const BUSY_REQUESTS_PER_SECOND = 200;
