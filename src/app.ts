@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import { ApiError, problemResponse } from "./http/encoding/problem.ts";
 import { requestState } from "./http/request/request-state.ts";
 import { log } from "./log.ts";
-import { AllowedMethods } from "./http/allowed-methods.ts";
+import { RouteTable } from "./http/routes.ts";
+import { OPERATIONS } from "./http/openapi/operations.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
@@ -70,7 +71,8 @@ function validationError(error: unknown): ApiError {
 export function createApp(services: Services) {
   const deps = services;
   const { dataSets } = services;
-  const allowed = new AllowedMethods(() => app.routes);
+  // The one route matcher (access layer, request log, 405 Allow), with the rules each route declares.
+  const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, OPERATIONS);
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set }) => {
       const state = requestState(request);
@@ -84,7 +86,7 @@ export function createApp(services: Services) {
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = requestState(request);
       if (code === "NOT_FOUND") {
-        const methods = allowed.for(new URL(request.url).pathname);
+        const methods = routes.methodsFor(new URL(request.url).pathname);
         if (methods.length > 0 && !methods.includes(request.method)) {
           const error = new ApiError("method_not_allowed", `Use ${methods.join(" or ")} on this path.`, { headers: { allow: methods.join(", ") } });
           return problemResponse(error, state.id, state.headers);
@@ -106,9 +108,9 @@ export function createApp(services: Services) {
         }
       }
     })
-    .use(observability(deps, (): { method: string; path: string }[] => app.routes))
+    .use(observability(deps, routes))
     .use(primaryOnly(deps.settings.role))
-    .use(accessPlugin({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets))
+    .use(accessPlugin({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes))
     .use(healthModule(deps))
     .use(faviconRoute())
     .use(docsModule(deps))

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { testApp, get } from "./helpers/app.ts";
 import { ERROR_CODES } from "../src/http/encoding/problem.ts";
-import { ROUTE_AUDIENCE } from "../src/http/plans.ts";
+import { OPERATIONS } from "../src/http/openapi/operations.ts";
 
 const { app } = testApp();
 
@@ -10,10 +10,9 @@ test("the OpenAPI document covers every API route with parameters, responses and
   expect(status).toBe(200);
   expect(body.openapi).toMatch(/^3\./);
   const paths = Object.keys(body.paths);
-  for (const route of Object.keys(ROUTE_AUDIENCE)) {
-    // /mcp answers GET and DELETE only with 405 (stateless MCP): documented in the POST's description.
-    if (route === "GET /mcp" || route === "DELETE /mcp") continue;
-    const [method, path] = route.split(" ") as [string, string];
+  for (const operation of OPERATIONS.filter((op) => op.audience !== "public")) {
+    const route = `${operation.method.toUpperCase()} ${operation.path}`;
+    const [method, path] = [operation.method.toUpperCase(), operation.path.replace(/(.)\/$/, "$1")];
     const openapiPath = path.replace(/:([a-z_]+)/g, "{$1}");
     const candidates = [openapiPath, openapiPath + "/"];
     const found = candidates.find((p) => paths.includes(p));
@@ -51,4 +50,7 @@ test("the docs UI loads its script from this server, never a CDN", async () => {
 test("the error list documents every code", async () => {
   const page = await get(app, "/docs/errors");
   for (const code of Object.keys(ERROR_CODES)) expect(page.body).toContain(`id="${code}"`);
+  // Who may call what, from each route's declared audience.
+  expect(page.body).toContain("<code>GET /api/v1/prices/:barcode/history</code></td><td>a secret key on the Basic plan or higher");
+  expect(page.body).toContain("<code>GET /api/v1/exports</code></td><td>a secret key on the Pro plan or higher; live keys only");
 });

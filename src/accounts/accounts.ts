@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "./plans.ts";
 import { toIsraelIso } from "../time.ts";
 
 /** Accounts in `accounts.sqlite`: the operator CLI and the developer portal share these functions. */

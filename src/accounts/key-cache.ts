@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "./plans.ts";
 import { hashKey, keyKindOf, type KeyKind } from "./key-format.ts";
 import type { ActiveKey, KeyLookup } from "./key-lookup.ts";
 

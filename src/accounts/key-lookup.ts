@@ -1,6 +1,6 @@
 import type { MaybePromise } from "../maybe-promise.ts";
 import type { KeyKind } from "./key-format.ts";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "./plans.ts";
 
 /** An active key as the access layer needs it on every request (the secret itself is never kept, only its hash). */
 export interface ActiveKey {

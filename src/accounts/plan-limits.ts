@@ -1,5 +1,5 @@
 import type { Settings } from "../config.ts";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "./plans.ts";
 
 /** Calls per month of a plan (settings MEHIR_QUOTA_*). */
 export function planQuota(settings: Settings, plan: Plan): number {

@@ -1,6 +1,6 @@
 import { escapeHtml as e } from "../http/encoding/html.ts";
 import type { alertJson, deliveryJson } from "../modules/alerts/service.ts";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "../accounts/plans.ts";
 import { fill, type PortalStrings } from "./i18n.ts";
 
 /** An alert as the portal lists it, with its latest deliveries. */

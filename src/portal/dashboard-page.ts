@@ -1,6 +1,6 @@
 import { escapeHtml as e } from "../http/encoding/html.ts";
 import { maskedKey, type StoredKey } from "../accounts/keys.ts";
-import type { Plan } from "../http/plans.ts";
+import type { Plan } from "../accounts/plans.ts";
 import { fill, strings, type Lang, type PortalStrings } from "./i18n.ts";
 import { renderPage } from "./layout.ts";
 import { usageChart } from "./usage-chart.ts";

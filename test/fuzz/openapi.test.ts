@@ -4,7 +4,7 @@ import { Fixture } from "../helpers/fixture.ts";
 import { withKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
-import { audienceOf } from "../../src/http/plans.ts";
+import { OPERATIONS } from "../../src/http/openapi/operations.ts";
 import { createKey } from "../../src/accounts/keys.ts";
 import { BAD_JSON_VALUES, BAD_STRINGS, RAW_QUERY_VALUES } from "./bad-values.ts";
 import { tableChecksums } from "./checksum.ts";
@@ -123,8 +123,12 @@ beforeAll(async () => {
 /** URL-encodes like a client would (a lone surrogate becomes U+FFFD: no client can send it as such). */
 const enc = (value: string) => encodeURIComponent(value.toWellFormed());
 
-/** The route pattern of an OpenAPI path (`{barcode}` → `:barcode`). */
-const routeOf = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");
+/** The route pattern of an OpenAPI path (`{barcode}` → `:barcode`), without a trailing slash. */
+const routeOf = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1").replace(/(.)\/$/, "$1");
+
+/** The audience the operation of this method and route declares. */
+const audienceOf = (method: string, route: string) =>
+  OPERATIONS.find((o) => o.method.toUpperCase() === method && routeOf(o.path) === route)?.audience ?? "public";
 
 function build(op: Operation, values: Record<string, string | null>, options: { rawQuery?: string; headers?: Record<string, string>; live?: boolean; body?: BodyInit; contentType?: string } = {}): Sent | null {
   let path = op.path;

@@ -7,7 +7,9 @@ import type { AccessService } from "./service.ts";
 import type { LoadMeter } from "../answers/load-meter.ts";
 import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../encoding/problem.ts";
-import { ACCOUNT_DATA_ROUTES, LIVE_ONLY_ROUTES, planAllows, type Audience, type Plan } from "../plans.ts";
+import { planAllows, type Plan } from "../../accounts/plans.ts";
+import type { Audience } from "../openapi/operation.ts";
+import type { MatchedRoute, RouteTable } from "../routes.ts";
 import { requestState, type AccessContext } from "../request/request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../answers/etag.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
@@ -15,9 +17,8 @@ import { looksSecret, secretKeyInQuery } from "../../accounts/key-format.ts";
 import { originAllowed, pageOrigin } from "../../accounts/origins.ts";
 import { publicOrigin } from "../request/public-origin.ts";
 import { PLAN_NAMES, planQuota, planRate } from "../../accounts/plan-limits.ts";
-import { countsByWork, deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
+import { deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
-import { matchRoute } from "./route-match.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
 import { selectDataSet, dataSetOf, type DataSets } from "../answers/data-set.ts";
 import type { DataSet } from "../../deps.ts";
@@ -89,7 +90,7 @@ export interface AccessDeps {
  * success and error answers alike). Synchronous with in-process access state; it waits only
  * when the access service answers later (a shared store).
  */
-export function accessPlugin(deps: AccessDeps, dataSets: DataSets) {
+export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: RouteTable) {
   const { access, settings, loadMeter: meter } = deps;
   const reservations = quotaReservations;
 
@@ -109,7 +110,8 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets) {
   }
 
   function guard(request: Request, server: PeerSource | null): MaybePromise<Response | undefined> {
-    const { audience, route } = matchRoute(request.method, pathOf(request.url));
+    // Each route declares its audience (and rules) on its operation: see routes.ts.
+    const { audience, route } = routes.audience(request.method, pathOf(request.url));
     // Everyone reads the live data but test keys (chosen below).
     selectDataSet(request, dataSets.live);
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
@@ -159,7 +161,7 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets) {
   }
 
   /** The checks and metering of a request presenting an active key. */
-  function guardKey(request: Request, key: ActiveKey, audience: Audience, route: string | null, address: () => string): MaybePromise<Response | undefined> {
+  function guardKey(request: Request, key: ActiveKey, audience: Audience, route: MatchedRoute | null, address: () => string): MaybePromise<Response | undefined> {
     const state = requestState(request);
     const widget = audience === "publishable";
     const mcp = audience === "mcp";
@@ -192,20 +194,21 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets) {
     if (!widget && !mcp && !planAllows(key.plan, audience as Plan)) {
       return refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }
-    if (key.kind === "test" && route !== null && LIVE_ONLY_ROUTES.has(route)) {
+    const rules = route?.operation;
+    if (key.kind === "test" && rules?.liveOnly) {
       return refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
     }
 
     // What the request will count, decided before metering: the data set it reads (null while a
     // test key's sandbox is being made), whether it is a 304 (never counted), how it counts.
     const dataSet = mcp ? null : dataSets.forKey(key.kind);
-    const accountData = route !== null && ACCOUNT_DATA_ROUTES.has(route);
+    const accountData = rules?.accountData === true;
     let etag: string | null = null;
     if (dataSet && !accountData && (request.method === "GET" || request.method === "HEAD")) {
       const candidate = answerEtag(request, dataSet, dataSet.data.current.version, key.kind !== "test");
       if (etagMatches(request.headers.get("if-none-match"), candidate)) etag = candidate;
     }
-    const byWork = quotaLimit !== null && route !== null && countsByWork(request.method, route);
+    const byWork = quotaLimit !== null && rules?.itemsPerCall !== undefined;
     // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's
     // widget quota; the MCP envelope, 304s and work-counted routes (charged by their handler) take
     // nothing here. A secret key's quota figures are read either way (its headers show them).

@@ -8,34 +8,20 @@ import type { QuotaLedger } from "../../accounts/quota-ledger.ts";
 import { secondsToNextMonth } from "../../accounts/utc-month.ts";
 
 /**
- * How many calls of the monthly quota one request counts, per route. Every request counts one
- * call, taken by the access plugin before the handler runs, except on the routes listed here,
- * which count by the work the body asks for: the handler takes all their calls at once, with
+ * Calls a request of an operation counted by its work (`itemsPerCall`) asking for `items` items
+ * counts: one per `itemsPerCall` items, rounded up, at least one. Every other request counts one
+ * call, taken by the access plugin before the handler runs; these are taken by the handler, with
  * chargeCalls, once the body is read and valid (a refused body counts one call).
+ * @example callsFor(10, 25) // 3
  */
-export const ROUTE_CALLS: Record<string, { itemsPerCall: number }> = {
-  // One call per 10 items, rounded up: a batch of 1–10 is one call, of 100 ten.
-  "POST /api/v1/prices/batch": { itemsPerCall: 10 },
-};
-
-/**
- * Calls a request to `route` asking for `items` items counts (at least one).
- * @example callsFor("POST /api/v1/prices/batch", 25) // 3
- */
-export function callsFor(route: string, items: number): number {
-  const rule = ROUTE_CALLS[route];
-  return rule ? Math.max(1, Math.ceil(items / rule.itemsPerCall)) : 1;
-}
-
-/** True for a route in ROUTE_CALLS (route as registered, e.g. `/api/v1/prices/batch`). */
-export function countsByWork(method: string, route: string): boolean {
-  return ROUTE_CALLS[`${method} ${route}`] !== undefined;
+export function callsFor(itemsPerCall: number, items: number): number {
+  return Math.max(1, Math.ceil(items / itemsPerCall));
 }
 
 /** The quota calls a request holds (given back when the answer does not count: 304, 429, 5xx). */
 export const quotaReservations = requestSlot<Reservation>("quotaReservation");
 
-/** A request of a ROUTE_CALLS route whose calls are not taken yet: whose quota, and its limit. */
+/** A request counted by its work whose calls are not taken yet: whose quota, and its limit. */
 export const deferredCharges = requestSlot<{ subject: string; limit: number }>("deferredCharge");
 
 /** The 429 of a spent monthly quota, `Retry-After` at the next month's start. */
@@ -46,7 +32,7 @@ export function quotaExceeded(now: Date, detail: string): ApiError {
 }
 
 /**
- * Takes the `calls` a request of a ROUTE_CALLS route counts, all or none, at once
+ * Takes the `calls` a request counted by its work counts, all or none, at once
  * (exact under concurrency, like every reservation; given back like any on a 304, 429 or 5xx).
  * When fewer are left the request is refused whole with 429 `quota_exceeded` and counts nothing.
  * Test keys count nothing; a request already charged is not charged again.

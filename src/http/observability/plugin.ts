@@ -8,7 +8,7 @@ import { dataMetrics } from "./data-metrics.ts";
 import { errorCode, finalStatus } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
-import { RoutePatterns } from "./route-patterns.ts";
+import type { RouteTable } from "../routes.ts";
 import { logRequest } from "./request-log.ts";
 
 export const METRICS_PATH = "/metrics";
@@ -17,6 +17,7 @@ export const METRICS = operation({
   method: "get",
   path: METRICS_PATH,
   operationId: "getMetrics",
+  audience: "public",
   summary: "Metrics (Prometheus)",
   tags: ["operations"],
   description:
@@ -54,13 +55,12 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
  * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
  *
- * `routes` lists the app's routes (pass `() => app.routes`): answers given before routing (key
+ * `routes` is the app's route table (routes.ts): answers given before routing (key
  * refusals) are counted under their route, and a 405 is told from a 404.
  */
-export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, routes: () => { method: string; path: string }[]) {
+export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, routes: RouteTable) {
   const { dataSets } = deps;
   const metrics = new HttpMetrics();
-  const patterns = new RoutePatterns(routes);
   // The hook names the context fields it reads: given the whole context, Elysia would parse
   // every request's cookies (and more) just in case.
   const plugin = new Elysia({ name: "observability" })
@@ -73,8 +73,8 @@ export function observability(deps: Pick<Services, "settings" | "dataSets" | "ro
     let route: string;
     let pathname: string | null = null;
     if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
-    else route = patterns.match(request.method, (pathname = new URL(request.url).pathname)) ?? UNMATCHED;
-    const status = finalStatus(ctx as never, () => patterns.hasAnyMethod(pathname ?? new URL(request.url).pathname));
+    else route = routes.match(request.method, (pathname = new URL(request.url).pathname))?.path ?? UNMATCHED;
+    const status = finalStatus(ctx as never, () => routes.methodsFor(pathname ?? new URL(request.url).pathname).length > 0);
     const code = errorCode(ctx as never);
     metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
     const line: Parameters<typeof logRequest>[0] = {

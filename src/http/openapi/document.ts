@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../encoding/problem.ts";
-import { audienceOf, LIVE_ONLY_ROUTES, type Audience } from "../plans.ts";
-import type { JsonSchema, Operation } from "./operation.ts";
+import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
+import type { Audience, JsonSchema, Operation } from "./operation.ts";
 import examples from "./response-examples.json" with { type: "json" };
 
 /**
@@ -58,7 +58,8 @@ const PROBLEM: JsonSchema = {
 };
 
 /** Errors every operation of an audience can answer, besides its own. */
-function audienceErrors(audience: Audience, path: string, method: string): ErrorCode[] {
+function audienceErrors(op: Operation): ErrorCode[] {
+  const { audience } = op;
   const errors: ErrorCode[] = ["uri_too_long", "internal_error"];
   if (audience === "public") return errors;
   // service_unavailable: a cluster's keys and counters are in Redis; unreachable, keyed calls fail closed.
@@ -69,8 +70,7 @@ function audienceErrors(audience: Audience, path: string, method: string): Error
   errors.push("quota_exceeded", "data_not_ready");
   if (audience !== "free") errors.push("plan_upgrade_required");
   // Account data and the exports live on the primary: a replica behind a misrouting proxy says so.
-  if (LIVE_ONLY_ROUTES.has(path)) errors.push("live_key_required", "primary_only");
-  void method;
+  if (op.liveOnly) errors.push("live_key_required", "primary_only");
   return errors;
 }
 
@@ -155,6 +155,13 @@ function successContent(op: Operation, secret: boolean): Record<string, Record<s
   return content;
 }
 
+/** The description with the plan the operation's audience needs (`Plan: Pro. …`, or where it says `{Plan}`). */
+export function describedWithPlan(op: Pick<Operation, "audience" | "description">): string {
+  if (op.audience !== "free" && op.audience !== "basic" && op.audience !== "pro") return op.description;
+  const plan = `Plan: ${PLAN_NAMES[op.audience]}`;
+  return op.description.includes("{Plan}") ? op.description.replace("{Plan}", plan) : `${plan}. ${op.description}`;
+}
+
 function securityOf(audience: Audience) {
   if (audience === "public") return [];
   if (audience === "publishable") return [{ publishableKey: [] }, { publishableKeyHeader: [] }];
@@ -163,11 +170,11 @@ function securityOf(audience: Audience) {
 }
 
 function operationObject(op: Operation) {
-  const audience = audienceOf(op.method.toUpperCase(), op.path);
+  const { audience } = op;
   const secret = audience !== "public" && audience !== "publishable";
   const limited = audience !== "public";
   const examples = op.examples ?? {};
-  const codes = new Set<ErrorCode>([...op.errors, ...audienceErrors(audience, op.path, op.method)]);
+  const codes = new Set<ErrorCode>([...op.errors, ...audienceErrors(op)]);
   if (op.query || op.params || op.body) codes.add("invalid_parameter");
   if (op.query?.shape.cursor) codes.add("invalid_cursor");
   if (op.body && audience !== "mcp") codes.add("payload_too_large").add("unsupported_media_type");
@@ -217,7 +224,7 @@ function operationObject(op: Operation) {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: op.description,
+    description: describedWithPlan(op),
     tags: op.tags,
     security: securityOf(audience),
     ...(params.length > 0 ? { parameters: params } : {}),

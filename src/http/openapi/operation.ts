@@ -1,5 +1,13 @@
 import type * as z from "zod";
 import type { ErrorCode } from "../encoding/problem.ts";
+import type { Plan } from "../../accounts/plans.ts";
+
+/**
+ * Who may call an operation: a secret key of this plan or higher (free ⊂ basic ⊂ pro), a
+ * publishable key (the widget), a secret key of any plan on the MCP endpoint (its tool calls are
+ * gated and counted as the API calls they make), or anyone (`public`: probes, images, docs).
+ */
+export type Audience = Plan | "publishable" | "public" | "mcp";
 
 /** A JSON Schema object as the document holds it. */
 export type JsonSchema = Record<string, unknown>;
@@ -42,6 +50,26 @@ export interface Operation {
   errors: readonly ErrorCode[];
   /** GET answers of price data: ETag and Last-Modified, 304 to a matching If-None-Match. */
   conditional?: boolean;
+  /**
+   * Who may call it (the access layer enforces it; the document's security, errors and "Plan:"
+   * text follow from it). A plan's description gets `Plan: <name>. ` first, or in place of
+   * `{Plan}` when the description says where.
+   */
+  audience: Audience;
+  /**
+   * Live keys only (403 live_key_required for a test key): test keys read the sandbox, and this
+   * operation would hand them live data (alerts are evaluated on live data; exports are its files).
+   */
+  liveOnly?: true;
+  /** Its answers are account data (alerts): no ETag, no 304, `Cache-Control: no-store`, whatever the data version. */
+  accountData?: true;
+  /**
+   * Counted by the work its body asks for, one call per this many items (rounded up): the
+   * handler takes the calls at once (chargeCalls) once the body is valid. Default: one call.
+   */
+  itemsPerCall?: number;
+  /** Other methods the route answers with the same audience (undocumented: MCP's GET and DELETE answer 405). */
+  alsoAnswers?: readonly ("GET" | "DELETE")[];
 }
 
 /** Declares an operation (the object is the declaration; its path keeps its literal type for Elysia's params). */

@@ -33,13 +33,16 @@ export const CREATE_ALERT = operation({
   method: "post",
   path: "/api/v1/alerts",
   operationId: "createAlert",
+  audience: "pro",
+  liveOnly: true,
+  accountData: true,
   body: { schema: CreateAlertBody, example: EXAMPLE },
   success: { status: 201, description: "The alert, with its signing secret (shown only now)", schema: CreatedAlertResponse },
   errors: ["ambiguous_product", "alert_limit_reached"],
   summary: "Create a price alert (webhook)",
   tags: ["alerts"],
   description:
-    "Plan: Pro. Body `{ url, barcode, chain_id?, chain_ids?, city?, condition }` as `application/json` (at most 8 KiB). `condition` is one of " +
+    "Body `{ url, barcode, chain_id?, chain_ids?, city?, condition }` as `application/json` (at most 8 KiB). `condition` is one of " +
     "`{ \"below_ils\": \"9.90\" }` (the lowest effective price among the alert's chains goes below the amount), `{ \"drop_pct\": 10 }` (it falls by at least 10 % since the previous data version) " +
     "or `{ \"promotion\": true }` (a promotion open to all customers starts lowering a chain's effective price). Prices are the chain figures of `/prices/` (effective price after promotions), over the stores of `city` when given, at the chains of `chain_ids` (default: all).\n\n" +
     "After every import the service evaluates each alert and sends one event per alert whose condition *became* true at that data version (not again while it stays true); " +
@@ -55,42 +58,54 @@ export const LIST_ALERTS = operation({
   method: "get",
   path: "/api/v1/alerts",
   operationId: "listAlerts",
+  audience: "pro",
+  liveOnly: true,
+  accountData: true,
   query: PageQuery,
   success: { schema: AlertListResponse },
   errors: [],
   summary: "List price alerts",
   tags: ["alerts"],
-  description: `Plan: Pro. The account's alerts, newest first, cursor-paginated (\`limit\` 1–100, default 20; \`meta.next_cursor\`). Secrets are never shown again.\n\nErrors: 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
+  description: `The account's alerts, newest first, cursor-paginated (\`limit\` 1–100, default 20; \`meta.next_cursor\`). Secrets are never shown again.\n\nErrors: 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
 });
 
 export const GET_ALERT = operation({
   method: "get",
   path: "/api/v1/alerts/:id",
   operationId: "getAlert",
+  audience: "pro",
+  liveOnly: true,
+  accountData: true,
   params: AlertParams,
   success: { schema: AlertResponse },
   errors: ["alert_not_found"],
   summary: "Get a price alert",
   tags: ["alerts"],
-  description: `Plan: Pro. \`status\` is \`disabled\` (with \`disabled_at\` and \`disabled_reason\`) once deliveries to its URL have failed for 3 days; a successful test event enables it again. \`last_evaluation\`: the data version last evaluated, the lowest effective price then, and whether the condition held.\n\nErrors: ${NOT_FOUND}, 400 \`invalid_parameter\` (\`id\`), ${COMMON_ERRORS}.`,
+  description: `\`status\` is \`disabled\` (with \`disabled_at\` and \`disabled_reason\`) once deliveries to its URL have failed for 3 days; a successful test event enables it again. \`last_evaluation\`: the data version last evaluated, the lowest effective price then, and whether the condition held.\n\nErrors: ${NOT_FOUND}, 400 \`invalid_parameter\` (\`id\`), ${COMMON_ERRORS}.`,
 });
 
 export const DELETE_ALERT = operation({
   method: "delete",
   path: "/api/v1/alerts/:id",
   operationId: "deleteAlert",
+  audience: "pro",
+  liveOnly: true,
+  accountData: true,
   params: AlertParams,
   success: { schema: DeletedResponse },
   errors: ["alert_not_found"],
   summary: "Delete a price alert",
   tags: ["alerts"],
-  description: `Plan: Pro. Deletes the alert, its pending deliveries (never sent) and its delivery log.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+  description: `Deletes the alert, its pending deliveries (never sent) and its delivery log.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
 });
 
 export const LIST_ALERT_DELIVERIES = operation({
   method: "get",
   path: "/api/v1/alerts/:id/deliveries",
   operationId: "listAlertDeliveries",
+  audience: "pro",
+  liveOnly: true,
+  accountData: true,
   params: AlertParams,
   query: PageQuery,
   success: { schema: DeliveryListResponse },
@@ -98,7 +113,7 @@ export const LIST_ALERT_DELIVERIES = operation({
   summary: "The delivery log of a price alert",
   tags: ["alerts"],
   description:
-    "Plan: Pro. The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
+    "The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
     "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. " +
     "A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.\n\n" +
     `Errors: ${NOT_FOUND}, 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
@@ -108,12 +123,14 @@ export const TEST_ALERT = operation({
   method: "post",
   path: "/api/v1/alerts/:id/test",
   operationId: "sendAlertTestEvent",
+  audience: "pro",
+  liveOnly: true,
   params: AlertParams,
   success: { schema: DeliveryResponse },
   errors: ["alert_not_found"],
   summary: "Send a test event",
   tags: ["alerts"],
-  description: `Plan: Pro. Sends the alert's URL an event like a real one, built from the current prices (\`data.test: true\`), signed like every event, attempted once, now; the answer is the delivery with its outcome (\`status\`, \`last_response_code\`, \`last_error\`). It appears in the delivery log. A success enables a disabled alert again.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
+  description: `Sends the alert's URL an event like a real one, built from the current prices (\`data.test: true\`), signed like every event, attempted once, now; the answer is the delivery with its outcome (\`status\`, \`last_response_code\`, \`last_error\`). It appears in the delivery log. A success enables a disabled alert again.\n\nErrors: ${NOT_FOUND}, ${COMMON_ERRORS}.`,
 });
 
 /**

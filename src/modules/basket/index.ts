@@ -23,13 +23,14 @@ export const COMPARE_BASKET = operation({
   method: "post",
   path: "/api/v1/basket/compare",
   operationId: "compareBasket",
+  audience: "pro",
   body: { schema: BasketBody, example: EXAMPLE },
   success: { schema: BasketResponse },
   errors: ["ambiguous_product", "chain_not_found", "city_not_found"],
   summary: "Compare a basket across chains",
   tags: ["basket"],
   description:
-    "Plan: Pro. Body `{ items: [{ barcode, chain_id?, quantity }], chain_ids?, city?, near?, radius_km? }` as `application/json` (at most 64 KiB): 1–100 items, quantity a whole number 1–99 (kilograms for an item sold by weight). " +
+    "Body `{ items: [{ barcode, chain_id?, quantity }], chain_ids?, city?, near?, radius_km? }` as `application/json` (at most 64 KiB): 1–100 items, quantity a whole number 1–99 (kilograms for an item sold by weight). " +
     "An item is named as everywhere: a search or catalog item's `barcode` and, when present, its `chain_id` (a chain-internal code is priced only at its chain; a generic product `g-…` at every chain selling one of its items). " +
     "Items naming the same product are merged. Unknown barcodes are not an error: they are listed in `data.missing_items` (and in each chain's `missing_items`).\n\n" +
     "Per chain: `total_ils` with promotions open to all customers applied — multi-buy ones where the quantity qualifies (\"3 ב-10\" applies to each full group of 3, the rest at the shelf price; a maximum quantity caps it) — and `shelf_total_ils` without them; the per-item breakdown `items` and the chain's `missing_items`. " +

@@ -11,8 +11,6 @@ import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
 import { batchPricesJson, checkBatchFilters } from "./service.ts";
 
-const ROUTE = "POST /api/v1/prices/batch";
-
 const EXAMPLE = {
   items: [{ barcode: "7291252436027" }, { barcode: "7299739033158" }, { barcode: "4087", chain_id: "osher-ad" }],
   granularity: "chain",
@@ -23,13 +21,16 @@ export const BATCH_PRICES = operation({
   method: "post",
   path: "/api/v1/prices/batch",
   operationId: "getPricesBatch",
+  audience: "free",
+  // One call per 10 items, rounded up: a batch of 1–10 is one call, of 100 ten.
+  itemsPerCall: 10,
   body: { schema: BatchBody, example: EXAMPLE },
   success: { schema: BatchResponse },
   errors: ["chain_not_found", "city_not_found"],
   summary: "Prices of many products in one call",
   tags: ["prices"],
   description:
-    `Plan: Free. Body \`{ items: [{ barcode, chain_id? }], granularity?, chain_ids?, city?, region?, near?, radius_km? }\` as \`application/json\` (at most 64 KiB), 1–${MAX_BATCH_ITEMS} items. ` +
+    `Body \`{ items: [{ barcode, chain_id? }], granularity?, chain_ids?, city?, region?, near?, radius_km? }\` as \`application/json\` (at most 64 KiB), 1–${MAX_BATCH_ITEMS} items. ` +
     "Each item is answered exactly as `GET /api/v1/prices/?barcode=…` with the item's `chain_id` and the batch's filters would answer it (the same computation and the same cached answer): `data` holds one result per item, in the order sent — the `/prices/` `data`, or `{ barcode, chain_id?, error: { code, detail } }` with the code `/prices/` would answer (`product_not_found`, `chain_not_found` for an unknown item `chain_id`). Repeated items are answered each time.\n\n" +
     "Filters, for every item: `granularity` (`chain` default, `store`), `chain_ids` (only these chains' entries; the batch form of `/prices/`' `chain_id`), `city`, `region`, `near` (`\"lat,lon\"`) with `radius_km` (0.1–50, default 5; store entries then carry `distance_km`).\n\n" +
     "Quota: one call per 10 items, rounded up (1–10 items: 1 call; 100 items: 10), shown in `meta.calls`; a body refused with 400 counts one call. When fewer calls are left than the batch counts, it is refused whole with 429 `quota_exceeded` and counts nothing.\n\n" +
@@ -52,7 +53,7 @@ export function batchModule(deps: Pick<Services, "access" | "now">) {
         await chargeCalls(deps.access.quota, deps.now(), request, 1);
         throw error;
       }
-      const calls = callsFor(ROUTE, body.items.length);
+      const calls = callsFor(BATCH_PRICES.itemsPerCall!, body.items.length);
       await chargeCalls(deps.access.quota, deps.now(), request, calls);
       const { json, snapshot } = batchPricesJson(dataSet, body);
       requestState(request).snapshot = snapshot;

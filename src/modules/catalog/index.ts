@@ -12,6 +12,7 @@ export const GET_CATALOG = operation({
   method: "get",
   path: "/api/v1/chains/:id/catalog",
   operationId: "getChainCatalog",
+  audience: "basic",
   params: CatalogParams,
   query: CatalogQuery,
   examples: { id: "shufersal", q: "חלב", category: "dairy" },
@@ -21,7 +22,7 @@ export const GET_CATALOG = operation({
   summary: "A chain's product catalog",
   tags: ["chains"],
   description:
-    "Plan: Basic. The chain's products ordered by barcode (as published), with the lowest and highest shelf price among its stores and the number of stores selling each (over its stores outside Eilat, whose VAT-free prices are not comparable, unless it sells the product only there — as the chain entries of /prices/), and whether an active promotion open to all customers lowers the price of one unit. " +
+    "The chain's products ordered by barcode (as published), with the lowest and highest shelf price among its stores and the number of stores selling each (over its stores outside Eilat, whose VAT-free prices are not comparable, unless it sells the product only there — as the chain entries of /prices/), and whether an active promotion open to all customers lowers the price of one unit. " +
     "Filters: `q` (name contains the text, or barcode starts with the digits) and `category`. Cursor pagination: pass `meta.next_cursor` as `cursor`; null on the last page. A cursor is bound to the data version, the filters and `limit` (`invalid_cursor` otherwise).\n\n" +
     "Errors: 400 `invalid_parameter` (with `param`; `id` when it is not a lowercase slug) / `invalid_cursor`, 404 `chain_not_found` (a slug no chain has), 401/403/429 as everywhere.",
 });

@@ -54,6 +54,6 @@ export function docsModule(deps: Pick<Services, "settings">) {
     })
     .get("/docs/errors", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
-      return errorsPage();
+      return errorsPage(operations);
     });
 }

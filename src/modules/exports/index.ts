@@ -14,12 +14,14 @@ export const LIST_EXPORTS = operation({
   method: "get",
   path: PATH,
   operationId: "listExports",
+  audience: "pro",
+  liveOnly: true,
   success: { schema: ExportsResponse },
   errors: [],
   summary: "Daily bulk exports",
   tags: ["exports"],
   description:
-    "Plan: Pro. After each import the service writes a dated export of the whole data — one gzipped CSV per table and `manifest.json` — off the request path (a background worker reading one consistent snapshot, never holding the import's lock). " +
+    "After each import the service writes a dated export of the whole data — one gzipped CSV per table and `manifest.json` — off the request path (a background worker reading one consistent snapshot, never holding the import's lock). " +
     "This lists the exports of the last 30 days (`MEHIR_EXPORT_DAYS`; older ones are deleted), newest first, each with its files' row counts, sizes and SHA-256. A second import on the same date replaces that date's export.\n\n" +
     "CSV: UTF-8 without a byte-order mark, a header row, comma-separated, RFC 4180 quoting (fields holding a comma, quote or line break are quoted, quotes doubled), CRLF line ends; empty = unknown; money in ILS with two decimals; times ISO 8601 with an offset; booleans `true`/`false`.\n\n" +
     COLUMNS_DOC +
@@ -30,6 +32,8 @@ export const GET_EXPORT_FILE = operation({
   method: "get",
   path: `${PATH}/:date/:file`,
   operationId: "getExportFile",
+  audience: "pro",
+  liveOnly: true,
   params: ExportFileParams,
   examples: { date: "2026-11-22", file: "prices.csv.gz" },
   success: {
@@ -41,7 +45,7 @@ export const GET_EXPORT_FILE = operation({
   summary: "Download a file of a daily export",
   tags: ["exports"],
   description:
-    "Plan: Pro; one call of the quota per file. Streams a file of an export listed by `GET /api/v1/exports/`: a table's gzipped CSV (`application/gzip`; `X-Checksum-SHA256` = the manifest's `sha256`) or `manifest.json`.\n\n" +
+    "{Plan}; one call of the quota per file. Streams a file of an export listed by `GET /api/v1/exports/`: a table's gzipped CSV (`application/gzip`; `X-Checksum-SHA256` = the manifest's `sha256`) or `manifest.json`.\n\n" +
     "Errors: 400 `invalid_parameter` (`date` not YYYY-MM-DD), 404 `export_not_found` (no export of that date, or no such file in it; the detail lists the files), 401/403/429 as everywhere.",
 });
 

@@ -33,6 +33,8 @@ export const MCP = operation({
   method: "post",
   path: MCP_PATH,
   operationId: "postMcpMessage",
+  audience: "mcp",
+  alsoAnswers: ["GET", "DELETE"],
   summary: "MCP endpoint (JSON-RPC over Streamable HTTP)",
   tags: ["mcp"],
   description:

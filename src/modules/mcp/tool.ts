@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Plan } from "../../http/plans.ts";
+import type { Plan } from "../../accounts/plans.ts";
 import type { ApiCall } from "./api-call.ts";
 
 /**

@@ -17,6 +17,7 @@ export const GET_PRICES = operation({
   method: "get",
   path: "/api/v1/prices",
   operationId: "getPrices",
+  audience: "free",
   query: PricesQuery,
   examples: { barcode: "7291252436027", city: "חיפה", chain_id: "shufersal", near: "32.7940,34.9896" },
   success: { schema: PricesResponse },
@@ -25,7 +26,7 @@ export const GET_PRICES = operation({
   summary: "Prices of one product across chains",
   tags: ["prices"],
   description:
-    "Plan: Free. One entry per chain (`granularity=chain`, default) or per store (`granularity=store`), sorted by `effective_price_ils`, then chain name.\n\n" +
+    "One entry per chain (`granularity=chain`, default) or per store (`granularity=store`), sorted by `effective_price_ils`, then chain name.\n\n" +
     "A chain's `price_ils` is the most common shelf price among its stores carrying the product (tie → the lower), with `min_price_ils`, `max_price_ils` and `store_count`; " +
     "stores in Eilat (VAT-free) are left out of a chain's figures unless the chain sells the product only there. " +
     "`effective_price_ils` applies the best active promotion open to all customers that applies to a single unit; club-only and coupon promotions never change it (see /promos/feed/). " +
@@ -45,6 +46,7 @@ export const GET_PRICE_HISTORY = operation({
   method: "get",
   path: "/api/v1/prices/:barcode/history",
   operationId: "getPriceHistory",
+  audience: "basic",
   params: HistoryParams,
   query: HistoryQuery,
   examples: { barcode: "7291252436027", chain_id: "shufersal" },
@@ -54,7 +56,7 @@ export const GET_PRICE_HISTORY = operation({
   summary: "Price history of one product per chain",
   tags: ["prices"],
   description:
-    "Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
+    "One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
     ERRORS,
 });
 

@@ -11,6 +11,7 @@ export const GET_PROMOS = operation({
   method: "get",
   path: "/api/v1/promos/feed",
   operationId: "getPromotionsFeed",
+  audience: "pro",
   query: FeedQuery,
   examples: { chain_id: "shufersal", barcode: "7291252436027" },
   success: { schema: FeedResponse },
@@ -19,7 +20,7 @@ export const GET_PROMOS = operation({
   summary: "Active promotions feed",
   tags: ["promotions"],
   description:
-    "Plan: Pro. Promotions active now (start ≤ now < end, open ends allowed), newest start first, cursor-paginated. Club-only and coupon promotions are included and flagged (`is_club_only`, `is_coupon`); `include_club=false` leaves club-only ones out. " +
+    "Promotions active now (start ≤ now < end, open ends allowed), newest start first, cursor-paginated. Club-only and coupon promotions are included and flagged (`is_club_only`, `is_coupon`); `include_club=false` leaves club-only ones out. " +
     "Filters: `chain_id`, `barcode` (promotions including the product), `store_id` (the chain's store code). `discounted_price_ils` is the price of `min_qty` units together; `discount_rate` a fraction. A promotion appears once per chain and id (also for a chain publishing under several chain codes). Stores of a chain may list different items under one promotion: with `store_id`, `items` and `item_count` are that store's list, otherwise every item any of its stores lists; with `barcode`, `store_count` counts the stores whose list names the product. Gift items are flagged `is_gift` and never change a price; an item no price file has published yet is listed by its code with `name: null`. A promotion whose dates cannot be read is never listed. Cursor pagination (`limit` 1–100, default 20): pass `meta.next_cursor` as `cursor`, null on the last page; a cursor is bound to the data version, the filters and `limit`.\n\n" +
     "Errors: 400 `invalid_parameter` (with `param`) / `invalid_cursor` (a cursor from another query or an older data version), 404 `chain_not_found` (unknown `chain_id`), 401/403/429 as everywhere.",
 });

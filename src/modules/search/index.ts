@@ -45,6 +45,7 @@ export const SEARCH_PRODUCTS = operation({
   method: "get",
   path: "/api/v1/product-search",
   operationId: "searchProducts",
+  audience: "free",
   query: SearchQuery,
   examples: { q: "חלב 3%", chain_id: "shufersal", category: "dairy" },
   success: { schema: SearchResponse },
@@ -53,7 +54,7 @@ export const SEARCH_PRODUCTS = operation({
   summary: "Search products by name, brand or barcode",
   tags: ["search"],
   description:
-    "Plan: Free. Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
+    "Hebrew product search over every product some store sells, most relevant first: products with every word of `q` (the last word may be half typed), " +
     "then, when few have all, products with some of them. Prefix letters (`והחלב`, `לבמבה`), final/regular letters, niqqud, geresh and gershayim or ASCII quotes (`קוטג'`, `מ\"ל`), " +
     "one typo in a word of four letters or more (two from eight), Latin brand names (`coca cola`) and barcodes (leading zeros do not matter) all find their products. " +
     "A package size in `q` (`1 ליטר`, `500 גרם`) is not matched as words: it ranks products of that size first. A query equal to a product's whole name ranks that product first; products whose name starts with a word of the query (`חלב`: milk before milk chocolate) rank before those that only contain it.\n\n" +
@@ -71,6 +72,7 @@ export const PRODUCT_IMAGE = operation({
   method: "get",
   path: "/images/products/:file",
   operationId: "getProductImage",
+  audience: "public",
   params: ImageParams,
   examples: { file: "7291252436027.svg" },
   success: { description: "An SVG label", content: { "image/svg+xml": { schema: { type: "string" } } }, headers: { "Cache-Control": { description: "Images are public and long-lived" } } },

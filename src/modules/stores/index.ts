@@ -11,6 +11,7 @@ export const GET_STORES = operation({
   method: "get",
   path: "/api/v1/stores",
   operationId: "listStores",
+  audience: "free",
   query: StoresQuery,
   examples: { near: "32.0853,34.7818", chain_id: "shufersal", city: "חיפה" },
   success: { schema: StoresResponse },
@@ -19,7 +20,7 @@ export const GET_STORES = operation({
   summary: "Stores, or stores near a point",
   tags: ["stores"],
   description:
-    "Plan: Free. The chains' stores as their Stores files describe them: chain, branch name, address, city and region, ZIP code, type (`physical`, `online`, `both`), `status` (`closed` once a newer full Stores list of the chain no longer lists the store) and `coordinates`.\n\n" +
+    "The chains' stores as their Stores files describe them: chain, branch name, address, city and region, ZIP code, type (`physical`, `online`, `both`), `status` (`closed` once a newer full Stores list of the chain no longer lists the store) and `coordinates`.\n\n" +
     "`coordinates` are the ones the Stores file published when it published any (some Matrix/Laib chains do; `approximate: false`); otherwise the centre of the store's city from the service's own table of Israeli localities (`approximate: true`), never looked up over the network; null when the city is not in that table.\n\n" +
     "With `near=lat,lon` (decimal degrees, inside Israel) and `radius_km` (0.1–50, default 5): the stores whose coordinates lie within the radius, nearest first, each with `distance_km` (great-circle, 0.01 km steps). Stores placed at their city's centre all share its distance: read `approximate`. Online-only and closed stores are listed (their `store_type` and `status` say so); the `near` filter of /prices/, the batch and the basket counts only open stores with a shop floor. Without `near`: every store, by chain, then store code.\n\n" +
     "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code). Cursor pagination (`limit` 1–100, default 20): pass `meta.next_cursor` as `cursor`, null on the last page.\n\n" +

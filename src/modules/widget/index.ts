@@ -50,6 +50,7 @@ export const WIDGET_DATA = operation({
   method: "get",
   path: "/api/v1/widget/data",
   operationId: "getWidgetData",
+  audience: "publishable",
   query: WidgetDataQuery,
   examples: { barcode: "7291252436027" },
   success: { schema: WidgetDataResponse },

@@ -11,7 +11,7 @@ import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
 import { createAccessService } from "../../../src/http/access/service.ts";
 import type { KeyKind } from "../../../src/accounts/key-format.ts";
-import type { Plan } from "../../../src/http/plans.ts";
+import type { Plan } from "../../../src/accounts/plans.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 
 export const NOW = new Date("2026-11-22T10:00:00Z");

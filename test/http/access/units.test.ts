@@ -5,7 +5,8 @@ import { SqliteQuotaLedger } from "../../../src/accounts/sqlite-quota-ledger.ts"
 import { etagFor, etagMatches, httpDate } from "../../../src/http/answers/etag.ts";
 import { originAllowed, parseOrigin, parseOriginList } from "../../../src/accounts/origins.ts";
 import { daysOfMonth, secondsToNextMonth } from "../../../src/accounts/utc-month.ts";
-import { matchRoute } from "../../../src/http/access/route-match.ts";
+import { RouteTable } from "../../../src/http/routes.ts";
+import { OPERATIONS } from "../../../src/http/openapi/operations.ts";
 import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey, KeyError, resolveKey } from "../../../src/accounts/keys.ts";
 
@@ -126,13 +127,21 @@ describe("months and routes", () => {
     expect(secondsToNextMonth(new Date("2027-01-01T00:00:00Z"))).toBe(31 * 86400);
     expect(daysOfMonth(new Date("2028-02-10T00:00:00Z"))).toHaveLength(29);
   });
-  test("paths map to the plan table, HEAD like GET", () => {
+  test("paths map to the audience their route's operation declares, HEAD like GET", () => {
+    const routes = new RouteTable(() => [...OPERATIONS.map((op) => ({ method: op.method.toUpperCase(), path: op.path })), { method: "OPTIONS", path: "/api/v1/widget/data" }, { method: "DELETE", path: "/mcp" }], OPERATIONS);
+    const matchRoute = (method: string, path: string) => {
+      const { route, audience } = routes.audience(method, path);
+      return { route: route?.path ?? null, audience };
+    };
     expect(matchRoute("GET", "/api/v1/prices/")).toEqual({ route: "/api/v1/prices", audience: "free" });
     expect(matchRoute("HEAD", "/api/v1/prices/729/history")).toEqual({ route: "/api/v1/prices/:barcode/history", audience: "basic" });
     expect(matchRoute("POST", "/api/v1/basket/compare/").audience).toBe("pro");
     expect(matchRoute("GET", "/api/v1/widget/data").audience).toBe("publishable");
     expect(matchRoute("OPTIONS", "/api/v1/widget/data").audience).toBe("public");
     expect(matchRoute("GET", "/api/v1/prices/1/2/history").audience).toBe("public");
+    expect(matchRoute("DELETE", "/mcp").audience).toBe("mcp");
+    expect(routes.match("POST", "/api/v1/prices/batch/")?.operation?.itemsPerCall).toBe(10);
+    expect(routes.match("GET", "/api/v1/alerts/a1")?.operation).toMatchObject({ liveOnly: true, accountData: true });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Counter, Histogram, escapeLabel, formatValue } from "../../../src/http/observability/prometheus.ts";
-import { RoutePatterns } from "../../../src/http/observability/route-patterns.ts";
+import { RouteTable } from "../../../src/http/routes.ts";
 
 describe("Prometheus text", () => {
   test("label values escape backslash, quote and newline; values print like Prometheus", () => {
@@ -30,19 +30,25 @@ describe("Prometheus text", () => {
   });
 });
 
-describe("RoutePatterns", () => {
-  const patterns = new RoutePatterns(() => [
+describe("RouteTable", () => {
+  const patterns = new RouteTable(() => [
     { method: "GET", path: "/api/v1/prices" },
     { method: "GET", path: "/api/v1/prices/:barcode/history" },
     { method: "POST", path: "/api/v1/basket/compare" },
-  ]);
+    { method: "GET", path: "/widget/v1/:file" },
+    { method: "GET", path: "/widget/v1/demo.html" },
+  ], []);
   test("matches with or without the trailing slash, params as one segment, HEAD as GET", () => {
-    expect(patterns.match("GET", "/api/v1/prices/")).toBe("/api/v1/prices");
-    expect(patterns.match("HEAD", "/api/v1/prices")).toBe("/api/v1/prices");
-    expect(patterns.match("GET", "/api/v1/prices/729/history/")).toBe("/api/v1/prices/:barcode/history");
+    expect(patterns.match("GET", "/api/v1/prices/")?.path).toBe("/api/v1/prices");
+    expect(patterns.match("HEAD", "/api/v1/prices")?.path).toBe("/api/v1/prices");
+    expect(patterns.match("GET", "/api/v1/prices/729/history/")?.path).toBe("/api/v1/prices/:barcode/history");
     expect(patterns.match("GET", "/api/v1/prices/729/x/history")).toBeNull();
     expect(patterns.match("GET", "/api/v1/basket/compare")).toBeNull();
-    expect(patterns.hasAnyMethod("/api/v1/basket/compare/")).toBe(true);
-    expect(patterns.hasAnyMethod("/nope")).toBe(false);
+    expect(patterns.methodsFor("/api/v1/basket/compare/")).toEqual(["POST"]);
+    expect(patterns.methodsFor("/nope")).toEqual([]);
+  });
+  test("a static route before a parametric one, as Elysia routes", () => {
+    expect(patterns.match("GET", "/widget/v1/demo.html")?.path).toBe("/widget/v1/demo.html");
+    expect(patterns.match("GET", "/widget/v1/widget.js")?.path).toBe("/widget/v1/:file");
   });
 });

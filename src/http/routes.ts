@@ -1,0 +1,82 @@
+import type { Audience, Operation } from "./openapi/operation.ts";
+
+/** A route as the app registered it. */
+export interface RegisteredRoute {
+  method: string;
+  path: string;
+}
+
+/** A path matched to a route: its pattern (no trailing slash) and the operation declared for it, if any. */
+export interface MatchedRoute {
+  /** The route pattern, e.g. `/api/v1/prices/:barcode/history`. */
+  path: string;
+  /** The operation declared on the route (its audience, live-only, account data, counting); null for undocumented routes. */
+  operation: Pick<Operation, "audience" | "liveOnly" | "accountData" | "itemsPerCall"> | null;
+}
+
+interface Pattern {
+  method: string;
+  path: string;
+  regex: RegExp;
+  params: number;
+  operation: MatchedRoute["operation"];
+}
+
+/**
+ * The one route matcher of the app: the access layer (before Elysia routes a request, to learn
+ * its audience), the request log and metrics (answers given before routing), and the 405 `Allow`
+ * list all match paths here, with Elysia's rules — one trailing slash optional, `:param` one
+ * segment, `*` the rest, a static route before a parametric one. Each route's rules come from
+ * the operation declared on it (`audience`, `liveOnly`, `accountData`, `itemsPerCall`).
+ */
+export class RouteTable {
+  private patterns: Pattern[] | null = null;
+
+  constructor(
+    private readonly routes: () => readonly RegisteredRoute[],
+    private readonly operations: readonly Operation[],
+  ) {}
+
+  /** The route registered for this method and path (HEAD is answered like GET), or null. */
+  match(method: string, pathname: string): MatchedRoute | null {
+    const m = method === "HEAD" ? "GET" : method;
+    const path = trimSlash(pathname);
+    const found = this.all().find((p) => p.method === m && p.regex.test(path));
+    return found ? { path: found.path, operation: found.operation } : null;
+  }
+
+  /** Who may call this method on this path (`public` for anything without an operation). */
+  audience(method: string, pathname: string): { route: MatchedRoute | null; audience: Audience } {
+    const route = this.match(method, pathname);
+    return { route, audience: route?.operation?.audience ?? "public" };
+  }
+
+  /** The methods routes accept on the path (a 405 with `Allow` rather than a 404). */
+  methodsFor(pathname: string): string[] {
+    const path = trimSlash(pathname);
+    return [...new Set(this.all().filter((p) => p.regex.test(path)).map((p) => p.method))];
+  }
+
+  private all(): Pattern[] {
+    if (this.patterns) return this.patterns;
+    const declared = new Map<string, MatchedRoute["operation"]>();
+    for (const op of this.operations) {
+      for (const method of [op.method.toUpperCase(), ...(op.alsoAnswers ?? [])]) declared.set(`${method} ${trimSlash(op.path)}`, op);
+    }
+    this.patterns = this.routes()
+      .filter((r) => r.method !== "ALL")
+      .map((r) => {
+        const path = trimSlash(r.path);
+        const source = path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*");
+        return { method: r.method, path, regex: new RegExp(`^${source}$`), params: (path.match(/[:*]/g) ?? []).length, operation: declared.get(`${r.method} ${path}`) ?? null };
+      })
+      // Static routes first (`/api/v1/prices/batch` before `/api/v1/prices/:barcode`), in registration order otherwise.
+      .sort((a, b) => Math.sign(a.params) - Math.sign(b.params));
+    return this.patterns;
+  }
+}
+
+/** A path without its one optional trailing slash (`//` stays another path). */
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
