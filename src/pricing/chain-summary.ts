@@ -2,7 +2,7 @@ import type { PricingData } from "../deps.ts";
 import { stmt } from "../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
-import { effectivePrice, isOpenToAll, mode, type UnitPromotion } from "./rules.ts";
+import { effectivePrice, isOpenToAll, mode, modeOfCounts, type UnitPromotion } from "./rules.ts";
 import { isActive, storeFilterSql, type ProductRow } from "./queries.ts";
 import type { ChainFigure } from "./figures.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
@@ -190,19 +190,6 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
     });
   }
   return { chains, validUntil };
-}
-
-/** The most common value of a value → count map; ties go to the lower value (as `mode`). */
-function modeOfCounts(counts: Map<number, number>): number {
-  let best = 0;
-  let bestCount = 0;
-  for (const [v, c] of counts) {
-    if (c > bestCount || (c === bestCount && v < best)) {
-      best = v;
-      bestCount = c;
-    }
-  }
-  return best;
 }
 
 /**

@@ -26,7 +26,12 @@ export function mode(values: number[]): number | null {
   if (values.length === 0) return null;
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best = values[0]!;
+  return modeOfCounts(counts);
+}
+
+/** The most common value of a value → count map (not empty); ties go to the lower value (as `mode`). */
+export function modeOfCounts(counts: Map<number, number>): number {
+  let best = 0;
   let bestCount = 0;
   for (const [v, c] of counts) {
     if (c > bestCount || (c === bestCount && v < best)) {

@@ -17,6 +17,7 @@ import { SharedMeter } from "../../src/cluster/redis/meter.ts";
 import { UsageSync } from "../../src/cluster/redis/usage-sync.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+import { within } from "../helpers/within.ts";
 
 const describeRedis = redisSkipReason ? describe.skip : describe;
 let redis: TestRedis;
@@ -27,14 +28,6 @@ const newStore = () => {
   return store;
 };
 
-async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await Bun.sleep(20);
-  }
-  return false;
-}
 
 beforeAll(async () => {
   if (redisSkipReason) return;

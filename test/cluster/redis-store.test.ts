@@ -11,6 +11,7 @@ import { redisKeys } from "../../src/cluster/redis/keys.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
 import { monthOf } from "../../src/accounts/utc-month.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+import { within } from "../helpers/within.ts";
 
 if (redisSkipReason) console.warn(`skipping Redis tests: ${redisSkipReason}`);
 const describeRedis = redisSkipReason ? describe.skip : describe;
@@ -23,15 +24,6 @@ const newStore = (timeoutMs = 500) => {
   return store;
 };
 
-/** Resolves once `check` holds, polling every 20 ms; false after `ms`. */
-async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await Bun.sleep(20);
-  }
-  return false;
-}
 
 beforeAll(async () => {
   if (redisSkipReason) return;
