@@ -222,8 +222,20 @@ describeCluster("a primary and three replicas on loopback", () => {
   test("Redis stopped: metered calls fail closed with 503 + Retry-After, quickly; they recover by themselves when it returns", withLogs(async () => {
     const { key } = await newKey("pro");
     expect(await until(5000, async () => (await get(replicas[0]!, "/api/v1/chains/", key)).status === 200)).toBe(true);
+    const etags: string[] = [];
+    for (const r of replicas) {
+      const answer = await get(r, "/api/v1/chains/", key);
+      expect(answer.status).toBe(200);
+      etags.push(answer.headers.get("etag")!);
+    }
     await redis.stop();
     try {
+      // A 304 is decided without Redis: each replica's own bucket, the quota left as it last heard.
+      for (const [i, r] of replicas.entries()) {
+        const res = await fetch(r.url + "/api/v1/chains/", { headers: { "x-api-key": key, "if-none-match": etags[i]! } });
+        expect(res.status).toBe(304);
+        expect(Number(res.headers.get("x-quota-remaining"))).toBeGreaterThan(0);
+      }
       for (const r of replicas) {
         const started = performance.now();
         const answer = await get(r, "/api/v1/chains/", key);

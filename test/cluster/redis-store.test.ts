@@ -2,11 +2,14 @@
  * The shared store and meter against a real redis-server on loopback (skipped when it is not
  * installed): bounded failures while Redis is down, recovery by itself when it is back (Bun's
  * client has had reconnect bugs: this is tested, not assumed), pub/sub across a restart, and the
- * meter's exactness under 300 parallel calls from three clients (three replicas).
+ * meter's exactness under 300 parallel calls from three clients (three replicas), and 304s metered
+ * without Redis.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
 import { SharedMeter, type MeterRequest } from "../../src/cluster/redis/meter.ts";
+import { RedisMeter } from "../../src/cluster/redis/shared-meter.ts";
+import { TokenBuckets } from "../../src/http/access/token-bucket.ts";
 import { redisKeys } from "../../src/cluster/redis/keys.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
 import { monthOf } from "../../src/accounts/utc-month.ts";
@@ -124,5 +127,29 @@ describeRedis("SharedMeter", () => {
     expect(error).toBeInstanceOf(StoreUnavailable);
     redis.cli("SET", redisKeys.seeded(month), "1");
     expect((await meter.take(request(2, { quota: { subject: "account:3", limit: 10, calls: 1 } }))).outcome).toBe("allowed");
+  });
+});
+
+describeRedis("RedisMeter", () => {
+  test("a 304 is answered without Redis: this server's own bucket and the quota left as it last heard; a subject it never heard of asks Redis", async () => {
+    const now = new Date();
+    redis.cli("SET", redisKeys.seeded(monthOf(now)), "1");
+    const meter = new RedisMeter(newStore(300), new TokenBuckets());
+    const ask = (subject: string, calls: number, notModified = false) =>
+      meter.admit({ requestId: crypto.randomUUID(), bucket: { id: `key:${subject}`, perMinute: 600 }, quota: { subject, limit: 10, calls }, now, notModified });
+    const counted = await ask("account:304", 1);
+    expect(counted.quota).toMatchObject({ remaining: 9 });
+    expect(counted.quota?.reservation).not.toBeNull();
+
+    await redis.stop();
+    try {
+      const notModified = await ask("account:304", 0, true);
+      expect(notModified).toMatchObject({ rate: { allowed: true, limit: 600 }, quota: { reservation: null, remaining: 9 } });
+      // Anything else still needs Redis, and fails closed.
+      expect(await Promise.resolve(ask("account:304", 1)).catch((e) => e)).toMatchObject({ code: "service_unavailable", status: 503 });
+      expect(await Promise.resolve(ask("account:unheard", 0, true)).catch((e) => e)).toMatchObject({ code: "service_unavailable", status: 503 });
+    } finally {
+      await redis.start();
+    }
   });
 });

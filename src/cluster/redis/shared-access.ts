@@ -36,11 +36,13 @@ export function createSharedAccess(settings: Settings, databases: Databases, log
   if (!settings.redisUrl) return null;
   const store = new BunRedisStore(settings.redisUrl);
   const replica = settings.role === "replica";
+  // This server's own buckets: calls without a key, and a key's 304s (answered without Redis).
+  const limiter = new TokenBuckets();
   const access: AccessService = {
     keys: replica ? new SharedKeyLookup(store) : new KeyCache(databases.accounts),
-    limiter: new TokenBuckets(),
+    limiter,
     quota: new SharedQuotaLedger(store, log.warn),
-    meter: new RedisMeter(store),
+    meter: new RedisMeter(store, limiter),
     flush() {},
   };
   let mirrorDb: Database | null = null;

@@ -14,6 +14,11 @@ export interface MeterRequest {
    */
   quota: { subject: string; limit: number; calls: number } | null;
   now: Date;
+  /**
+   * A 304 decided before metering (its quota is `calls: 0`): a shared meter may answer it from what
+   * it already knows, without its store (a replica's own token bucket, the quota left as last seen).
+   */
+  notModified?: boolean;
 }
 
 export interface MeterVerdict {

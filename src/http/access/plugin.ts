@@ -216,7 +216,7 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: Route
     const limit = quotaLimit ?? settings.widgetQuota;
     const quota = counts ? { subject: quotaSubject, limit, calls: 1 } : quotaLimit !== null ? { subject: quotaSubject, limit: quotaLimit, calls: 0 } : null;
 
-    return then(access.meter.admit({ requestId: state.id, bucket, quota, now }), (verdict) => {
+    return then(access.meter.admit({ requestId: state.id, bucket, quota, now, notModified: etag !== null }), (verdict) => {
       const remaining = verdict.quota?.remaining ?? 0;
       Object.assign(state.headers, rateHeaders(verdict.rate));
       if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, remaining));
