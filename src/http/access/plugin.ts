@@ -20,6 +20,7 @@ import { PLAN_NAMES, planQuota, planRate } from "../../accounts/plan-limits.ts";
 import { deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
+import { finalStatus } from "../observability/final-status.ts";
 import { selectDataSet, dataSetOf, type DataSets } from "../answers/data-set.ts";
 import type { DataSet } from "../../deps.ts";
 import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
@@ -45,23 +46,14 @@ function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
+/** The status a request was answered with (a 405 reads as 404 here: both are counted alike). */
+const endedWith = (ctx: Parameters<typeof finalStatus>[0]) => finalStatus(ctx, () => false);
+
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
   return status === 304 || status === 429 || status >= 500;
 }
 
-/** The status an answer ended with, as seen from onAfterResponse (errors are rendered by the app's onError). */
-function finalStatus(ctx: { set: { status?: unknown }; error?: unknown; code?: unknown; responseValue?: unknown }): number {
-  if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
-  if (ctx.error !== undefined && ctx.error !== null) {
-    const status = (ctx.error as { status?: unknown }).status;
-    if (typeof status === "number") return status;
-    if (ctx.code === "NOT_FOUND") return 404;
-    if (ctx.code === "VALIDATION" || ctx.code === "PARSE" || ctx.code === "INVALID_COOKIE_SIGNATURE") return 400;
-    return 500;
-  }
-  return typeof ctx.set.status === "number" ? ctx.set.status : 200;
-}
 
 /**
  * The ETag of an answer: its data version and request, the answers' epoch, and the mode — test
@@ -327,13 +319,13 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: Route
         // A request counted by its work that ended before its handler charged it (an error the
         // handler did not foresee) counts one call, like any answered request.
         deferredCharges.delete(request);
-        const status = finalStatus({ set, error, code, responseValue });
+        const status = endedWith({ set, error, code, responseValue });
         if (!refunds(status)) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
       }
       const reservation = reservations.get(request);
       if (!reservation) return;
       reservations.delete(request);
-      if (refunds(finalStatus({ set, error, code, responseValue }))) void access.quota.refund(reservation);
+      if (refunds(endedWith({ set, error, code, responseValue }))) void access.quota.refund(reservation);
     })
     .onStop(() => access.flush());
 }
