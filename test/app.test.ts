@@ -55,8 +55,8 @@ describe("edge paths and bodies", () => {
   test("a body that is not JSON is invalid_parameter naming the body (a contract code)", async () => {
     const { app, deps } = testApp();
     commitData(deps); // past data_not_ready
-    const { withKey } = await import("./helpers/keys.ts");
-    const key = await withKey(deps, "pro");
+    const { newKey } = await import("./helpers/keys.ts");
+    const key = newKey(deps, "pro").headers;
     const res = await app.handle(
       new Request("http://localhost/api/v1/basket/compare/", { method: "POST", headers: { ...key, "content-type": "application/json" }, body: "{not json" }),
     );

@@ -2,18 +2,15 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createServices } from "../../src/services.ts";
 import { DeliveryThread } from "../../src/alerts/delivery-thread-client.ts";
 import { DeliveryStore } from "../../src/alerts/delivery-store.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
-import { loadSettings } from "../../src/config.ts";
-import { DataState } from "../../src/data-state.ts";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { call, proKey } from "./live-app.ts";
+import { call } from "./call.ts";
+import { testApp } from "../helpers/app.ts";
+import { newKey } from "../helpers/keys.ts";
 import { writePriceFull } from "./price-files.ts";
 import { Receiver } from "./receiver.ts";
 
@@ -46,19 +43,12 @@ async function importDay(day: number, agorot: number) {
 
 test("a server's deliveries go out from their own thread: test event and price event, signed, logged", async () => {
   await importDay(20, 1290);
-  const db = openDataDir(dataDir);
-  const registry = loadRegistry();
-  syncRegistry(db.prices, registry);
   // No alert options: the service as `mehir serve` makes it (real clock, sender and secret box).
-  const deps = createServices(loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_RATE_PRO: "100000", MEHIR_DATA_DIR: dataDir }), db, {
-    registry,
-    data: new DataState(db.prices),
-  });
+  const { app, deps, close } = testApp({ db: openDataDir(dataDir), env: { MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_RATE_PRO: "100000", MEHIR_DATA_DIR: dataDir }, now: () => new Date() });
   const alerts = deps.alerts;
-  const app = createApp(deps);
   try {
     expect(alerts.worker).toBeInstanceOf(DeliveryThread);
-    const key = proKey(deps);
+    const key = newKey(deps, "pro", "live", { email: "alerts@example.com" }).key;
     const created = await call(app, "POST", "/api/v1/alerts/", key, { url: receiver.url, barcode: BARCODE, condition: { below_ils: "10.00" } });
     expect(created.status).toBe(201);
     const { id, secret } = created.body.data as { id: string; secret: string };
@@ -86,10 +76,7 @@ test("a server's deliveries go out from their own thread: test event and price e
     expect(log.find((d: { event_id: string }) => d.event_id === event.id)).toMatchObject({ status: "succeeded", attempts: 1, last_response_code: 200, next_retry_at: null });
     expect(receiver.received).toHaveLength(2);
   } finally {
-    alerts.stop();
-    deps.access?.flush();
-    db.prices.close();
-    db.accounts.close();
+    close();
   }
 }, 20_000);
 

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { bumpDataVersion } from "../../src/data-state.ts";
 import { evaluationPass, type PassResult } from "../../src/alerts/evaluation-pass.ts";
-import { call, proKey } from "./live-app.ts";
+import { call } from "./call.ts";
+import { newKey } from "../helpers/keys.ts";
 import { BARCODE, setup } from "./memory-app.ts";
 
 /**
@@ -12,7 +13,7 @@ import { BARCODE, setup } from "./memory-app.ts";
  */
 test("two passes at one data version queue the event once; the pass reads the committed version", async () => {
   const s = setup();
-  const key = proKey(s.deps);
+  const key = newKey(s.deps, "pro", "live", { email: "alerts@example.com" }).key;
   const created = await call(s.app, "POST", "/api/v1/alerts/", key, { url: "http://127.0.0.1:9/hook", barcode: BARCODE, condition: { below_ils: "11.00" } });
   expect(created.status).toBe(201);
   // An import commits a lower price; the app has not refreshed its data state (no poll yet).
@@ -42,7 +43,7 @@ test("two passes at one data version queue the event once; the pass reads the co
 
 test("an import committed during a pass ends it; the next pass evaluates every alert at the new version", async () => {
   const s = setup();
-  const key = proKey(s.deps);
+  const key = newKey(s.deps, "pro", "live", { email: "alerts@example.com" }).key;
   expect((await call(s.app, "POST", "/api/v1/alerts/", key, { url: "http://127.0.0.1:9/hook", barcode: BARCODE, condition: { below_ils: "11.00" } })).status).toBe(201);
   s.db.prices.run("UPDATE price_current SET price = 1000 WHERE product_id = ?", [s.product]);
   bumpDataVersion(s.db.prices, "2026-11-22T06:00:00+02:00", "demo");

@@ -1,12 +1,5 @@
-import { createApp } from "../../src/app.ts";
-import { createServices, type Services } from "../../src/services.ts";
 import type { Sender, SendResult } from "../../src/alerts/sender.ts";
-import { loadSettings } from "../../src/config.ts";
-import { DataState } from "../../src/data-state.ts";
-import { openMemory } from "../../src/db/open.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { commitData } from "../helpers/app.ts";
+import { commitData, testApp } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { ManualTimers } from "./manual-timers.ts";
 
@@ -18,25 +11,16 @@ export interface Sent {
   body: string;
 }
 
-/** An in-memory app whose alert service sends through `answer` (no network) on manual timers. */
+/** The harness's in-memory app whose alert service sends through `answer` (no network) on manual timers. */
 export function setup(options: { allowLoopback?: boolean } = {}) {
   const timers = new ManualTimers();
-  const db = openMemory();
-  const registry = loadRegistry();
-  const chainIds = syncRegistry(db.prices, registry);
   const sent: Sent[] = [];
   const state = { answer: (): SendResult => ({ status: 200 }) };
   const send: Sender = async (url, headers, body) => {
     sent.push({ url, headers, body });
     return state.answer();
   };
-  const deps = createServices(loadSettings({ MEHIR_WEBHOOK_ALLOW_LOOPBACK: options.allowLoopback === false ? "off" : "on" }), db, {
-    registry,
-    data: new DataState(db.prices),
-    now: () => new Date(timers.now()),
-    alerts: { timers, send, random: () => 0.5 },
-  });
-  const app = createApp(deps);
+  const { app, deps, db, chainIds } = testApp({ env: { MEHIR_WEBHOOK_ALLOW_LOOPBACK: options.allowLoopback === false ? "off" : "on" }, timers, alerts: { send } });
   const fx = new Fixture(db.prices, chainIds);
   const product = fx.product(BARCODE, "חלב תנובה 3%");
   const stores = { shufersal: fx.store("shufersal", "1", { city: "חיפה", region: "haifa" }), rami: fx.store("rami-levy", "2"), rami2: fx.store("rami-levy", "3") };

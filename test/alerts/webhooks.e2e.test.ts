@@ -10,7 +10,9 @@ import { SECRET_KEY_FILE } from "../../src/alerts/secret-box.ts";
 import { ManualTimers } from "./manual-timers.ts";
 import { Receiver } from "./receiver.ts";
 import { writePriceFull } from "./price-files.ts";
-import { alertApp, call, proKey } from "./live-app.ts";
+import { call } from "./call.ts";
+import { testApp } from "../helpers/app.ts";
+import { newKey } from "../helpers/keys.ts";
 
 /**
  * The issue's "done when", on a real data dir and a real receiver on 127.0.0.1: subscribe →
@@ -23,6 +25,8 @@ const OTHER = "7290000066004";
 const root = mkdtempSync(join(tmpdir(), "mehir-alerts-e2e-"));
 const dataDir = join(root, "data");
 const timers = new ManualTimers();
+/** The app as `mehir serve` builds it on the data dir (its own connections; loopback webhooks allowed), on manual timers. */
+const serve = () => testApp({ db: openDataDir(dataDir), env: { MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_RATE_PRO: "100000", MEHIR_DATA_DIR: dataDir }, timers });
 const receiver = new Receiver([200]);
 let key = "";
 
@@ -49,8 +53,8 @@ afterAll(() => {
 });
 
 test("subscribe → lower price imported → signed delivery → failures retried → restart loses nothing", async () => {
-  let server = alertApp(dataDir, timers);
-  key = proKey(server.deps);
+  let server = serve();
+  key = newKey(server.deps, "pro", "live", { email: "alerts@example.com" }).key;
 
   // Subscribe: the secret is shown once; the state at this data version is the baseline.
   const created = await call(server.app, "POST", "/api/v1/alerts/", key, { url: receiver.url, barcode: BARCODE, condition: { below_ils: "10.00" } });
@@ -67,12 +71,12 @@ test("subscribe → lower price imported → signed delivery → failures retrie
   // A day with a lower price is imported while the server runs (on another connection, as
   // `mehir import` does); the server learns of it at its next refresh (the poll) and evaluates
   // off the request path.
-  server = alertApp(dataDir, timers);
+  server = serve();
   await importDay(21, { [BARCODE]: 990, [OTHER]: 500 });
   const first = receiver.next();
   expect(server.deps.data.refresh()).toBe(true);
   const got = await first;
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
 
   const event = JSON.parse(got.body);
   expect(got.headers.get("mehir-event-id")).toBe(event.id);
@@ -99,25 +103,25 @@ test("subscribe → lower price imported → signed delivery → failures retrie
   // Not again while it stays true: the next day at the same price fires nothing.
   server.close();
   await importDay(22, { [BARCODE]: 990, [OTHER]: 500 });
-  server = alertApp(dataDir, timers);
-  await server.alerts.evaluator.run();
-  await server.alerts.worker.idle();
+  server = serve();
+  await server.deps.alerts.evaluator.run();
+  await server.deps.alerts.worker.idle();
   expect(receiver.received).toHaveLength(1);
 
   // It goes back up, then down again: a new event, which the receiver fails twice (500, then a
   // redirect, which is not followed) before accepting it.
   server.close();
   await importDay(23, { [BARCODE]: 1290, [OTHER]: 500 });
-  server = alertApp(dataDir, timers);
-  await server.alerts.evaluator.run();
+  server = serve();
+  await server.deps.alerts.evaluator.run();
   server.close();
   await importDay(24, { [BARCODE]: 950, [OTHER]: 500 });
   receiver.statuses = [500, 302, 200];
-  server = alertApp(dataDir, timers);
+  server = serve();
   const attempt1 = receiver.next(1);
-  await server.alerts.evaluator.run();
+  await server.deps.alerts.evaluator.run();
   const a1 = await attempt1;
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
   const eventId = a1.headers.get("mehir-event-id")!;
   let log = (await call(server.app, "GET", `/api/v1/alerts/${created.body.data.id}/deliveries/`, key)).body.data;
   expect(log[0]).toMatchObject({ event_id: eventId, status: "pending", attempts: 1, last_response_code: 500 });
@@ -125,16 +129,16 @@ test("subscribe → lower price imported → signed delivery → failures retrie
   const retryAt = Date.parse(log[0].next_retry_at);
   expect(retryAt - timers.now()).toBe(10_000);
   timers.advance(9_000);
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
   expect(receiver.received).toHaveLength(2);
 
   // Restart in the middle: stop (timers and databases), start again on the same data dir.
   server.close();
-  server = alertApp(dataDir, timers);
+  server = serve();
   const attempt2 = receiver.next(2);
   timers.advance(1_000);
   const a2 = await attempt2;
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
   expect(a2.headers.get("mehir-event-id")).toBe(eventId);
   expect(a2.body).toBe(a1.body); // the same bytes every attempt
   log = (await call(server.app, "GET", `/api/v1/alerts/${created.body.data.id}/deliveries/`, key)).body.data;
@@ -143,20 +147,20 @@ test("subscribe → lower price imported → signed delivery → failures retrie
 
   // Another restart; the third attempt succeeds, with a fresh, valid signature on the same body.
   server.close();
-  server = alertApp(dataDir, timers);
+  server = serve();
   const attempt3 = receiver.next(3);
   timers.advance(30_000);
   const a3 = await attempt3;
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
   expect(verifySignature(a3.headers.get("mehir-signature")!, secret, a3.body, Math.floor(timers.now() / 1000))).toBe(true);
   log = (await call(server.app, "GET", `/api/v1/alerts/${created.body.data.id}/deliveries/`, key)).body.data;
   expect(log[0]).toMatchObject({ event_id: eventId, status: "succeeded", attempts: 3, last_response_code: 200, next_retry_at: null });
 
   // Never sent twice on success: a day later, across another restart, nothing more was sent.
   server.close();
-  server = alertApp(dataDir, timers);
+  server = serve();
   timers.advance(24 * 3600_000);
-  await server.alerts.worker.idle();
+  await server.deps.alerts.worker.idle();
   expect(receiver.received).toHaveLength(4);
   expect(timers.nextDue()).toBeNull();
   server.close();

@@ -16,7 +16,7 @@ import { downloadSnapshot, SnapshotRefused } from "../../src/cluster/download-sn
 import { sha256File } from "../../src/cluster/snapshot-file.ts";
 import { writeSnapshot } from "../../src/cluster/write-snapshot.ts";
 import { MAIN, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 
 const SECRET = "cluster-secret-for-tests-0123456789abcdef";
 const PLAN = { stores: 4, itemsPerStore: 200, products: 800, chains: 2, promos: true };
@@ -61,8 +61,8 @@ beforeAll(async () => {
   primary = await startServer(settings("primary", { role: "primary" }));
   await primary.role.publisher!.idle();
   replica = await startServer(settings("replica", { role: "replica", primaryUrl: primary.url }));
-  primaryKey = await withKey(primary.deps, "pro");
-  replicaKey = await withKey(replica.deps, "pro");
+  primaryKey = newKey(primary.deps, "pro").headers;
+  replicaKey = newKey(replica.deps, "pro").headers;
 }, 60_000);
 
 afterAll(async () => {

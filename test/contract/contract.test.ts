@@ -17,20 +17,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi.d.ts";
-import { createApp } from "../../src/app.ts";
-import { createServices, type Services } from "../../src/services.ts";
-import { loadSettings } from "../../src/config.ts";
 import { openDataDir, PRICES_FILE, type Databases } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState } from "../../src/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { runExport } from "../../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../../src/exports/store.ts";
 import type { AlertService } from "../../src/alerts/alert-service.ts";
-import { createAccount } from "../../src/accounts/accounts.ts";
-import { createKey } from "../../src/accounts/keys.ts";
 import { ManualTimers } from "../alerts/manual-timers.ts";
+import { testApp } from "../helpers/app.ts";
+import { newKey } from "../helpers/keys.ts";
 import { callEveryOperation, type Keys } from "./calls.ts";
 import { ContractValidator, pointer } from "./validate.ts";
 import RESPONSE_EXAMPLES from "../../src/http/openapi/response-examples.json" with { type: "json" };
@@ -44,15 +40,10 @@ const QUIET_ENV = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SDK_TELEME
 
 let dir: string;
 let db: Databases;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof testApp>["app"];
 let documentText: string;
 let keys: Keys;
 let alerts: AlertService;
-
-function newKey(deps: Services, email: string, plan: "free" | "basic" | "pro", kind: "live" | "publishable"): string {
-  const account = createAccount(deps.db.accounts, { email, plan }, NOW);
-  return createKey(deps.db.accounts, { accountId: account.id, kind }, NOW).key;
-}
 
 function run(cmd: string[]): { code: number; out: string } {
   const result = Bun.spawnSync(cmd, { cwd: ROOT, env: QUIET_ENV, stdout: "pipe", stderr: "pipe" });
@@ -67,19 +58,16 @@ beforeAll(async () => {
   await ensureDemoData({ db: db.prices, registry, dataDir: dir, now: NOW, scale: 0.02, importer: "inline" });
   await runExport({ dbPath: join(dir, PRICES_FILE), exportsDir: join(dir, EXPORTS_DIR), keepDays: 30 }, NOW);
   const exports = new ExportStore(join(dir, EXPORTS_DIR));
-  const deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000", MEHIR_QUOTA_PRO: "1000000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }), db, { registry, data: new DataState(db.prices), now: () => NOW,
-    exports,
-    // Test events are "sent" here, never over the network.
-    alerts: { timers: new ManualTimers(), send: async () => ({ status: 200 }), random: () => 0.5 },
-  });
+  // Test events are "sent" here, never over the network.
+  const { app: built, deps } = testApp({ db, env: { MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000", MEHIR_QUOTA_PRO: "1000000", MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on" }, now: () => NOW, exports, timers: new ManualTimers(), alerts: { send: async () => ({ status: 200 }) } });
   alerts = deps.alerts;
-  app = createApp(deps);
+  app = built;
   await deps.search!.rebuild(db.prices);
   const manifest = exports.list()[0]!;
   keys = {
-    pro: newKey(deps, "pro@example.com", "pro", "live"),
-    free: newKey(deps, "free@example.com", "free", "live"),
-    publishable: newKey(deps, "widget@example.com", "free", "publishable"),
+    pro: newKey(deps, "pro", "live", { email: "pro@example.com" }).key,
+    free: newKey(deps, "free", "live", { email: "free@example.com" }).key,
+    publishable: newKey(deps, "free", "publishable", { email: "widget@example.com" }).key,
     exportDate: manifest.date,
     exportFile: manifest.files[0]!.name,
   };

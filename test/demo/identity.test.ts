@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testApp, get } from "../helpers/app.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { loadSettings } from "../../src/config.ts";
 import { readFileSync } from "node:fs";
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await ensureDemoData({ db: ctx.db.prices, registry: ctx.deps.registry, dataDir, now: ctx.deps.now(), importer: "inline" });
   ctx.deps.data.refresh();
   await ctx.deps.search!.rebuild(ctx.db.prices);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 }, 900_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }), 120_000);
 

@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { accessApp, call, importMilk, MILK, withApiKey } from "../http/access/helpers.ts";
+import { testApp } from "../helpers/app.ts";
+import { call, importMilk, MILK, withApiKey } from "../http/access/helpers.ts";
 import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
 const hasChromium = chromiumFor("portal layout");
@@ -20,7 +21,7 @@ const WIDTHS = [320, 390, 1280] as const;
 let temp: string;
 let context: BrowserContext;
 let page: Page;
-let ctx: ReturnType<typeof accessApp>;
+let ctx: ReturnType<typeof testApp>;
 let origin: string;
 let keyCreatedUrl = "";
 
@@ -63,7 +64,7 @@ describe.skipIf(!hasChromium)("portal layout in headless Chromium", () => {
   beforeAll(async () => {
     temp = mkdtempSync(join(tmpdir(), "mehir-portal-layout-"));
     mkdirSync(SHOTS, { recursive: true });
-    ctx = accessApp();
+    ctx = testApp();
     importMilk(ctx);
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${ctx.app.server!.port}`;

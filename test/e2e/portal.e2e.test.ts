@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { accessApp, importMilk, MILK } from "../http/access/helpers.ts";
+import { testApp } from "../helpers/app.ts";
+import { importMilk, MILK } from "../http/access/helpers.ts";
 import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
 const hasChromium = chromiumFor("portal");
@@ -21,7 +22,7 @@ export const SHOTS = join(tmpdir(), "mehir-portal-e2e-shots");
 let temp: string;
 let context: BrowserContext;
 let page: Page;
-let ctx: ReturnType<typeof accessApp>;
+let ctx: ReturnType<typeof testApp>;
 let origin: string;
 /** The live key the first test creates (the second revokes it). */
 let liveKey = "";
@@ -29,7 +30,7 @@ let liveKey = "";
 describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
   beforeAll(async () => {
     temp = mkdtempSync(join(tmpdir(), "mehir-portal-e2e-"));
-    ctx = accessApp();
+    ctx = testApp();
     importMilk(ctx);
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${ctx.app.server!.port}`;

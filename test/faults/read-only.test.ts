@@ -5,7 +5,7 @@ import { ACCOUNTS_FILE, openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays } from "./helpers.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
@@ -46,7 +46,7 @@ describe("read-only data dir during import", () => {
     try {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
-      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
+      const key = (newKey(served.deps, "pro", "live").headers)["x-api-key"]!;
       served.deps.db.prices.run("PRAGMA wal_checkpoint(TRUNCATE)");
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}`, key);
@@ -74,7 +74,7 @@ describe("read-only data dir during import", () => {
     try {
       await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
       served.deps.data.refresh();
-      const key = (await withKey(served.deps, "pro", "live"))["x-api-key"]!;
+      const key = (newKey(served.deps, "pro", "live").headers)["x-api-key"]!;
       const barcode = someBarcode(served.deps.db.prices);
       const before = await ask(served.app, `/api/v1/prices/?barcode=${barcode}`, key);
       const digest = priceDigest(served.deps.db.prices);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
 import { OPERATIONS } from "../../src/http/openapi/operations.ts";
@@ -98,8 +98,8 @@ beforeAll(async () => {
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search?.rebuild(ctx.db.prices);
-  testKey = (await withKey(ctx.deps, "pro"))["x-api-key"]!;
-  liveKey = (await withKey(ctx.deps, "pro", "live"))["x-api-key"]!;
+  testKey = (newKey(ctx.deps, "pro").headers)["x-api-key"]!;
+  liveKey = (newKey(ctx.deps, "pro", "live").headers)["x-api-key"]!;
   liveAccount = (ctx.db.accounts.query("SELECT account_id FROM api_keys WHERE kind = 'live' ORDER BY id DESC LIMIT 1").get() as { account_id: number }).account_id;
   publishable = createKey(ctx.db.accounts, { accountId: liveAccount, kind: "publishable" }, new Date()).key;
   VALID.key = publishable;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 
 // gzip on the cached JSON answers: the same answer as without, smaller, with Vary, and only
@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i++) f.price(shufersal1, f.product(`72900000${String(i).padStart(5, "0")}`, `מוצר ${i}`), 100 + i);
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 async function fetchRaw(path: string, headers: Record<string, string> = {}) {

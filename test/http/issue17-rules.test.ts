@@ -5,10 +5,12 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { MAX_URL_BYTES } from "../../src/app.ts";
-import { accessApp, call, importMilk, MILK, newKey } from "./access/helpers.ts";
+import { testApp } from "../helpers/app.ts";
+import { newKey } from "../helpers/keys.ts";
+import { call, importMilk, MILK } from "./access/helpers.ts";
 
 const PROBLEM = "application/problem+json; charset=utf-8";
-const ctx = accessApp({ MEHIR_RATE_PRO: "100000" });
+const ctx = testApp({ env: { MEHIR_RATE_PRO: "100000" } });
 let pro = "";
 beforeAll(() => {
   importMilk(ctx);

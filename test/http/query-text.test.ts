@@ -7,9 +7,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { OPERATIONS } from "../../src/http/openapi/operations.ts";
 import { parseQuery } from "../../src/http/request/query.ts";
-import { accessApp, importMilk, MILK, newKey } from "./access/helpers.ts";
+import { testApp } from "../helpers/app.ts";
+import { newKey } from "../helpers/keys.ts";
+import { importMilk, MILK } from "./access/helpers.ts";
 
-const ctx = accessApp({ MEHIR_RATE_PRO: "100000" });
+const ctx = testApp({ env: { MEHIR_RATE_PRO: "100000" } });
 let pro = "";
 let publishable = "";
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { FIXED_NOW, get, testApp } from "../helpers/app.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { binaPriceXml, binaPromoXml, writeFiles } from "../helpers/real-shape.ts";
 
 const KING = "7290058108879";
@@ -50,7 +50,7 @@ const storePrices = async (barcode: string) =>
   );
 
 const first = await (async () => {
-  key = await withKey(ctx.deps, "pro", "live");
+  key = newKey(ctx.deps, "pro", "live").headers;
   return importFiles({
     [`PriceFull${KING}-001-202611220300.xml`]: binaPriceXml(KING, "1", [
       { code: A, price: "5.00" },

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { FIXED_NOW, get, testApp } from "../helpers/app.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { binaPriceXml, cerberusStoresXml, matrixStoresXml, writeFiles } from "../helpers/real-shape.ts";
 
 const RAMI = "7290058140886";
@@ -55,7 +55,7 @@ describe("a file's time is the chains' time (part 6)", () => {
   test("a chain whose newest data is old is stale, although imported today", async () => {
     const { ctx, run } = setup();
     await run({ ...priceFull("1", "202611010300") });
-    const key = await withKey(ctx.deps, "pro", "live");
+    const key = newKey(ctx.deps, "pro", "live").headers;
     const chains = (await get(ctx.app, "/api/v1/chains/", key)).body.data as any[];
     expect(chains.find((c) => c.chain_id === "rami-levy")).toMatchObject({ status: "stale", last_updated_at: "2026-11-01T03:00:00+02:00" });
   });
@@ -75,7 +75,7 @@ describe("a file's time is the chains' time (part 6)", () => {
 describe("stores close and reopen (part 7)", () => {
   test("a store missing from a newer full list is closed: not counted, not priced, kept for history; it reopens when listed again", async () => {
     const { ctx, run } = setup();
-    const key = await withKey(ctx.deps, "pro", "live");
+    const key = newKey(ctx.deps, "pro", "live").headers;
     await run({
       [`Stores${RAMI}-202611200200.xml`]: cerberusStoresXml(RAMI, stores("1", "2", "3"), null),
       ...priceFull("1", "202611200300"),

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { commitData } from "../helpers/app.ts";
-import { call, proKey } from "../alerts/live-app.ts";
+import { call } from "../alerts/call.ts";
+import { newKey } from "../helpers/keys.ts";
 import { BARCODE, reprice, setup } from "../alerts/memory-app.ts";
 import { MAX_ALERTS_PER_ACCOUNT } from "../../src/modules/alerts/service.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
@@ -11,7 +12,7 @@ let s: ReturnType<typeof setup>;
 let key = "";
 beforeEach(() => {
   s = setup();
-  key = proKey(s.deps);
+  key = newKey(s.deps, "pro", "live", { email: "alerts@example.com" }).key;
 });
 
 const create = (body: Record<string, unknown>, k = key) => call(s.app, "POST", "/api/v1/alerts/", k, { url: URL, barcode: BARCODE, condition: { below_ils: "9.90" }, ...body });
@@ -19,7 +20,7 @@ const create = (body: Record<string, unknown>, k = key) => call(s.app, "POST", "
 describe("access", () => {
   test("a non-Pro key gets 403 plan_upgrade_required; no key 401", async () => {
     for (const plan of ["free", "basic"] as const) {
-      const res = await create({}, proKey(s.deps, `${plan}@example.com`, plan));
+      const res = await create({}, newKey(s.deps, plan, "live", { email: `${plan}@example.com` }).key);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe("plan_upgrade_required");
     }
@@ -28,7 +29,7 @@ describe("access", () => {
 
   test("another account's alert is 404 alert_not_found, for every operation", async () => {
     const id = (await create({})).body.data.id;
-    const other = proKey(s.deps, "other@example.com");
+    const other = newKey(s.deps, "pro", "live", { email: "other@example.com" }).key;
     for (const [method, path] of [["GET", ""], ["GET", "deliveries/"], ["POST", "test/"], ["DELETE", ""]]) {
       const res = await call(s.app, method!, `/api/v1/alerts/${id}/${path}`, other);
       expect(res.status).toBe(404);
@@ -108,7 +109,7 @@ describe("create", () => {
 
   test("without MEHIR_WEBHOOK_ALLOW_LOOPBACK, loopback and http are refused, also by name after DNS resolution", async () => {
     s = setup({ allowLoopback: false });
-    key = proKey(s.deps);
+    key = newKey(s.deps, "pro", "live", { email: "alerts@example.com" }).key;
     for (const url of ["http://127.0.0.1:9/hook", "https://127.0.0.1/hook", "https://[::1]/hook", "https://localhost/hook"]) {
       const res = await create({ url });
       expect(res.status).toBe(400);
@@ -123,7 +124,7 @@ describe("create", () => {
     expect(over.status).toBe(409);
     expect(over.body.code).toBe("alert_limit_reached");
     // Another account is not affected.
-    expect((await create({}, proKey(s.deps, "second@example.com"))).status).toBe(201);
+    expect((await create({}, newKey(s.deps, "pro", "live", { email: "second@example.com" }).key)).status).toBe(201);
   });
 
   test("413 for a body over 8 KiB, 415 for a body that is not JSON", async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { BasketResponse } from "../../src/modules/basket/model.ts";
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   f.promotion("shufersal", "STARTS", { stores: all, items: [edge], minQty: 1, discountedPrice: 550, startsAt: "2026-11-22T12:00:00+02:00" });
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 async function compare(body: unknown) {
@@ -186,7 +186,7 @@ describe("cached item pricing", () => {
     g.promotion("shufersal", "TEA", { stores: [store], items: [tea], minQty: 1, discountedPrice: 800, endsAt: "2026-11-22T14:00:00+02:00" });
     refreshChainProducts(own.db.prices);
     commitData(own.deps);
-    const ownKey = await withKey(own.deps, "pro");
+    const ownKey = newKey(own.deps, "pro").headers;
     const total = async () => {
       const res = await own.app.handle(
         new Request("http://localhost/api/v1/basket/compare", {

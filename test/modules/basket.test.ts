@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 
 const ctx = testApp();
@@ -41,7 +41,7 @@ beforeAll(async () => {
   }
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 async function compare(body: unknown, headers: Record<string, string> = { "content-type": "application/json" }) {

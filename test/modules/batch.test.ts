@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { BatchResponse } from "../../src/modules/batch/model.ts";
 import { settle } from "../http/access/helpers.ts";
 import { loadSettings } from "../../src/config.ts";
@@ -30,7 +30,7 @@ beforeAll(async () => {
   f.price(s1, shufItem, 1290);
   f.promotion("rami-levy", "R1", { stores: [r1], items: [milk], minQty: 1, discountedPrice: 500 });
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "free");
+  key = newKey(ctx.deps, "free").headers;
 });
 
 async function batch(body: unknown, headers: Record<string, string> = key) {
@@ -172,7 +172,7 @@ describe("batch validation", () => {
 
 describe("batch quota: one call per 10 items, rounded up", () => {
   test("1, 10, 11 and 100 items count 1, 1, 2 and 10 calls of a live key's quota", async () => {
-    const live = await withKey(ctx.deps, "free", "live");
+    const live = newKey(ctx.deps, "free", "live").headers;
     const expected: [number, number][] = [[1, 1], [10, 1], [11, 2], [100, 10]];
     let remaining = 200;
     for (const [items, calls] of expected) {
@@ -188,7 +188,7 @@ describe("batch quota: one call per 10 items, rounded up", () => {
   });
 
   test("a batch counting more calls than are left is refused whole (429) and counts nothing", async () => {
-    const live = await withKey(ctx.deps, "free", "live");
+    const live = newKey(ctx.deps, "free", "live").headers;
     const items = (n: number) => Array.from({ length: n }, () => ({ barcode: MILK }));
     for (let i = 0; i < 19; i++) expect((await batch({ items: items(100) }, live)).status).toBe(200);
     expect((await batch({ items: items(10) }, live)).body.meta.quota_remaining).toBe(9);
@@ -204,7 +204,7 @@ describe("batch quota: one call per 10 items, rounded up", () => {
   });
 
   test("exact under concurrency: 70 parallel batches of 25 items (3 calls each) against 200 calls: 66 succeed, 2 calls left", async () => {
-    const live = await withKey(ctx.deps, "free", "live");
+    const live = newKey(ctx.deps, "free", "live").headers;
     const answers = await Promise.all(Array.from({ length: 70 }, () => batch({ items: Array.from({ length: 25 }, () => ({ barcode: MILK })) }, live)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(66);
     expect(answers.filter((a) => a.status === 429 && a.body.code === "quota_exceeded")).toHaveLength(4);

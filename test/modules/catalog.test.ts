@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { CatalogResponse } from "../../src/modules/catalog/model.ts";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   f.promotion("shufersal", "P3", { stores: [s1], items: [bamba], minQty: 3, discountedPrice: 1000 });
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);
@@ -162,7 +162,7 @@ describe("cached catalog pages", () => {
     g.promotion("shufersal", "END", { stores: [store], items: [milk], minQty: 1, discountedPrice: 590, endsAt: "2026-11-22T14:00:00+02:00" });
     refreshChainProducts(own.db.prices);
     commitData(own.deps);
-    const ownKey = await withKey(own.deps, "pro");
+    const ownKey = newKey(own.deps, "pro").headers;
     const page = () => get(own.app, "/api/v1/chains/shufersal/catalog/", ownKey);
     expect((await page()).body.data[0].is_on_promotion).toBe(true);
     expect((await page()).body.data[0].is_on_promotion).toBe(true); // from the cache

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { ChainItem } from "../../src/modules/chains/model.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   health.run("rami-levy", "2026-11-20T06:00:00+02:00", "2026-11-22T04:00:00+02:00", null, "portal answered 503", 0, 1);
   health.run("victory", "2026-11-22T05:00:00+02:00", null, null, null, 0, 0);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "free");
+  key = newKey(ctx.deps, "free").headers;
 });
 
 describe("GET /api/v1/chains/", () => {
@@ -77,7 +77,7 @@ describe("GET /api/v1/chains/", () => {
 
   test("before any import: every chain, all no_data (not 503)", async () => {
     const empty = testApp();
-    const emptyKey = await withKey(empty.deps, "free");
+    const emptyKey = newKey(empty.deps, "free").headers;
     const { status, body } = await get(empty.app, "/api/v1/chains", emptyKey);
     expect(status).toBe(200);
     expect(body.data).toHaveLength(empty.deps.registry.chains.length);
@@ -98,7 +98,7 @@ test("a fetch attempt recorded without a new data version shows at once", async 
 
 test("before the first import the data endpoints answer 503 data_not_ready with Retry-After", async () => {
   const empty = testApp();
-  const proKey = await withKey(empty.deps, "pro");
+  const proKey = newKey(empty.deps, "pro").headers;
   const gets = ["/api/v1/prices/?barcode=7290000066318", "/api/v1/prices/7290000066318/history/", "/api/v1/chains/shufersal/catalog/", "/api/v1/promos/feed/"];
   for (const path of gets) {
     const res = await get(empty.app, path, proKey);

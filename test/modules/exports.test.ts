@@ -16,7 +16,7 @@ import { EXPORTS_DIR, ExportStore } from "../../src/exports/store.ts";
 import { parseCsv } from "../../src/exports/csv.ts";
 import { ExportsResponse } from "../../src/modules/exports/model.ts";
 import { get } from "../helpers/app.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 
 // The demo data (a small scale of every chain, through the real import path), exported by the
 // server's own scheduler in its worker, then read back through the API.
@@ -46,7 +46,7 @@ beforeAll(async () => {
   await exporter.idle();
   deps = createServices(loadSettings({ MEHIR_RATE_PRO: "100000", MEHIR_RATE_FREE: "100000" }), db, { registry, data: new DataState(db.prices), now: () => NOW, exports: new ExportStore(join(dir, EXPORTS_DIR)) });
   app = createApp(deps);
-  pro = await withKey(deps, "pro", "live");
+  pro = newKey(deps, "pro", "live").headers;
 }, 120_000);
 afterAll(() => {
   db.prices.close();
@@ -159,7 +159,7 @@ describe("daily exports of the demo data", () => {
     expect(traversal.status).toBe(404);
     const bad = await call("/api/v1/exports/yesterday/prices.csv.gz");
     expect([bad.status, bad.body.code, bad.body.param]).toEqual([400, "invalid_parameter", "date"]);
-    const free = await withKey(deps, "free");
+    const free = newKey(deps, "free").headers;
     for (const path of ["/api/v1/exports/", "/api/v1/exports/2026-11-22/prices.csv.gz"]) {
       const res = await call(path, free);
       expect([res.status, res.body.code]).toEqual([403, "plan_upgrade_required"]);

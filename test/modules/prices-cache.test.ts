@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { HistoryResponse, PricesResponse } from "../../src/modules/prices/model.ts";
 import { chainPriceEntries, requireProduct } from "../../src/modules/prices/service.ts";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     endsAt: "2026-11-22T14:00:00+02:00",
   });
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const chainPrice = async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { HistoryResponse, PricesResponse } from "../../src/modules/prices/model.ts";
 import { resolveCity } from "../../src/geo.ts";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   f.history(y1, milk, "2025-12-01T06:00:00+02:00", 650);
   f.history(y1, milk, "2026-02-01T06:00:00+02:00", 600);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);

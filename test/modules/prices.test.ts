@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 
 // Hand-computed fixture: milk in 4 Shufersal stores (one in Eilat) and 2 Rami Levy stores.
 const ctx = testApp();
@@ -34,7 +34,7 @@ beforeAll(async () => {
   f.history(r1, milk, "2026-08-01T06:00:00+03:00", 650);
   f.history(r2, milk, "2026-08-01T06:00:00+03:00", 620);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { resolveProduct } from "../../src/identity/resolve.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search!.rebuild(ctx.db.prices);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
   pk = insertPublishableKey(ctx.db.accounts, { allowedOrigins: [] });
 });
 

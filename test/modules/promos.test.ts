@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 
 const ctx = testApp(); // now = 2026-11-22T12:00+02:00
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
@@ -20,7 +20,7 @@ beforeAll(async () => {
   f.promotion("rami-levy", "D", { stores: [r7], items: [bamba], startsAt: "2026-10-01T00:00:00+03:00", endsAt: "2026-11-01T00:00:00+02:00" }); // expired
   f.promotion("rami-levy", "E", { stores: [r7], items: [bamba], startsAt: "2026-12-01T00:00:00+02:00" }); // not started
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);
@@ -124,7 +124,7 @@ describe("active now, exactly, across the autumn DST switch", () => {
     g.promotion("shufersal", "ENDS", { stores: [s], items: [p], startsAt: "2026-10-01T00:00:00+03:00", endsAt: "2026-10-25T01:45:00+03:00" }); // 22:45Z
     g.promotion("shufersal", "STARTS", { stores: [s], items: [p], startsAt: "2026-10-25T01:20:00+02:00", endsAt: "2026-10-31T00:00:00+02:00" }); // 23:20Z
     commitData(dst.deps);
-    dstKey = await withKey(dst.deps, "pro");
+    dstKey = newKey(dst.deps, "pro").headers;
   });
 
   const ids = async () => (await get(dst.app, "/api/v1/promos/feed/", dstKey)).body.data.map((p: any) => p.promotion_id);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 
 // Conditional GET on the read endpoints: ETag, If-None-Match → 304, Last-Modified, Cache-Control,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   ctx.db.prices.run("INSERT INTO chain_health (chain_slug, last_data_at) VALUES ('shufersal', '2026-11-21T06:00:00+02:00')");
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps, "2026-11-22T05:00:00+02:00");
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string, headers: Record<string, string> = {}) => get(ctx.app, path, { ...key, ...headers });

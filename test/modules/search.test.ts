@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
 import { ProductSearch } from "../../src/search/index.ts";
@@ -43,7 +43,7 @@ beforeAll(async () => {
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search!.rebuild(ctx.db.prices);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);
@@ -180,10 +180,10 @@ describe("GET /api/v1/product-search/", () => {
     refreshChainProducts(local.db.prices);
     commitData(local.deps);
     await local.deps.search!.rebuild(local.db.prices);
-    const page1 = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}&limit=1`, await withKey(local.deps, "pro"));
+    const page1 = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}&limit=1`, newKey(local.deps, "pro").headers);
     commitData(local.deps, "2026-11-23T05:00:00+02:00");
     await local.deps.search!.rebuild(local.db.prices);
-    const stale = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}&limit=1&cursor=${page1.body.meta.next_cursor}`, await withKey(local.deps, "pro"));
+    const stale = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}&limit=1&cursor=${page1.body.meta.next_cursor}`, newKey(local.deps, "pro").headers);
     expect(stale.status).toBe(400);
     expect(stale.body.code).toBe("invalid_cursor");
     expect(stale.body.detail).toMatch(/refreshed/);
@@ -191,7 +191,7 @@ describe("GET /api/v1/product-search/", () => {
 
   test("while the index of an older data version serves, answers are not to be stored (their ETag names the new version)", async () => {
     const local = testApp({ search: new ProductSearch() });
-    const localKey = await withKey(local.deps, "pro");
+    const localKey = newKey(local.deps, "pro").headers;
     const g = new Fixture(local.db.prices, local.chainIds);
     const store = g.store("shufersal", "1");
     g.price(store, g.product("7290000066004", "במבה 80 גרם"), 500);
@@ -242,7 +242,7 @@ describe("GET /api/v1/product-search/", () => {
     refreshChainProducts(local.db.prices);
     commitData(local.deps);
     await local.deps.search!.rebuild(local.db.prices);
-    const { body } = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}`, await withKey(local.deps, "pro"));
+    const { body } = await get(local.app, `/api/v1/product-search/?q=${encodeURIComponent("במבה")}`, newKey(local.deps, "pro").headers);
     expect(body.data[0].image_url).toBe("https://img.example/p/7290000066004.png");
   });
 });
@@ -251,7 +251,7 @@ describe("503 data_not_ready and readiness", () => {
   test("before the first import, and while the first index is built", async () => {
     const search = new ProductSearch(); // not following: built by hand below
     const local = testApp({ search });
-    const localKey = await withKey(local.deps, "pro");
+    const localKey = newKey(local.deps, "pro").headers;
     const path = `/api/v1/product-search/?q=${encodeURIComponent("במבה")}`;
     const before = await get(local.app, path, localKey);
     expect(before.status).toBe(503);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { ColdBudget } from "../../src/http/answers/cold-budget.ts";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   f.price(store, milk, 690);
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps, "2026-11-22T05:00:00+02:00");
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);

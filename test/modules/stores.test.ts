@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
-import { withKey } from "../helpers/keys.ts";
+import { newKey } from "../helpers/keys.ts";
 import { loadSettings } from "../../src/config.ts";
 import { StoresResponse } from "../../src/modules/stores/model.ts";
 import { BasketResponse } from "../../src/modules/basket/model.ts";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   f.price(ids.dizengoff, bread, 800);
   f.price(ids.tlvCentre, bread, 750);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);

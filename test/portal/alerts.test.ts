@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { createKey } from "../../src/accounts/keys.ts";
 import { setPlan } from "../../src/accounts/accounts.ts";
-import { call } from "../alerts/live-app.ts";
+import { call } from "../alerts/call.ts";
 import { BARCODE, reprice, setup } from "../alerts/memory-app.ts";
 import { PortalClient } from "./client.ts";
 

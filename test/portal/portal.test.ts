@@ -1,12 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { accessApp, call, importMilk, MILK, withApiKey } from "../http/access/helpers.ts";
+import { testApp } from "../helpers/app.ts";
+import { call, importMilk, MILK, withApiKey } from "../http/access/helpers.ts";
 import { PortalClient } from "./client.ts";
 
 const PASSWORD = "correct horse battery";
 
 describe("sign up, sign in, sign out", () => {
   test("sign up: argon2id hash, a hashed session token in an HttpOnly SameSite=Lax cookie, then the dashboard", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     const res = await browser.signUp("Dev@Example.com");
     expect(res.status).toBe(303);
@@ -39,10 +40,10 @@ describe("sign up, sign in, sign out", () => {
   });
 
   test("the session cookie is Secure over https, also behind a trusted proxy only", async () => {
-    const direct = accessApp();
+    const direct = testApp();
     const secure = await direct.app.handle(new Request("https://localhost/portal/signup"));
     expect(secure.headers.getSetCookie()[0]).toContain("Secure");
-    const proxied = accessApp({}, { trustProxy: true });
+    const proxied = testApp({ trustProxy: true });
     const viaProxy = await proxied.app.handle(new Request("http://localhost/portal/signup", { headers: { "x-forwarded-proto": "https" } }));
     expect(viaProxy.headers.getSetCookie()[0]).toContain("Secure");
     const untrusted = await direct.app.handle(new Request("http://localhost/portal/signup", { headers: { "x-forwarded-proto": "https" } }));
@@ -50,7 +51,7 @@ describe("sign up, sign in, sign out", () => {
   });
 
   test("sign out ends the session; sign in starts a new one; wrong passwords and unknown emails get the same 401", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     const oldToken = browser.jar.get("mehir_session")!;
@@ -78,7 +79,7 @@ describe("sign up, sign in, sign out", () => {
   });
 
   test("sign-up validation: email, password length, taken email", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.get("/portal/signup");
     expect((await browser.post("/portal/signup", { csrf: browser.csrf(), email: "not-an-email", password: PASSWORD })).status).toBe(400);
@@ -91,7 +92,7 @@ describe("sign up, sign in, sign out", () => {
   });
 
   test("English with ?lang=en, remembered in a cookie", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.get("/portal/signin?lang=en");
     expect(browser.lastHtml).toContain('<html lang="en" dir="ltr">');
@@ -105,7 +106,7 @@ describe("sign up, sign in, sign out", () => {
 
 describe("CSRF", () => {
   test("every form needs its token: 403 csrf_failed otherwise", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     await browser.get("/portal/");
@@ -129,7 +130,7 @@ describe("CSRF", () => {
   });
 
   test("sign-in and sign-up forms need the pre-session token from their cookie", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const attacker = new PortalClient(ctx.app);
     await attacker.get("/portal/signup");
     const stolen = attacker.csrf();
@@ -139,7 +140,7 @@ describe("CSRF", () => {
   });
 
   test("forms must be url-encoded and small", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.get("/portal/signin");
     const json = await ctx.app.handle(new Request("http://localhost/portal/signin", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
@@ -151,7 +152,7 @@ describe("CSRF", () => {
 
 describe("keys from the portal", () => {
   test("create keys of each kind (shown once) and use them; usage shows on the dashboard", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
@@ -178,7 +179,7 @@ describe("keys from the portal", () => {
   });
 
   test("an invalid origin refuses the key; names and origins are escaped", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     await browser.get("/portal/");
@@ -193,7 +194,7 @@ describe("keys from the portal", () => {
   });
 
   test("revoke: the key stops working at once; another account's key cannot be revoked", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     const live = await browser.createKey("live");
@@ -217,7 +218,7 @@ describe("keys from the portal", () => {
   });
 
   test("editing a publishable key's origins takes effect at once; invalid origins are refused", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
@@ -242,7 +243,7 @@ describe("keys from the portal", () => {
 
 describe("login rate limit", () => {
   test("5 failed attempts per email in 15 minutes, then 429 with Retry-After, even with the right password", async () => {
-    const ctx = accessApp({}, { trustProxy: true });
+    const ctx = testApp({ trustProxy: true });
     const setup = new PortalClient(ctx.app);
     await setup.signUp("dev@example.com");
     for (let i = 0; i < 5; i++) {
@@ -260,7 +261,7 @@ describe("login rate limit", () => {
   });
 
   test("5 failed attempts per address, whatever the emails", async () => {
-    const ctx = accessApp({}, { trustProxy: true });
+    const ctx = testApp({ trustProxy: true });
     const browser = new PortalClient(ctx.app, { "x-forwarded-for": "198.51.100.7" });
     for (let i = 0; i < 5; i++) expect((await browser.signIn(`guess${i}@example.com`, "x")).status).toBe(401);
     expect((await browser.signIn("guess9@example.com", "x")).status).toBe(429);
@@ -270,10 +271,10 @@ describe("login rate limit", () => {
 });
 
 describe("one form, one key", () => {
-  const keyCount = (ctx: ReturnType<typeof accessApp>) => (ctx.db.accounts.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n;
+  const keyCount = (ctx: ReturnType<typeof testApp>) => (ctx.db.accounts.query("SELECT count(*) AS n FROM api_keys").get() as { n: number }).n;
 
   test("posting the same create-key form again (back button, replay) makes no second key and says which key the first made", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     await browser.get("/portal/");
@@ -294,7 +295,7 @@ describe("one form, one key", () => {
   }, 30_000);
 
   test("a double click (two posts of one form at once) makes one key", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const browser = new PortalClient(ctx.app);
     await browser.signUp("dev@example.com");
     await browser.get("/portal/");
@@ -305,7 +306,7 @@ describe("one form, one key", () => {
   }, 30_000);
 
   test("a missing, forged or other account's form token makes no key", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const mallory = new PortalClient(ctx.app);
     await mallory.signUp("mallory@example.com");
     await mallory.get("/portal/");

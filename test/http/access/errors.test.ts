@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { revokeKeyById } from "../../../src/accounts/keys.ts";
-import { accessApp, call, importMilk, MILK, newKey, settle, withApiKey } from "./helpers.ts";
+import { testApp } from "../../helpers/app.ts";
+import { newKey } from "../../helpers/keys.ts";
+import { call, importMilk, MILK, settle, withApiKey } from "./helpers.ts";
 
 const PROBLEM = "application/problem+json; charset=utf-8";
 
 describe("authentication errors", () => {
   test("no key: 401 missing_api_key as problem+json, with the address's rate-limit headers", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const res = await call(ctx.app, "/api/v1/chains/");
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toBe(PROBLEM);
@@ -18,7 +20,7 @@ describe("authentication errors", () => {
   });
 
   test("malformed, unknown and revoked keys: 401 invalid_api_key", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key, keyId } = newKey(ctx.deps, "free", "live");
     for (const bad of ["nonsense", "sk_live_short", key + "x", "sk_live_" + "A".repeat(32), key.replace("sk_live_", "sk_prod_")]) {
       const res = await call(ctx.app, "/api/v1/chains/", withApiKey(bad));
@@ -34,7 +36,7 @@ describe("authentication errors", () => {
   });
 
   test("the 401 comes before parameter validation", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const res = await call(ctx.app, "/api/v1/prices/?barcode=abc");
     expect(res.status).toBe(401);
@@ -43,7 +45,7 @@ describe("authentication errors", () => {
 
 describe("key kinds and origins", () => {
   test("a publishable key on a secret endpoint: 403 publishable_key_not_allowed (header or query)", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const pk = newKey(ctx.deps, "pro", "publishable");
     const inHeader = await call(ctx.app, "/api/v1/chains/", withApiKey(pk.key));
     expect(inHeader.status).toBe(403);
@@ -53,7 +55,7 @@ describe("key kinds and origins", () => {
   });
 
   test("a secret key on the widget endpoint: 403 secret_key_not_allowed, not counted", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const sk = newKey(ctx.deps, "pro", "live");
     const res = await call(ctx.app, `/api/v1/widget/data/?barcode=${MILK}`, withApiKey(sk.key));
@@ -63,9 +65,9 @@ describe("key kinds and origins", () => {
   });
 
   test("a widget call from an origin the key does not allow: 403 origin_not_allowed, readable cross-origin", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
-    const pk = newKey(ctx.deps, "free", "publishable", ["https://shop.example"]);
+    const pk = newKey(ctx.deps, "free", "publishable", { origins: ["https://shop.example"] });
     for (const origin of ["https://evil.example", "http://shop.example", "https://shop.example:8443", "null"]) {
       const res = await call(ctx.app, `/api/v1/widget/data/?barcode=${MILK}&key=${pk.key}`, { headers: { origin } });
       expect(res.status, origin).toBe(403);
@@ -75,7 +77,7 @@ describe("key kinds and origins", () => {
   });
 
   test("missing and unknown publishable keys on the widget endpoint are 401, readable cross-origin", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const missing = await call(ctx.app, `/api/v1/widget/data/?barcode=${MILK}`, { headers: { origin: "https://a.example" } });
     expect(missing.body.code).toBe("missing_api_key");
@@ -88,7 +90,7 @@ describe("key kinds and origins", () => {
 
 describe("plan gate", () => {
   test("403 plan_upgrade_required naming the plan; not counted", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const free = newKey(ctx.deps, "free", "live");
     const history = await call(ctx.app, `/api/v1/prices/${MILK}/history/`, withApiKey(free.key));
@@ -127,7 +129,7 @@ describe("the spec's plan table, every operation", () => {
       : { method, headers: { "x-api-key": key } };
 
   test("each plan may call its own and lower operations; above it: 403 plan_upgrade_required naming the plan, not counted", async () => {
-    const ctx = accessApp({ MEHIR_RATE_FREE: "6000", MEHIR_RATE_BASIC: "6000", MEHIR_RATE_PRO: "6000" });
+    const ctx = testApp({ env: { MEHIR_RATE_FREE: "6000", MEHIR_RATE_BASIC: "6000", MEHIR_RATE_PRO: "6000" } });
     importMilk(ctx);
     await ctx.deps.search!.settled(); // the search index of the new data
     for (const plan of ["free", "basic", "pro"] as const) {
@@ -155,7 +157,7 @@ describe("the spec's plan table, every operation", () => {
   });
 
   test("a publishable key on each secret operation: 403 publishable_key_not_allowed; a secret key on the widget endpoint: 403 secret_key_not_allowed", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const pk = newKey(ctx.deps, "pro", "publishable");
     for (const [method, path] of OPERATIONS) {
@@ -175,7 +177,7 @@ describe("the spec's plan table, every operation", () => {
 describe("rate limits", () => {
   test("token bucket per key: 429 rate_limited with Retry-After in whole seconds, refilled with time, not counted", async () => {
     let clock = 0;
-    const ctx = accessApp({ MEHIR_RATE_FREE: "6" }, { limiterClock: () => clock }); // burst 1, one token per 10 s
+    const ctx = testApp({ env: { MEHIR_RATE_FREE: "6" }, limiterClock: () => clock }); // burst 1, one token per 10 s
     const { key } = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).status).toBe(200);
     clock += 2500;
@@ -198,7 +200,7 @@ describe("rate limits", () => {
 
   test("requests without a usable key are limited per client address", async () => {
     let clock = 0;
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "4" }, { trustProxy: true, limiterClock: () => clock }); // burst 1, 15 s per token
+    const ctx = testApp({ env: { MEHIR_RATE_ANONYMOUS: "4" }, trustProxy: true, limiterClock: () => clock }); // burst 1, 15 s per token
     const from = (address: string) => ({ headers: { "x-forwarded-for": `${address}, 10.0.0.1` } });
     expect((await call(ctx.app, "/api/v1/chains/", from("192.0.2.1"))).status).toBe(401);
     const limited = await call(ctx.app, "/api/v1/chains/", { headers: { "x-forwarded-for": "192.0.2.1", "x-api-key": "sk_live_guess" } });
@@ -209,7 +211,7 @@ describe("rate limits", () => {
   });
 
   test("the widget endpoint is limited per client address (MEHIR_WIDGET_RATE)", async () => {
-    const ctx = accessApp({ MEHIR_WIDGET_RATE: "4" }, { trustProxy: true, limiterClock: () => 0 }); // burst 1, 15 s per token
+    const ctx = testApp({ env: { MEHIR_WIDGET_RATE: "4" }, trustProxy: true, limiterClock: () => 0 }); // burst 1, 15 s per token
     importMilk(ctx);
     const pk = newKey(ctx.deps, "free", "publishable");
     const path = `/api/v1/widget/data/?barcode=${MILK}&key=${pk.key}`;
@@ -224,7 +226,7 @@ describe("rate limits", () => {
 
 describe("monthly quota", () => {
   test("spent: 429 quota_exceeded with Retry-After to 00:00 UTC on the 1st", async () => {
-    const ctx = accessApp({ MEHIR_QUOTA_FREE: "2" });
+    const ctx = testApp({ env: { MEHIR_QUOTA_FREE: "2" } });
     const { key } = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).body.meta.quota_remaining).toBe(1);
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).body.meta.quota_remaining).toBe(0);
@@ -240,7 +242,7 @@ describe("monthly quota", () => {
   });
 
   test("sk_test_ keys keep working when the live quota is spent", async () => {
-    const ctx = accessApp({ MEHIR_QUOTA_FREE: "0" });
+    const ctx = testApp({ env: { MEHIR_QUOTA_FREE: "0" } });
     const live = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(live.key))).status).toBe(429);
     const testKey = newKey(ctx.deps, "free", "test");
@@ -250,7 +252,7 @@ describe("monthly quota", () => {
   });
 
   test("server errors (5xx) are refunded; client errors after authentication count", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key } = newKey(ctx.deps, "free", "live");
     const notReady = await call(ctx.app, `/api/v1/prices/?barcode=${MILK}`, withApiKey(key));
     expect(notReady.status).toBe(503);

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDataDir } from "../../../src/db/open.ts";
-import { accessApp, bumpVersion, call, extraKey, importMilk, MILK, newKey, settle, withApiKey } from "./helpers.ts";
+import { testApp } from "../../helpers/app.ts";
+import { newKey } from "../../helpers/keys.ts";
+import { bumpVersion, call, importMilk, MILK, settle, withApiKey } from "./helpers.ts";
 import { runKeys } from "../../../src/cli/keys.ts";
 import { runAccounts } from "../../../src/cli/accounts.ts";
 
@@ -31,7 +33,7 @@ async function cli(run: (args: string[]) => Promise<number>, args: string[]): Pr
 
 describe("secret keys on the API", () => {
   test("a live key: 200, meta.quota_remaining and X-Quota-* fall by one per call, rate-limit headers", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key } = newKey(ctx.deps, "free", "live");
     const first = await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     expect(first.status).toBe(200);
@@ -49,7 +51,7 @@ describe("secret keys on the API", () => {
   });
 
   test("plan figures come from the settings", async () => {
-    const ctx = accessApp({ MEHIR_QUOTA_BASIC: "500", MEHIR_RATE_BASIC: "120" });
+    const ctx = testApp({ env: { MEHIR_QUOTA_BASIC: "500", MEHIR_RATE_BASIC: "120" } });
     const { key } = newKey(ctx.deps, "basic", "live");
     const res = await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     expect(res.headers.get("x-quota-limit")).toBe("500");
@@ -59,7 +61,7 @@ describe("secret keys on the API", () => {
   });
 
   test("GET answers carry a weak ETag, Last-Modified (data update time) and private caching", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const { key } = newKey(ctx.deps, "free", "live");
     const res = await call(ctx.app, `/api/v1/prices/?barcode=${MILK}`, withApiKey(key));
@@ -71,7 +73,7 @@ describe("secret keys on the API", () => {
   });
 
   test("plans nest: a Pro key may call Free, Basic and Pro operations", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const { key } = newKey(ctx.deps, "pro", "live");
     expect((await call(ctx.app, `/api/v1/prices/?barcode=${MILK}`, withApiKey(key))).status).toBe(200);
@@ -87,9 +89,9 @@ describe("secret keys on the API", () => {
   });
 
   test("sk_test_ calls are never counted and show the account's live figure", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const live = newKey(ctx.deps, "free", "live");
-    const testKey = extraKey(ctx.deps, live.accountId, "test");
+    const testKey = newKey(ctx.deps, undefined, "test", { accountId: live.accountId });
     await call(ctx.app, "/api/v1/chains/", withApiKey(live.key));
     await call(ctx.app, "/api/v1/chains/", withApiKey(live.key));
     for (let i = 0; i < 3; i++) {
@@ -102,7 +104,7 @@ describe("secret keys on the API", () => {
   });
 
   test("HEAD is answered like GET: it needs a key and counts", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key } = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", { method: "HEAD" })).status).toBe(401);
     const head = await call(ctx.app, "/api/v1/chains/", { method: "HEAD", headers: { "x-api-key": key } });
@@ -113,7 +115,7 @@ describe("secret keys on the API", () => {
 
 describe("conditional GET", () => {
   test("a matching If-None-Match gets 304 with no body, not counted; a new data version changes the ETag", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const { key } = newKey(ctx.deps, "free", "live");
     const path = `/api/v1/prices/?barcode=${MILK}`;
@@ -147,9 +149,9 @@ describe("conditional GET", () => {
 
 describe("publishable keys on the widget endpoint", () => {
   test("in the key query parameter or X-API-Key; CORS to an allowed origin; no quota fields", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
-    const pk = newKey(ctx.deps, "free", "publishable", ["https://shop.example"]);
+    const pk = newKey(ctx.deps, "free", "publishable", { origins: ["https://shop.example"] });
     const viaQuery = await call(ctx.app, `/api/v1/widget/data/?barcode=${MILK}&key=${pk.key}`, { headers: { origin: "https://shop.example" } });
     expect(viaQuery.status).toBe(200);
     expect(viaQuery.headers.get("access-control-allow-origin")).toBe("https://shop.example");
@@ -167,7 +169,7 @@ describe("publishable keys on the widget endpoint", () => {
   });
 
   test("an empty origin list allows any origin; a 304 keeps the widget's CORS and caching", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const pk = newKey(ctx.deps, "free", "publishable");
     const path = `/api/v1/widget/data/?barcode=${MILK}&key=${pk.key}`;
@@ -180,10 +182,10 @@ describe("publishable keys on the widget endpoint", () => {
   });
 
   test("each publishable key has its own monthly widget quota", async () => {
-    const ctx = accessApp({ MEHIR_WIDGET_QUOTA: "2" });
+    const ctx = testApp({ env: { MEHIR_WIDGET_QUOTA: "2" } });
     importMilk(ctx);
     const pk = newKey(ctx.deps, "free", "publishable");
-    const other = extraKey(ctx.deps, pk.accountId, "publishable");
+    const other = newKey(ctx.deps, undefined, "publishable", { accountId: pk.accountId });
     const path = (key: string) => `/api/v1/widget/data/?barcode=${MILK}&key=${key}`;
     expect((await call(ctx.app, path(pk.key))).status).toBe(200);
     expect((await call(ctx.app, path(pk.key))).status).toBe(200);
@@ -197,7 +199,7 @@ describe("publishable keys on the widget endpoint", () => {
 describe("public paths", () => {
   test("probes, docs, portal, widget files, 404 and 405 need no key, are never refused, and carry the address's X-RateLimit-*", async () => {
     let clock = 0;
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "1" }, { limiterClock: () => clock }); // burst 1, one token a minute
+    const ctx = testApp({ env: { MEHIR_RATE_ANONYMOUS: "1" }, limiterClock: () => clock }); // burst 1, one token a minute
     const paths = ["/healthz", "/docs/errors", "/portal/signin", "/portal/", "/widget/v1/loader.js", "/api/v1/nope", "/nope"];
     for (const path of paths) {
       for (let i = 0; i < 2; i++) {
@@ -225,7 +227,7 @@ describe("public paths", () => {
 
 describe("quota under concurrency and across restarts", () => {
   test("1,000 parallel requests against 200 remaining: exactly 200 succeed", async () => {
-    const ctx = accessApp({ MEHIR_RATE_FREE: "100000" });
+    const ctx = testApp({ env: { MEHIR_RATE_FREE: "100000" } });
     const { key } = newKey(ctx.deps, "free", "live");
     const answers = await Promise.all(Array.from({ length: 1000 }, () => call(ctx.app, "/api/v1/chains/", withApiKey(key))));
     const ok = answers.filter((a) => a.status === 200);
@@ -242,7 +244,7 @@ describe("quota under concurrency and across restarts", () => {
   });
 
   test("the same over real sockets: 1,000 parallel fetches to a listening app, 150 of 200 left: exactly 150 succeed", async () => {
-    const ctx = accessApp({ MEHIR_RATE_FREE: "100000" });
+    const ctx = testApp({ env: { MEHIR_RATE_FREE: "100000" } });
     const { key, accountId } = newKey(ctx.deps, "free", "live");
     for (let i = 0; i < 50; i++) await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
@@ -259,7 +261,7 @@ describe("quota under concurrency and across restarts", () => {
   });
 
   test("counts reach usage_daily within about a second, with no explicit flush", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key, accountId } = newKey(ctx.deps, "free", "live");
     await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     await call(ctx.app, "/api/v1/chains/", withApiKey(key));
@@ -271,14 +273,14 @@ describe("quota under concurrency and across restarts", () => {
 
   test("restart: counts flushed at stop are loaded again", async () => {
     const dir = tempDir();
-    const first = accessApp({}, { db: openDataDir(dir) });
+    const first = testApp({ db: openDataDir(dir) });
     const { key } = newKey(first.deps, "free", "live");
     for (let i = 0; i < 3; i++) expect((await call(first.app, "/api/v1/chains/", withApiKey(key))).status).toBe(200);
     first.deps.access!.flush();
     first.db.accounts.close();
     first.db.prices.close();
 
-    const second = accessApp({}, { db: openDataDir(dir) });
+    const second = testApp({ db: openDataDir(dir) });
     const res = await call(second.app, "/api/v1/chains/", withApiKey(key));
     expect(res.status).toBe(200);
     expect(res.body.meta.quota_remaining).toBe(196);
@@ -288,7 +290,7 @@ describe("quota under concurrency and across restarts", () => {
 
   test("stopping a listening app flushes the counters (serve's shutdown path)", async () => {
     const dir = tempDir();
-    const ctx = accessApp({}, { db: openDataDir(dir) });
+    const ctx = testApp({ db: openDataDir(dir) });
     const { key, accountId } = newKey(ctx.deps, "free", "live");
     ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
     const url = `http://127.0.0.1:${ctx.app.server!.port}`;
@@ -304,7 +306,7 @@ describe("quota under concurrency and across restarts", () => {
   });
 
   test("a new month starts from the full quota", async () => {
-    const ctx = accessApp({ MEHIR_QUOTA_FREE: "1" });
+    const ctx = testApp({ env: { MEHIR_QUOTA_FREE: "1" } });
     const { key } = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).status).toBe(200);
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).status).toBe(429);
@@ -318,7 +320,7 @@ describe("quota under concurrency and across restarts", () => {
 describe("operator CLI while the server runs (another connection)", () => {
   test("a key created, a plan changed and a key revoked by the CLI take effect within a second", async () => {
     const dir = tempDir();
-    const ctx = accessApp({}, { db: openDataDir(dir) });
+    const ctx = testApp({ db: openDataDir(dir) });
     expect((await cli(runAccounts, ["create", "--email", "ops@example.com", "--data-dir", dir])).code).toBe(0);
     const created = await cli(runKeys, ["create", "--email", "ops@example.com", "--kind", "live", "--data-dir", dir]);
     expect(created.code).toBe(0);

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { generateKey, hashKey, keyKindOf } from "../../../src/accounts/key-format.ts";
-import { accessApp, call, importMilk, MILK, newKey, withApiKey } from "./helpers.ts";
+import { testApp } from "../../helpers/app.ts";
+import { newKey } from "../../helpers/keys.ts";
+import { call, importMilk, MILK, withApiKey } from "./helpers.ts";
 
 describe("secret keys stay secret", () => {
   test("a secret key in the query string is refused (403 secret_key_not_allowed), even valid and even with a header key", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     importMilk(ctx);
     const sk = newKey(ctx.deps, "pro", "live");
     for (const path of [`/api/v1/chains/?key=${sk.key}`, `/api/v1/widget/data/?barcode=${MILK}&key=${sk.key}`, `/api/v1/chains/?key=sk_test_whatever`]) {
@@ -19,7 +21,7 @@ describe("secret keys stay secret", () => {
   });
 
   test("a whole secret key in any query parameter (or as a bare parameter, or URL-encoded) is refused, not only in `key`", async () => {
-    const ctx = accessApp({}, { limiterClock: () => 0 });
+    const ctx = testApp({ limiterClock: () => 0 });
     importMilk(ctx);
     const sk = newKey(ctx.deps, "pro", "live");
     const test = newKey(ctx.deps, "pro", "test");
@@ -44,7 +46,7 @@ describe("secret keys stay secret", () => {
   });
 
   test("keys are stored only as SHA-256 hashes, with prefix and last 4 for display", () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key, keyId } = newKey(ctx.deps, "free", "live");
     const row = ctx.db.accounts.query("SELECT * FROM api_keys WHERE id = ?").get(keyId) as Record<string, unknown>;
     expect(row.hash).toBe(hashKey(key));
@@ -56,7 +58,7 @@ describe("secret keys stay secret", () => {
   });
 
   test("error answers never echo the key, and carry no stack or SQL", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key } = newKey(ctx.deps, "free", "publishable");
     for (const res of [await call(ctx.app, "/api/v1/chains/", withApiKey(key)), await call(ctx.app, `/api/v1/chains/?key=sk_live_${"Q".repeat(32)}`)]) {
       const text = JSON.stringify(res.body);
@@ -67,7 +69,7 @@ describe("secret keys stay secret", () => {
   });
 
   test("secret endpoints send no CORS headers, on success or error", async () => {
-    const ctx = accessApp();
+    const ctx = testApp();
     const { key } = newKey(ctx.deps, "free", "live");
     for (const init of [withApiKey(key, { origin: "https://evil.example" }), { headers: { origin: "https://evil.example" } }]) {
       const res = await call(ctx.app, "/api/v1/chains/", init);
@@ -76,20 +78,20 @@ describe("secret keys stay secret", () => {
   });
 
   test("X-Forwarded-For is ignored unless trustProxy is on (one cannot dodge the address limit)", async () => {
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "1" }, { limiterClock: () => 0 });
+    const ctx = testApp({ env: { MEHIR_RATE_ANONYMOUS: "1" }, limiterClock: () => 0 });
     expect((await call(ctx.app, "/api/v1/chains/", { headers: { "x-forwarded-for": "203.0.113.1" } })).status).toBe(401);
     expect((await call(ctx.app, "/api/v1/chains/", { headers: { "x-forwarded-for": "203.0.113.2" } })).status).toBe(429);
   });
 
   test("key guessing is throttled per address before any key is looked up", async () => {
-    const ctx = accessApp({ MEHIR_RATE_ANONYMOUS: "12" }, { limiterClock: () => 0 }); // burst 3
+    const ctx = testApp({ env: { MEHIR_RATE_ANONYMOUS: "12" }, limiterClock: () => 0 }); // burst 3
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await call(ctx.app, "/api/v1/chains/", withApiKey(generateKey("live")))).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
   });
 
   test("a key of one account does not spend another account's quota", async () => {
-    const ctx = accessApp({ MEHIR_QUOTA_FREE: "1" });
+    const ctx = testApp({ env: { MEHIR_QUOTA_FREE: "1" } });
     const a = newKey(ctx.deps, "free", "live");
     const b = newKey(ctx.deps, "free", "live");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(a.key))).status).toBe(200);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { testApp, commitData, get } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { log } from "../../../src/log.ts";
 
@@ -38,8 +38,8 @@ beforeAll(async () => {
     `INSERT INTO chain_health (chain_slug, last_data_at) VALUES ('shufersal', '2026-11-22T09:00:00+02:00'), ('rami-levy', '2026-11-20T12:00:00+02:00')`,
   );
   commitData(ctx.deps, "2026-11-22T06:00:04+02:00");
-  pro = await withKey(ctx.deps, "pro");
-  freeLive = await withKey(ctx.deps, "free", "live");
+  pro = newKey(ctx.deps, "pro").headers;
+  freeLive = newKey(ctx.deps, "free", "live").headers;
 });
 
 async function metrics() {

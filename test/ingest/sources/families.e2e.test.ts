@@ -9,7 +9,7 @@ import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { fetchAndImport, type FetchAndImportResult } from "../../../src/ingest/sources/fetch-and-import.ts";
 import type { SourcesOverride } from "../../../src/ingest/sources/overrides.ts";
 import { loadRegistry } from "../../../src/registry.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { startFakeFtp } from "./fake-ftp.ts";
 import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir, zipOf, type FakePortal } from "./fake-portal.ts";
 
@@ -346,7 +346,7 @@ describe("every portal family, listing → download → import → API", () => {
 
   test("GET /api/v1/chains/ shows each fetched chain with live data and a truthful fetch health", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro", "live");
+    const headers = newKey(deps, "pro", "live").headers;
     const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
     for (const slug of Object.keys(EXPECTED_PRICES)) {
       const chain = chains.find((c) => c.chain_id === slug)!;
@@ -358,7 +358,7 @@ describe("every portal family, listing → download → import → API", () => {
 
   test("GET /api/v1/prices/ lists the shared product at every chain, at the price its portal published", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro", "live");
+    const headers = newKey(deps, "pro", "live").headers;
     const body = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${SHARED}`, { headers }))).json();
     const prices = Object.fromEntries((body.data.prices as { chain_id: string; price_ils: string }[]).map((p) => [p.chain_id, p.price_ils]));
     expect(prices).toEqual(EXPECTED_PRICES);

@@ -10,7 +10,7 @@ import { ensureDemoData } from "../../../src/demo/first-start.ts";
 import { fetchAndImport, FetchImportError } from "../../../src/ingest/sources/fetch-and-import.ts";
 import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
@@ -88,7 +88,7 @@ describe("fetchAndImport after a demo first start", () => {
 
   test("the live import replaces the demo data: only the fetched chain's data, source live", async () => {
     const app = createApp(deps);
-    const headers = await withKey(deps, "pro", "live");
+    const headers = newKey(deps, "pro", "live").headers;
     const before = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${sharedBarcode}`, { headers }))).json();
     expect(before.data.prices.length).toBeGreaterThanOrEqual(3);
 
@@ -291,7 +291,7 @@ describe("fetchAndImport when a chain fails", () => {
 
       const deps = createServices(loadSettings({}), db, { registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") });
       const app = createApp(deps);
-      const headers = await withKey(deps, "pro", "live");
+      const headers = newKey(deps, "pro", "live").headers;
       const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
       expect(chains.find((c) => c.chain_id === "king-store")).toMatchObject({
         status: "ok",

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { BasketResponse } from "../../../src/modules/basket/model.ts";
 
 // Basket pricing keeps product rows, chain figures, promotion items and promotion stores per data
@@ -24,7 +24,7 @@ beforeAll(async () => {
     milk,
   ]);
   commitData(ctx.deps);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
 });
 
 async function total(body: object): Promise<string> {

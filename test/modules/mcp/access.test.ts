@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { testApp, commitData } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search!.rebuild(ctx.db.prices);
-  pro = await withKey(ctx.deps, "pro");
+  pro = newKey(ctx.deps, "pro").headers;
 });
 
 const send = (request: Request) => ctx.app.handle(request);
@@ -152,7 +152,7 @@ describe("bad input", () => {
 
 describe("plans and quota", () => {
   test("a Free key: the Free tools answer; the Basic and Pro ones are tool errors plan_upgrade_required", async () => {
-    const free = await withKey(ctx.deps, "free");
+    const free = newKey(ctx.deps, "free").headers;
     const client = await inProcessClient(ctx.app, free);
     expect((await client.callTool({ name: "get_prices", arguments: { barcode: MILK } })).isError).toBeFalsy();
     const gated = [
@@ -170,7 +170,7 @@ describe("plans and quota", () => {
   });
 
   test("a live key: each tool call counts one call, listing does not, a gated call does not, and a spent quota is a tool error", async () => {
-    const live = await withKey(ctx.deps, "free", "live"); // MEHIR_QUOTA_FREE=3 here
+    const live = newKey(ctx.deps, "free", "live").headers; // MEHIR_QUOTA_FREE=3 here
     const seen: Response[] = [];
     const client = await inProcessClient(ctx.app, live, seen);
     await client.listTools();
@@ -200,7 +200,7 @@ describe("plans and quota", () => {
 });
 
 test("a JSON-RPC batch of tool calls counts one call per tool call, as the same API calls made one by one", async () => {
-  const live = await withKey(ctx.deps, "free", "live"); // MEHIR_QUOTA_FREE=3 here
+  const live = newKey(ctx.deps, "free", "live").headers; // MEHIR_QUOTA_FREE=3 here
   const batch = [callTool("list_chains", {}, 1), callTool("get_prices", { barcode: MILK }, 2), { jsonrpc: "2.0", id: 3, method: "tools/list" }, callTool("find_stores", { city: "חיפה" }, 4)];
   const res = await send(rpc(batch, live));
   expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { testApp, commitData, get } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
-import { withKey } from "../../helpers/keys.ts";
+import { newKey } from "../../helpers/keys.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { TOOLS } from "../../../src/modules/mcp/tools/index.ts";
@@ -48,7 +48,7 @@ beforeAll(async () => {
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps);
   await ctx.deps.search!.rebuild(ctx.db.prices);
-  key = await withKey(ctx.deps, "pro");
+  key = newKey(ctx.deps, "pro").headers;
   client = await inProcessClient(ctx.app, key);
 });
 
