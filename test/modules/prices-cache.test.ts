@@ -3,7 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { HistoryResponse, PricesResponse } from "../../src/modules/prices/model.ts";
-import { chainPriceEntries, requireProduct } from "../../src/modules/prices/service.ts";
+import { chainAnswer } from "../../src/modules/prices/service.ts";
 
 // Answers of /prices/ are cached per data version and expire at the next promotion start or end:
 // these tests move the clock across such boundaries and change data under a new version.
@@ -97,11 +97,11 @@ describe("cached /prices/ answers", () => {
     expect(after.body.meta.records).toBe(after.body.data.history.length);
   });
 
-  test("shared entries (widget reuse) cannot be changed by a caller", () => {
-    const entries = chainPriceEntries(ctx.deps.dataSets.live, requireProduct(ctx.deps.dataSets.live, "7290000066318"));
+  test("shared entries (the widget reuses /prices/' cached answer) cannot be changed by a caller", () => {
+    const entries = chainAnswer(ctx.deps.dataSets.live, "7290000066318").answer.prices;
     expect(() => {
       (entries[0] as { price_ils: string }).price_ils = "0.01";
     }).toThrow();
-    expect(chainPriceEntries(ctx.deps.dataSets.live, requireProduct(ctx.deps.dataSets.live, "7290000066318"))[0]!.price_ils).not.toBe("0.01");
+    expect(chainAnswer(ctx.deps.dataSets.live, "7290000066318").answer.prices[0]!.price_ils).not.toBe("0.01");
   });
 });

@@ -267,12 +267,3 @@ export function chainAnswer(
   const { value, snapshot } = cachedAnswer(deps, key, () => requireProduct(deps, barcode, chainId), "chain", {}, false);
   return { answer: value as { product: ProductRow; prices: readonly ReturnType<typeof chainEntry>[] }, snapshot };
 }
-
-/**
- * A product's chain-granularity entries, cheapest first — the figures /prices/ shows, for
- * other modules (widget) to reuse. The entries are shared (frozen): map them, do not change them.
- */
-export function chainPriceEntries(deps: DataSet, product: ProductRow, query: PriceQuery = {}) {
-  const key = JSON.stringify(["p", product.id, ...filterKey(query)]);
-  return cachedAnswer(deps, key, () => product, "chain", query, false).value.prices as ReturnType<typeof chainEntry>[];
-}
