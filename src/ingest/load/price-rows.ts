@@ -102,20 +102,6 @@ export function productSource(item: PriceRecord): ProductSource {
   };
 }
 
-/** productHash of a price record's product fields. */
-export function recordHash(item: PriceRecord): number {
-  return productHash({
-    name: productName(item),
-    manufacturer: item.manufacturer,
-    country: item.manufactureCountry,
-    unitQty: item.unitQty,
-    sizeAmount: item.sizeAmount,
-    sizeUnit: item.sizeUnit,
-    qtyInPackage: item.qtyInPackage,
-    isWeighted: item.isWeighted ? 1 : 0,
-  });
-}
-
 /**
  * PriceRows over records parsed in this thread (derived values computed when asked).
  * @example recordRows(file.items).count // 3512
