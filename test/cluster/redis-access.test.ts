@@ -5,7 +5,7 @@
  * and loaded again after Redis lost its data.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
@@ -16,29 +16,10 @@ import { KeyMirror, SharedKeyLookup } from "../../src/cluster/redis/key-director
 import { SharedMeter } from "../../src/cluster/redis/meter.ts";
 import { UsageSync } from "../../src/cluster/redis/usage-sync.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
-import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+import { redisSuite } from "../helpers/redis-server.ts";
 import { within } from "../helpers/within.ts";
 
-const describeRedis = redisSkipReason ? describe.skip : describe;
-let redis: TestRedis;
-const stores: BunRedisStore[] = [];
-const newStore = () => {
-  const store = new BunRedisStore(redis.url, { timeoutMs: 1000, retryMs: 100, watchMs: 100 });
-  stores.push(store);
-  return store;
-};
-
-
-beforeAll(async () => {
-  if (redisSkipReason) return;
-  redis = new TestRedis();
-  await redis.start();
-});
-
-afterAll(async () => {
-  for (const store of stores) store.close();
-  await redis?.dispose();
-});
+const { describeRedis, redis, newStore } = redisSuite("the Redis key and usage tests", 1000);
 
 describeRedis("keys through Redis", () => {
   test("a replica finds the primary's keys (hashes only in Redis) and refuses a revoked one as soon as the primary announces it", async () => {

@@ -5,39 +5,17 @@
  * meter's exactness under 300 parallel calls from three clients (three replicas), and 304s metered
  * without Redis.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
+import { expect, test } from "bun:test";
 import { SharedMeter, type MeterRequest } from "../../src/cluster/redis/meter.ts";
 import { RedisMeter } from "../../src/cluster/redis/shared-meter.ts";
 import { TokenBuckets } from "../../src/http/access/token-bucket.ts";
 import { redisKeys } from "../../src/cluster/redis/keys.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
 import { monthOf } from "../../src/accounts/utc-month.ts";
-import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
+import { redisSuite } from "../helpers/redis-server.ts";
 import { within } from "../helpers/within.ts";
 
-if (redisSkipReason) console.warn(`skipping Redis tests: ${redisSkipReason}`);
-const describeRedis = redisSkipReason ? describe.skip : describe;
-
-let redis: TestRedis;
-const stores: BunRedisStore[] = [];
-const newStore = (timeoutMs = 500) => {
-  const store = new BunRedisStore(redis.url, { timeoutMs, retryMs: 100, watchMs: 100 });
-  stores.push(store);
-  return store;
-};
-
-
-beforeAll(async () => {
-  if (redisSkipReason) return;
-  redis = new TestRedis();
-  await redis.start();
-});
-
-afterAll(async () => {
-  for (const store of stores) store.close();
-  await redis?.dispose();
-});
+const { describeRedis, redis, newStore } = redisSuite("the Redis store and meter tests", 500);
 
 describeRedis("BunRedisStore", () => {
   test("fails within its timeout while Redis is down, and recovers by itself when it is back", async () => {

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll, describe } from "bun:test";
+import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
 
 /** Why Redis tests are skipped here, or null when `redis-server` is installed (CI installs Debian's). */
 export const redisSkipReason: string | null = Bun.which("redis-server") ? null : "redis-server is not installed (Debian: apt-get install redis-server)";
@@ -59,4 +61,31 @@ export class TestRedis {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One redis-server for a test file, started before its tests and removed after, with the stores
+ * its tests open (closed at the end). Without redis-server the file says why and skips them.
+ * @example const { describeRedis, redis, newStore } = redisSuite("Redis tests", 500);
+ */
+export function redisSuite(suite: string, defaultTimeoutMs: number) {
+  if (redisSkipReason) console.warn(`skipping ${suite}: ${redisSkipReason}`);
+  const redis = redisSkipReason ? (null as unknown as TestRedis) : new TestRedis();
+  const stores: BunRedisStore[] = [];
+  beforeAll(async () => {
+    if (!redisSkipReason) await redis.start();
+  });
+  afterAll(async () => {
+    for (const store of stores) store.close();
+    await redis?.dispose();
+  });
+  return {
+    describeRedis: redisSkipReason ? describe.skip : describe,
+    redis,
+    newStore(timeoutMs = defaultTimeoutMs): BunRedisStore {
+      const store = new BunRedisStore(redis.url, { timeoutMs, retryMs: 100, watchMs: 100 });
+      stores.push(store);
+      return store;
+    },
+  };
 }
