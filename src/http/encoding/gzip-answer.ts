@@ -46,14 +46,21 @@ export function compressHead(head: Uint8Array): CompressedHead {
   return { deflated: [new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length)], crc: crc32(head), length: head.length, shift: crc32Shift(head.length) };
 }
 
-/** Bytes as non-final stored deflate blocks (byte-aligned, as after a sync flush). */
-function storedBlocks(bytes: Uint8Array): Uint8Array {
-  const blocks = Math.max(1, Math.ceil(bytes.length / STORED_MAX));
-  const out = new Uint8Array(blocks * 5 + bytes.length);
-  let at = 0;
+/** How many stored deflate blocks `length` bytes take (at least one: an empty block still ends). */
+function storedBlockCount(length: number): number {
+  return Math.max(1, Math.ceil(length / STORED_MAX));
+}
+
+/**
+ * Writes `bytes` into `out` at `at` as stored deflate blocks — byte-aligned, as after a sync flush:
+ * BFINAL (on the last block when `final`), BTYPE 00, then LEN and its one's complement,
+ * little-endian. Returns where the blocks end.
+ */
+function writeStoredBlocks(out: Uint8Array, at: number, bytes: Uint8Array, final: boolean): number {
+  const blocks = storedBlockCount(bytes.length);
   for (let b = 0, from = 0; b < blocks; b++) {
     const size = Math.min(STORED_MAX, bytes.length - from);
-    out[at] = 0;
+    out[at] = final && b === blocks - 1 ? 1 : 0;
     out[at + 1] = size & 0xff;
     out[at + 2] = size >>> 8;
     out[at + 3] = ~size & 0xff;
@@ -62,6 +69,13 @@ function storedBlocks(bytes: Uint8Array): Uint8Array {
     at += 5 + size;
     from += size;
   }
+  return at;
+}
+
+/** Bytes as non-final stored deflate blocks (byte-aligned, as after a sync flush). */
+function storedBlocks(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(storedBlockCount(bytes.length) * 5 + bytes.length);
+  writeStoredBlocks(out, 0, bytes, false);
   return out;
 }
 
@@ -98,7 +112,7 @@ const STORED_MAX = 0xffff;
 
 /** A gzip member of the compressed head followed by `tail` (sent as stored blocks, the last final). */
 export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array {
-  const blocks = Math.max(1, Math.ceil(tail.length / STORED_MAX));
+  const blocks = storedBlockCount(tail.length);
   let deflatedLength = 0;
   for (const chunk of head.deflated) deflatedLength += chunk.length;
   const out = unfilledBytes(GZIP_HEADER.length + deflatedLength + blocks * 5 + tail.length + 8);
@@ -108,19 +122,7 @@ export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array
     out.set(chunk, at);
     at += chunk.length;
   }
-  for (let b = 0, from = 0; b < blocks; b++) {
-    const size = Math.min(STORED_MAX, tail.length - from);
-    // Stored block: BFINAL on the last, BTYPE 00; byte-aligned after the sync flush, then LEN and
-    // its one's complement, little-endian.
-    out[at] = b === blocks - 1 ? 1 : 0;
-    out[at + 1] = size & 0xff;
-    out[at + 2] = size >>> 8;
-    out[at + 3] = ~size & 0xff;
-    out[at + 4] = (~size >>> 8) & 0xff;
-    out.set(tail.subarray(from, from + size), at + 5);
-    at += 5 + size;
-    from += size;
-  }
+  at = writeStoredBlocks(out, at, tail, true);
   const trailer = new DataView(out.buffer, out.byteOffset + at, 8);
   trailer.setUint32(0, crc32(tail, head.crc) >>> 0, true);
   trailer.setUint32(4, (head.length + tail.length) >>> 0, true);
