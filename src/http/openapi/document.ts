@@ -1,7 +1,6 @@
 import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../encoding/problem.ts";
-import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
-import type { Audience, JsonSchema, Operation } from "./operation.ts";
+import { describedWithPlan, type Audience, type JsonSchema, type Operation } from "./operation.ts";
 import examples from "./response-examples.json" with { type: "json" };
 
 /**
@@ -153,13 +152,6 @@ function successContent(op: Operation, secret: boolean): Record<string, Record<s
   const example = RESPONSE_EXAMPLES[op.operationId];
   if (content?.["application/json"] && example !== undefined) content["application/json"] = { ...content["application/json"], example };
   return content;
-}
-
-/** The description with the plan the operation's audience needs (`Plan: Pro. …`, or where it says `{Plan}`). */
-export function describedWithPlan(op: Pick<Operation, "audience" | "description">): string {
-  if (op.audience !== "free" && op.audience !== "basic" && op.audience !== "pro") return op.description;
-  const plan = `Plan: ${PLAN_NAMES[op.audience]}`;
-  return op.description.includes("{Plan}") ? op.description.replace("{Plan}", plan) : `${plan}. ${op.description}`;
 }
 
 function securityOf(audience: Audience) {

@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import type { ErrorCode } from "../encoding/problem.ts";
 import type { Plan } from "../../accounts/plans.ts";
+import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
 
 /**
  * Who may call an operation: a secret key of this plan or higher (free ⊂ basic ⊂ pro), a
@@ -75,4 +76,11 @@ export interface Operation {
 /** Declares an operation (the object is the declaration; its path keeps its literal type for Elysia's params). */
 export function operation<const P extends string>(op: Operation & { path: P }): Operation & { path: P } {
   return op;
+}
+
+/** The description with the plan the operation's audience needs (`Plan: Pro. …`, or where it says `{Plan}`). */
+export function describedWithPlan(op: Pick<Operation, "audience" | "description">): string {
+  if (op.audience !== "free" && op.audience !== "basic" && op.audience !== "pro") return op.description;
+  const plan = `Plan: ${PLAN_NAMES[op.audience]}`;
+  return op.description.includes("{Plan}") ? op.description.replace("{Plan}", plan) : `${plan}. ${op.description}`;
 }

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Plan } from "../../accounts/plans.ts";
+import type { Operation } from "../../http/openapi/operation.ts";
 import type { ApiCall } from "./api-call.ts";
 
 /**
@@ -10,9 +10,10 @@ import type { ApiCall } from "./api-call.ts";
 export interface McpTool<Args = any> {
   name: string;
   title: string;
+  /** What the assistant reads; `{Plan}` becomes the plan the operation's audience needs (`Plan: Pro`). */
   description: string;
-  /** The lowest plan whose keys the tool's API request serves (the API's gate decides; this is for the docs). */
-  plan: Plan;
+  /** The API operation the tool's request calls: its audience is the plan the description states (the API's gate decides). */
+  operation: Pick<Operation, "method" | "path" | "audience">;
   input: z.ZodType<Args>;
   /** The API request a call with these (validated) arguments makes. */
   request(args: Args): ApiCall;

@@ -98,9 +98,23 @@ describe("handshake", () => {
     const basket = tools.find((t) => t.name === "compare_basket")!.inputSchema as any;
     expect(basket.properties.items.maxItems).toBe(100);
     expect(basket.properties.items.items.properties.quantity).toMatchObject({ minimum: 1, maximum: 99, default: 1 });
-    // The plan each tool's description states is the plan its API request is gated by.
-    const plans = Object.fromEntries(TOOLS.map((t) => [t.name, t.plan]));
+    // The plan each tool's description states is the audience of the operation its API request calls.
+    const plans = Object.fromEntries(TOOLS.map((t) => [t.name, t.operation.audience]));
     expect(plans).toEqual({ search_products: "free", get_prices: "free", compare_basket: "pro", price_history: "basic", list_chains: "free", find_stores: "free", promotions: "pro" });
+    for (const tool of tools) {
+      const audience = plans[tool.name] as string;
+      expect(tool.description).toContain(`Plan: ${audience[0]!.toUpperCase()}${audience.slice(1)}.`);
+      expect(tool.description).not.toContain("{Plan}");
+    }
+  });
+
+  test("each tool's request calls the operation it declares", () => {
+    const args: Record<string, unknown> = { search_products: { query: "במבה" }, get_prices: { barcode: MILK }, compare_basket: { items: [{ barcode: MILK }] }, price_history: { barcode: MILK } };
+    for (const tool of TOOLS) {
+      const call = tool.request(tool.input.parse(args[tool.name] ?? {}));
+      const route = new RegExp(`^${tool.operation.path.replace(/:[a-z_]+/g, "[^/]+")}/$`);
+      expect({ tool: tool.name, method: call.method, path: call.path }).toEqual({ tool: tool.name, method: tool.operation.method.toUpperCase() as "GET" | "POST", path: expect.stringMatching(route) });
+    }
   });
 });
 

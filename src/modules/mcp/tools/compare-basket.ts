@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { COMPARE_BASKET } from "../../basket/index.ts";
 import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { ils, lines } from "../text.ts";
 
@@ -15,13 +16,13 @@ function chainLine(chain: any): string {
 export const compareBasket = defineTool({
   name: "compare_basket",
   title: "Compare a basket / השוואת סל קניות",
-  plan: "pro",
+  operation: COMPARE_BASKET,
   description:
     "Total price of a shopping list at every chain, cheapest first, with promotions open to all customers applied (multi-buy ones such as \"3 ב-10\" where the quantity qualifies) " +
     "and the per-item breakdown. Without `city` or `near`, each chain is priced at its usual (most common) prices; with `city`, at the chain's cheapest store in that city; with `near` (and `radius_km`), at its cheapest open store within the radius of the point — the store named, with its distance. " +
     "Products a chain does not sell are listed as missing; chains with every item rank first. " +
     "השוואת מחיר סל קניות בין הרשתות (איפה הסל הכי זול), כולל מבצעים; אפשר לפי עיר או ליד מיקום. " +
-    "Plan: Pro. Cost: 1 API call for the whole basket.",
+    "{Plan}. Cost: 1 API call for the whole basket.",
   input: z
     .object({
       items: z

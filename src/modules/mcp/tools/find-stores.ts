@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { GET_STORES } from "../../stores/index.ts";
 import { ChainId, City, Cursor, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { count, lines } from "../text.ts";
 
@@ -14,12 +15,12 @@ function storeLine(s: any): string {
 export const findStores = defineTool({
   name: "find_stores",
   title: "Find stores / איתור סניפים",
-  plan: "free",
+  operation: GET_STORES,
   description:
     "Supermarket stores near a point (nearest first, within `radius_km`) or in a city, with chain, branch name, address, distance and whether the store is " +
     "still open per the chain's store list. Stores whose coordinates the chains do not publish are placed at their city's centre, flagged as approximate. " +
     "סניפים של רשתות השיווק ליד מיקום מסוים (מהקרוב לרחוק) או בעיר, עם כתובת ומרחק. " +
-    "Plan: Free. Cost: 1 API call per page.",
+    "{Plan}. Cost: 1 API call per page.",
   input: z
     .object({
       near: Point.optional().describe("A point in Israel (the user's location / מיקום), e.g. { lat: 32.794, lon: 34.989 } in Haifa: stores within radius_km, nearest first"),

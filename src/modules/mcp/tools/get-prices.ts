@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { GET_PRICES } from "../../prices/index.ts";
 import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { count, ils, lines } from "../text.ts";
 
@@ -17,13 +18,13 @@ function priceLine(entry: any): string {
 export const getPrices = defineTool({
   name: "get_prices",
   title: "Prices of a product / מחירי מוצר",
-  plan: "free",
+  operation: GET_PRICES,
   description:
     "Current prices of one product at every chain (one entry per chain: the chain's most common shelf price and the price after promotions open to all), " +
     "cheapest first; or per store with granularity `store`. Narrow it to a city (`city`) or to stores near a point (`near`, `radius_km`; per store, with distances). " +
     "Prices are in shekels (₪) including VAT (Eilat stores: without). Get the barcode from search_products. " +
     "מחירי מוצר בכל הרשתות, מהזול ליקר; אפשר לפי עיר או ליד מיקום. " +
-    "Plan: Free. Cost: 1 API call.",
+    "{Plan}. Cost: 1 API call.",
   input: z
     .object({
       barcode: Barcode,

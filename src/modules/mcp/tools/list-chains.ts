@@ -1,16 +1,17 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { LIST_CHAINS } from "../../chains/index.ts";
 import { count } from "../text.ts";
 
 export const listChains = defineTool({
   name: "list_chains",
   title: "Supermarket chains / רשתות השיווק",
-  plan: "free",
+  operation: LIST_CHAINS,
   description:
     "Every supermarket chain the service knows (Shufersal, Rami Levy, Yohananof, Victory …): chain_id, Hebrew and English name, number of stores and products, " +
     "when its prices were last updated and whether they are current (`ok`), older than 36 hours (`stale`) or missing (`no_data`). " +
     "רשימת רשתות השיווק: שם, מספר סניפים ומוצרים ועדכניות המחירים. " +
-    "Plan: Free. Cost: 1 API call.",
+    "{Plan}. Cost: 1 API call.",
   input: z.object({}).strict(),
   request: () => ({ method: "GET", path: "/api/v1/chains/" }),
   summary: (data: any[]) => {

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { GET_PRICE_HISTORY } from "../../prices/index.ts";
 import { Barcode, ChainId } from "../arguments.ts";
 import { count, ils, lines } from "../text.ts";
 
@@ -32,12 +33,12 @@ function chainTrends(history: Change[]): string[] {
 export const priceHistory = defineTool({
   name: "price_history",
   title: "Price history / היסטוריית מחירים",
-  plan: "basic",
+  operation: GET_PRICE_HISTORY,
   description:
     "How a product's price changed at each chain over the last 1–24 months: one record per chain per date on which the chain's price changed, plus the window's first date. " +
     "Use it to tell whether a price is a real bargain or to see price rises. " +
     "היסטוריית מחירים של מוצר בכל רשת (עד 24 חודשים): מתי המחיר השתנה ולכמה. " +
-    "Plan: Basic. Cost: 1 API call.",
+    "{Plan}. Cost: 1 API call.",
   input: z
     .object({
       barcode: Barcode,

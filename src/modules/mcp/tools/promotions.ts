@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { GET_PROMOS } from "../../promos/index.ts";
 import { Barcode, ChainId, Cursor } from "../arguments.ts";
 import { ils, lines } from "../text.ts";
 
@@ -16,12 +17,12 @@ function promotionLine(p: any): string {
 export const promotions = defineTool({
   name: "promotions",
   title: "Promotions / מבצעים",
-  plan: "pro",
+  operation: GET_PROMOS,
   description:
     "Promotions running now, newest first, as the chains publish them (wording in Hebrew, e.g. \"3 ב-10\"): price or discount, minimum quantity, dates, " +
     "whether club membership or a coupon is needed, and the products included. Filter by chain, product (barcode) or store. " +
     "מבצעים פעילים ברשתות: לפי רשת, מוצר או סניף, כולל מבצעי מועדון. " +
-    "Plan: Pro. Cost: 1 API call per page.",
+    "{Plan}. Cost: 1 API call per page.",
   input: z
     .object({
       chain_id: ChainId.optional().describe("Only this chain's promotions"),

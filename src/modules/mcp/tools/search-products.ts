@@ -1,12 +1,13 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
+import { SEARCH_PRODUCTS } from "../../search/index.ts";
 import { Category, ChainId, Cursor } from "../arguments.ts";
 import { count, ils, lines } from "../text.ts";
 
 export const searchProducts = defineTool({
   name: "search_products",
   title: "Search products / חיפוש מוצרים",
-  plan: "free",
+  operation: SEARCH_PRODUCTS,
   description:
     "Find products sold by Israel's supermarket chains by name, brand or barcode, in Hebrew or English " +
     "(\"חלב תנובה 1 ליטר\", \"במבה\", \"coca cola\"); typos, Hebrew prefixes and package sizes are understood. " +
@@ -14,7 +15,7 @@ export const searchProducts = defineTool({
     "loose produce (tomatoes, bananas …) comes first as a generic product (`g-…`) compared across chains per kilogram. Results also give " +
     "the lowest shelf price and how many chains sell it. " +
     "חיפוש מוצרים ברשתות השיווק לפי שם, מותג או ברקוד, בעברית או באנגלית; מחזיר ברקוד, מחיר הנמוך ביותר ומספר הרשתות. " +
-    "Plan: Free. Cost: 1 API call.",
+    "{Plan}. Cost: 1 API call.",
   input: z
     .object({
       query: z.string().min(1).max(100).describe("What to look for (מה לחפש): a product name or part of one, a brand, or a barcode"),
