@@ -51,6 +51,6 @@ test("the error list documents every code", async () => {
   const page = await get(app, "/docs/errors");
   for (const code of Object.keys(ERROR_CODES)) expect(page.body).toContain(`id="${code}"`);
   // Who may call what, from each route's declared audience.
-  expect(page.body).toContain("<code>GET /api/v1/prices/:barcode/history</code></td><td>a secret key on the Basic plan or higher");
+  expect(page.body).toContain("<code>GET /api/v1/prices/{barcode}/history</code></td><td>a secret key on the Basic plan or higher");
   expect(page.body).toContain("<code>GET /api/v1/exports</code></td><td>a secret key on the Pro plan or higher; live keys only");
 });

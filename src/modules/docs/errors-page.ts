@@ -2,6 +2,7 @@ import { ERROR_CODES } from "../../http/encoding/problem.ts";
 import { escapeHtml } from "../../http/encoding/html.ts";
 import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
 import type { Audience, Operation } from "../../http/openapi/operation.ts";
+import { openapiPath } from "../../http/openapi/document.ts";
 
 /** Who may call an operation, as the access layer reads it from the operation's declaration. */
 function audienceText(audience: Audience): string {
@@ -19,7 +20,7 @@ function audienceText(audience: Audience): string {
 export function errorsPage(operations: readonly Operation[]): string {
   const access = operations
     .filter((op) => op.audience !== "public")
-    .map((op) => `<tr><td><code>${op.method.toUpperCase()} ${escapeHtml(op.path)}</code></td><td>${escapeHtml(audienceText(op.audience))}${op.liveOnly ? "; live keys only (<code>live_key_required</code>)" : ""}</td></tr>`)
+    .map((op) => `<tr><td><code>${op.method.toUpperCase()} ${escapeHtml(openapiPath(op.path))}</code></td><td>${escapeHtml(audienceText(op.audience))}${op.liveOnly ? "; live keys only (<code>live_key_required</code>)" : ""}</td></tr>`)
     .join("\n");
   const rows = Object.entries(ERROR_CODES)
     .map(([code, { status, title }]) => `<tr id="${code}"><td><code>${code}</code></td><td>${status}</td><td>${escapeHtml(title)}</td></tr>`)
