@@ -12,7 +12,7 @@
  * 100 calls. Data: the synthetic national database (`--data national`, default; `--scale`) or the
  * embedded demo data (`--data demo`: a data dir first-started in demo mode, kept under .bench-data/).
  *
- *   bun bench/batch.ts [--data national|demo] [--scale 0.25] [--seconds 10] [--quick] [--record]
+ *   bun bench/batch.ts [--data national|demo] [--scale 0.25] [--seconds 10] [--quick] [--record] [--no-write]
  *
  * Target: a batch of 100 under 5× a single call (warm, p50 and p90). Full runs record figures in
  * bench/RESULTS.md under "## Batch prices" (national) or "## Batch prices, demo data".
@@ -210,7 +210,7 @@ if (import.meta.main) {
     scale: numberOption(args, "scale", quick ? 0.05 : 0.25),
     seconds: numberOption(args, "seconds", quick ? 3 : 10),
     coldBatches: numberOption(args, "cold-batches", quick ? 5 : 20),
-    record: flag(args, "record") || !quick,
+    record: !flag(args, "no-write") && (flag(args, "record") || !quick),
   });
   console.log(markdown);
 }
