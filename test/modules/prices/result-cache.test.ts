@@ -42,4 +42,17 @@ describe("ResultCache", () => {
     expect(cache.get(1, "a", 0)).toBe("A'");
     expect(cache.get(1, "b", 0)).toBe("B");
   });
+
+  test("a hit moves an entry to the newest end only from the older half (the newer half goes after the older one anyway)", () => {
+    const cache = new ResultCache<string>(40);
+    for (const k of ["a", "b", "c", "d"]) cache.set(1, k, k.toUpperCase(), Infinity, 10);
+    expect(cache.get(1, "a", 0)).toBe("A"); // the oldest: moved after d
+    expect(cache.get(1, "d", 0)).toBe("D"); // the newer half: left where it is (b, c, d, a)
+    cache.set(1, "e", "E", Infinity, 10); // evicts b
+    cache.set(1, "f", "F", Infinity, 10); // evicts c
+    const held = () => ["a", "b", "c", "d", "e", "f"].filter((k) => cache.peek(k, 0) !== undefined);
+    expect(held()).toEqual(["a", "d", "e", "f"]);
+    cache.set(1, "g", "G", Infinity, 10); // evicts d: its hit came while it was among the newest
+    expect(held()).toEqual(["a", "e", "f"]);
+  });
 });
