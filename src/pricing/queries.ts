@@ -21,7 +21,8 @@ const PRODUCT_COLUMNS = "p.id, p.scope_chain_id, p.barcode, p.barcode_key, p.nam
 
 /** `"007290000066318"` → `"7290000066318"`; leading zeros are not significant. */
 export function barcodeKey(barcode: string): string {
-  return barcode.replace(/^0+(?=\d)/, "");
+  // Most barcodes have no leading zero: no regular expression run for them (a batch asks 100).
+  return barcode.charCodeAt(0) === 48 ? barcode.replace(/^0+(?=\d)/, "") : barcode;
 }
 
 /**

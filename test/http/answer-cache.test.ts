@@ -218,3 +218,26 @@ describe("backgroundPace", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
   });
 });
+
+describe("AnswerCache.held (the batch's lookups)", () => {
+  test("gives the current data's held answers and counts them as hits; a miss computes nothing; never a previous version's answer", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget));
+    const { deps, state } = fakeDeps(v1);
+    const compute = () => ({ value: `answer ${state.snapshot.version}`, validUntil: state.now + 10, weight: 1 });
+    cache.get(deps, "k", compute);
+    const held = cache.held(deps);
+    expect(held("k")).toEqual({ value: "answer 1", snapshot: v1 });
+    expect(held("other")).toBeUndefined();
+    expect(cache.counts).toEqual({ hit: 1, stale: 0, computed: 1 });
+    // After validUntil: gone, as for get.
+    state.now += 10;
+    expect(cache.held(deps)("k")).toBeUndefined();
+    // A new data version over budget: get would serve the previous answer as stale; held does not.
+    cache.get(deps, "k", compute);
+    state.snapshot = v2;
+    budget.spend(300);
+    expect(cache.held(deps)("k")).toBeUndefined();
+    expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 1", snapshot: v1, stale: true });
+  });
+});

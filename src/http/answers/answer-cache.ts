@@ -93,6 +93,22 @@ export class AnswerCache<V> {
     return this.computeFresh(deps, key, compute, generation);
   }
 
+  /**
+   * A lookup of the answers held for the current generation, by key, that computes nothing: for a
+   * caller asking many keys at once (the batch), the clock is read and the generation checked once
+   * for all of them. A hit is counted as get counts it; on a miss (undefined) ask get.
+   */
+  held(deps: AnswerSource, generation: number = deps.data.current.version): (key: string) => { value: V; snapshot: DataSnapshot } | undefined {
+    const now = deps.now().getTime();
+    this.rotate(generation, now);
+    const current = this.current;
+    return (key) => {
+      const hit = current.get(generation, key, now);
+      if (hit) this.counts.hit++;
+      return hit;
+    };
+  }
+
   /** The newest earlier generation's answer still valid, if any. */
   private peekPrevious(key: string, now: number): { value: V; snapshot: DataSnapshot } | undefined {
     for (const { cache, until } of this.previous) {

@@ -4,7 +4,7 @@ import { utf8 } from "../../http/encoding/json-bytes.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
 import { priceFilters } from "../prices/filters.ts";
-import { productPricesJson, type PriceQuery } from "../prices/service.ts";
+import { productPricesJsonLookup } from "../prices/service.ts";
 import type { BatchBody } from "./model.ts";
 
 /** What an item answers: the /prices/ answer's bytes, or its error. */
@@ -15,37 +15,43 @@ const ITEM_ERRORS: ReadonlySet<string> = new Set(["product_not_found", "chain_no
 
 /**
  * One item asked exactly as `GET /prices/?barcode=…&chain_id=…` with the batch's filters would
- * ask it — the same function the route calls (and its product resolution, resolveProduct), so
- * the same cached answer. An error /prices/ would answer for the item alone (unknown product,
+ * ask it — /prices/' own cache and, for an answer not held, the same function the route calls
+ * (and its product resolution, resolveProduct), so the same cached answer. An error /prices/ would answer for the item alone (unknown product,
  * unknown chain, a bare code several chains use) becomes the item's error.
  */
-function answerItem(deps: DataSet, body: BatchBody, filters: ItemFilters, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
+function answerItem(lookups: ItemLookups, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
   try {
-    return productPricesJson(deps, item.barcode, body.granularity, filters.of(item.chain_id), { allowStale });
+    return lookups.of(item.chain_id)(item.barcode, { allowStale });
   } catch (error) {
     if (error instanceof ApiError && ITEM_ERRORS.has(error.code)) return { error };
     throw error;
   }
 }
 
-/** The /prices/ filters of the batch's items, made once per distinct item `chain_id` (most batches: once). */
-class ItemFilters {
-  private readonly made = new Map<string | undefined, PriceQuery>();
+type ItemLookup = ReturnType<typeof productPricesJsonLookup>;
+
+/**
+ * The /prices/ lookups of the batch's items (their filters and cache keys' filter part), made once
+ * per distinct item `chain_id` (most batches: once).
+ */
+class ItemLookups {
+  private readonly made = new Map<string | undefined, ItemLookup>();
 
   constructor(
     private readonly deps: DataSet,
     private readonly body: BatchBody,
   ) {}
 
-  of(chainId: string | undefined): PriceQuery {
-    let query = this.made.get(chainId);
-    if (!query) {
+  of(chainId: string | undefined): ItemLookup {
+    let lookup = this.made.get(chainId);
+    if (!lookup) {
       const { body } = this;
-      query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
+      const query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
       if (body.chain_ids) query.chainIds = body.chain_ids;
-      this.made.set(chainId, query);
+      lookup = productPricesJsonLookup(this.deps, body.granularity, query);
+      this.made.set(chainId, lookup);
     }
-    return query;
+    return lookup;
   }
 }
 
@@ -67,14 +73,14 @@ export function checkBatchFilters(deps: DataSet, body: BatchBody): void {
  * AnswerCache); when that would mix versions, those items are asked again on the current data.
  */
 export function batchPricesJson(deps: DataSet, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const filters = new ItemFilters(deps, body);
-  const answers = body.items.map((item) => answerItem(deps, body, filters, item, true));
+  const lookups = new ItemLookups(deps, body);
+  const answers = body.items.map((item) => answerItem(lookups, item, true));
   const versions = new Set(answers.flatMap((a) => ("snapshot" in a ? [a.snapshot.version] : [])));
   if (versions.size > 1) {
     const current = deps.data.current.version;
     body.items.forEach((item, i) => {
       const a = answers[i]!;
-      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(deps, body, filters, item, false);
+      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(lookups, item, false);
     });
   }
   const snapshot = answers.find((a): a is { json: PrebuiltJson; snapshot: DataSnapshot } => "snapshot" in a)?.snapshot ?? deps.data.current;

@@ -199,9 +199,22 @@ function filterKey(query: PriceQuery) {
   return [query.chainId ?? null, query.chainIds ?? null, query.city ?? null, query.region ?? null, near];
 }
 
-function pricesKey(kind: string, barcode: string, granularity: Granularity, query: PriceQuery): string {
-  return JSON.stringify([kind, granularity, barcodeKey(barcode), ...filterKey(query)]);
+function pricesKey(kind: AnswerKind, barcode: string, granularity: Granularity, query: PriceQuery): string {
+  return pricesKeys(kind, granularity, query)(barcode);
 }
+
+/**
+ * The cache keys of one question's filters, by barcode: `[kind, granularity, barcodeKey, ...filters]`
+ * as JSON, the part around the barcode made once (a batch asks 100 barcodes with the same filters).
+ */
+function pricesKeys(kind: AnswerKind, granularity: Granularity, query: PriceQuery): (barcode: string) => string {
+  const head = `${JSON.stringify([kind, granularity]).slice(0, -1)},`;
+  const tail = `,${JSON.stringify(filterKey(query)).slice(1)}`;
+  return (barcode) => head + JSON.stringify(barcodeKey(barcode)) + tail;
+}
+
+/** What a cached /prices/ answer holds: entries (`o`, chain granularity: the widget reads them too) or the serialized data (`q`). */
+type AnswerKind = "o" | "q";
 
 function pricesData(product: ProductRow, prices: readonly PriceEntry[]) {
   return {
@@ -235,17 +248,43 @@ export function productPricesJson(
   options: { allowStale?: boolean } = {},
 ): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const resolve = () => requireProduct(deps, barcode, query.chainId);
-  const allowStale = options.allowStale ?? true;
-  if (granularity === "chain") {
-    // Chain answers are computed once as entries (the widget reads the same ones) and serialized
-    // once per computed answer.
-    const { value, snapshot } = cachedAnswer(deps, pricesKey("o", barcode, granularity, query), resolve, granularity, query, false, allowStale);
-    let json = serializedAnswers.get(value);
-    if (!json) serializedAnswers.set(value, (json = PrebuiltJson.of(pricesData(value.product, value.prices!))));
-    return { json, snapshot };
-  }
-  const { value, snapshot } = cachedAnswer(deps, pricesKey("q", barcode, granularity, query), resolve, granularity, query, true, allowStale);
-  return { json: value.json!, snapshot };
+  const kind = answerKind(granularity);
+  const { value, snapshot } = cachedAnswer(deps, pricesKey(kind, barcode, granularity, query), resolve, granularity, query, kind === "q", options.allowStale ?? true);
+  return { json: answerJson(value), snapshot };
+}
+
+/**
+ * productPricesJson for many barcodes asked with the same granularity and filters (the batch's
+ * items): the key's filter part is made once, the clock read once, and an answer held for the
+ * current data costs one cache lookup; any other takes productPricesJson's own path.
+ */
+export function productPricesJsonLookup(
+  deps: DataSet,
+  granularity: Granularity,
+  query: PriceQuery,
+): (barcode: string, options?: { allowStale?: boolean }) => { json: PrebuiltJson; snapshot: DataSnapshot } {
+  const keyOf = pricesKeys(answerKind(granularity), granularity, query);
+  const held = cacheOf(deps).held(deps);
+  return (barcode, options) => {
+    const hit = held(keyOf(barcode));
+    return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
+  };
+}
+
+/**
+ * Chain answers are computed once as entries (the widget reads the same ones) and serialized once
+ * per computed answer; store answers are cached serialized.
+ */
+function answerKind(granularity: Granularity): AnswerKind {
+  return granularity === "chain" ? "o" : "q";
+}
+
+/** A cached answer's `data` serialized (once per answer: see answerKind). */
+function answerJson(value: Answer): PrebuiltJson {
+  if (value.json) return value.json;
+  let json = serializedAnswers.get(value);
+  if (!json) serializedAnswers.set(value, (json = PrebuiltJson.of(pricesData(value.product, value.prices!))));
+  return json;
 }
 
 // A memo attached to each (frozen, immutable) cached answer, gone with it: no app state.
