@@ -220,3 +220,53 @@ describe("batch quota: one call per 10 items, rounded up", () => {
     expect(res.body.meta.calls).toBe(10);
   });
 });
+
+describe("large batch answers (written into the module's reused buffer)", () => {
+  test("batches sent one after another and at once each arrive whole: gzip inflates to exactly the identity answer, Content-Length and headers as for any answer", async () => {
+    // 100 store-granularity items: ~100 KB as JSON, tens of KB gzipped — both past AnswerBuffer's reuseFrom.
+    const bodyOf = (offset: number) =>
+      JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ barcode: (i + offset) % 4 === 3 ? "1234567890123" : (i + offset) % 2 ? MILK : BREAD })), granularity: "store" });
+    // Over a real socket: the answer as sent (Content-Length, the gzip bytes as they are).
+    const server = ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
+    const url = `http://127.0.0.1:${server.server!.port}/api/v1/prices/batch/`;
+    const send = (body: string, encoding: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", "accept-encoding": encoding, ...key }, body, decompress: false });
+    try {
+      const expected = async (offset: number) => ((await (await send(bodyOf(offset), "identity")).json()) as any).data;
+      const wanted = [await expected(0), await expected(1)];
+      expect(wanted[0]).not.toEqual(wanted[1]);
+      const check = async (res: Response, offset: number, encoding: string) => {
+        expect(res.status).toBe(200);
+        const raw = new Uint8Array(await res.arrayBuffer());
+        expect(raw.length).toBeGreaterThan(16 * 1024);
+        expect(res.headers.get("content-length")).toBe(String(raw.length));
+        expect(res.headers.get("content-type")).toBe("application/json;charset=utf-8");
+        expect(res.headers.get("vary")).toContain("Accept-Encoding");
+        expect(res.headers.get("x-request-id")).toBeTruthy();
+        expect(res.headers.get("content-encoding")).toBe(encoding === "gzip" ? "gzip" : null);
+        const text = new TextDecoder().decode(encoding === "gzip" ? Bun.gunzipSync(raw) : raw);
+        const answer = JSON.parse(text) as any;
+        expect(answer.data).toEqual(wanted[offset]);
+        expect(answer.meta).toMatchObject({ items: 100, calls: 10 });
+        return text;
+      };
+      // One after another, alternating bodies and encodings: each answer overwrites the last one's bytes.
+      const texts: Record<string, string> = {};
+      for (const offset of [0, 1, 0, 1]) for (const encoding of ["gzip", "identity"]) {
+        const text = await check(await send(bodyOf(offset), encoding), offset, encoding);
+        const data = text.slice(0, text.indexOf(',"meta":'));
+        texts[`${offset}/${encoding}`] ??= data;
+        expect(data).toBe(texts[`${offset}/${encoding}`]!); // the same batch, the same bytes each time
+      }
+      // The gzip answer inflates to exactly the identity answer's bytes.
+      expect(texts["0/gzip"]).toBe(texts["0/identity"]!);
+      expect(texts["1/gzip"]).toBe(texts["1/identity"]!);
+      // At once: every response is made before any body is read.
+      const cases = Array.from({ length: 8 }, (_, i) => ({ offset: i % 2, encoding: i % 4 < 2 ? "gzip" : "identity" }));
+      const responses = await Promise.all(cases.map((c) => send(bodyOf(c.offset), c.encoding)));
+      for (const [i, res] of responses.entries()) await check(res, cases[i]!.offset, cases[i]!.encoding);
+    } finally {
+      await ctx.app.stop();
+    }
+  });
+});

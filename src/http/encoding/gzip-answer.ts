@@ -110,12 +110,15 @@ export function joinHeads(parts: (Uint8Array | CompressedHead)[]): CompressedHea
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
 const STORED_MAX = 0xffff;
 
-/** A gzip member of the compressed head followed by `tail` (sent as stored blocks, the last final). */
-export function gzipWithTail(head: CompressedHead, tail: Uint8Array): Uint8Array {
+/**
+ * A gzip member of the compressed head followed by `tail` (sent as stored blocks, the last final),
+ * written into `allocate(size)` (default: a buffer of its own; see AnswerBuffer).
+ */
+export function gzipWithTail(head: CompressedHead, tail: Uint8Array, allocate: (size: number) => Uint8Array = unfilledBytes): Uint8Array {
   const blocks = storedBlockCount(tail.length);
   let deflatedLength = 0;
   for (const chunk of head.deflated) deflatedLength += chunk.length;
-  const out = unfilledBytes(GZIP_HEADER.length + deflatedLength + blocks * 5 + tail.length + 8);
+  const out = allocate(GZIP_HEADER.length + deflatedLength + blocks * 5 + tail.length + 8);
   out.set(GZIP_HEADER, 0);
   let at = GZIP_HEADER.length;
   for (const chunk of head.deflated) {

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type * as z from "zod";
 import { acceptsGzip, compressHead, gzipWithTail, joinHeads, unfilledBytes, type CompressedHead } from "./gzip-answer.ts";
+import { AnswerBuffer } from "./answer-buffer.ts";
 
 /**
  * The `data` of an answer serialized once and reused across requests (hot read paths whose
@@ -108,12 +109,13 @@ const META = encoder.encode(',"meta":');
 const TAIL = encoder.encode("}");
 
 /**
- * `{"data":<bytes>,"meta":<meta>}` as one UTF-8 buffer. Not zero-filled first (every byte is
- * written): zero-filling a fresh half-megabyte buffer cost more than the copy into it.
+ * `{"data":<bytes>,"meta":<meta>}` as one UTF-8 buffer, from `allocate(size)` (default: a buffer
+ * of its own; see AnswerBuffer). Not zero-filled first (every byte is written): zero-filling a
+ * fresh half-megabyte buffer cost more than the copy into it.
  */
-export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
+export function envelopeBytes(data: PrebuiltJson, meta: unknown, allocate: (size: number) => Uint8Array = unfilledBytes): Uint8Array {
   const metaBytes = encoder.encode(JSON.stringify(meta ?? {}));
-  const out = unfilledBytes(HEAD.length + data.size + META.length + metaBytes.length + TAIL.length);
+  const out = allocate(HEAD.length + data.size + META.length + metaBytes.length + TAIL.length);
   out.set(HEAD, 0);
   let at = data.writeTo(out, HEAD.length);
   out.set(META, at);
@@ -124,8 +126,8 @@ export function envelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
 }
 
 /** The same envelope gzipped: the data part deflated once per answer, `meta` appended as is. */
-export function gzippedEnvelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Array {
-  return gzipWithTail(data.compressedHead(), encoder.encode(`,"meta":${JSON.stringify(meta ?? {})}}`));
+export function gzippedEnvelopeBytes(data: PrebuiltJson, meta: unknown, allocate: (size: number) => Uint8Array = unfilledBytes): Uint8Array {
+  return gzipWithTail(data.compressedHead(), encoder.encode(`,"meta":${JSON.stringify(meta ?? {})}}`), allocate);
 }
 
 /**
@@ -133,6 +135,9 @@ export function gzippedEnvelopeBytes(data: PrebuiltJson, meta: unknown): Uint8Ar
  * the status and headers the hooks set. Register it in the module before its routes.
  */
 export function prebuiltJson() {
+  // Large answers are written into one buffer, reused (see AnswerBuffer).
+  const buffer = new AnswerBuffer();
+  const allocate = (size: number) => buffer.take(size);
   // No plugin name: each module needs its own copy (named plugins are deduplicated app-wide).
   return new Elysia().mapResponse({ as: "scoped" }, ({ request, responseValue, set }) => {
     const value = responseValue as { data?: unknown; meta?: unknown } | null;
@@ -140,16 +145,19 @@ export function prebuiltJson() {
     // Caches must key on the client's Accept-Encoding (the widget's answers also vary by Origin).
     const vary = set.headers.vary;
     set.headers.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
-    if (value.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
-      set.headers["content-type"] = "application/json;charset=utf-8";
-      set.headers["content-encoding"] = "gzip";
-      return gzippedEnvelopeBytes(value.data, value.meta) as unknown as Response;
-    }
-    // Bytes (not a Response) are turned into a Response by Elysia in one step with set.headers
-    // and set.status; a Response returned here would be copied once more to merge the headers.
-    // (Elysia's types ask for a Response; at run time any answer value is mapped.)
     set.headers["content-type"] = "application/json;charset=utf-8";
-    return envelopeBytes(value.data, value.meta) as unknown as Response;
+    let bytes: Uint8Array;
+    if (value.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
+      set.headers["content-encoding"] = "gzip";
+      bytes = gzippedEnvelopeBytes(value.data, value.meta, allocate);
+    } else bytes = envelopeBytes(value.data, value.meta, allocate);
+    // The reused buffer's bytes are copied into a Response here, before another answer is written
+    // there (Elysia adds the hooks' headers to it). Other bytes (not a Response) are turned into one
+    // by Elysia in one step with set.headers and set.status: a Response returned here costs a
+    // second one to merge the headers — worth it only to reuse a large answer's buffer.
+    // (Elysia's types ask for a Response; at run time any answer value is mapped.)
+    if (buffer.holds(bytes)) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: set.headers as Record<string, string> });
+    return bytes as unknown as Response;
   });
 }
 
