@@ -96,10 +96,23 @@ test("secret box: sealed under a 0600 key file beside the database, made on firs
   }
 });
 
-test("retry schedule: about 10 s, 30 s, 90 s… with ±20 % jitter, at most 6 h apart, within 24 h", () => {
-  expect([1, 2, 3, 4].map((n) => retryDelayMs(n, () => 0.5))).toEqual([10_000, 30_000, 90_000, 270_000]);
+test("retry schedule: about 10 s, 30 s, 2 min, then ×4 up to 4 h apart, with ±20 % jitter, within 24 h", () => {
+  const mid = () => 0.5;
+  expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, mid))).toEqual([10_000, 30_000, 120_000, 480_000, 1_920_000, 7_680_000, 4 * 3600_000, 4 * 3600_000]);
   expect(retryDelayMs(1, () => 0)).toBe(8_000);
   expect(retryDelayMs(1, () => 0.999999)).toBe(12_000);
-  expect(retryDelayMs(20, () => 0.5)).toBe(6 * 3600_000);
-  expect(nextAttemptAt(0, DELIVERY_WINDOW_MS - 1000, 12, () => 0.5)).toBeNull();
+  expect(retryDelayMs(3, () => 0)).toBe(96_000);
+  expect(retryDelayMs(40, () => 0)).toBe(3.2 * 3600_000);
+  expect(retryDelayMs(40, () => 0.999999)).toBeLessThanOrEqual(4.8 * 3600_000);
+  // A failing delivery's attempts over the day: the first at 0, then until the next would be past 24 h.
+  const attempts = [0];
+  for (let at: number | null = 0; at !== null; ) {
+    at = nextAttemptAt(0, at, attempts.length, mid);
+    if (at !== null) attempts.push(at);
+  }
+  expect(attempts.slice(0, 4)).toEqual([0, 10_000, 40_000, 160_000]);
+  expect(attempts.length).toBe(12);
+  expect(attempts.at(-1)!).toBeLessThanOrEqual(DELIVERY_WINDOW_MS);
+  expect(DELIVERY_WINDOW_MS - attempts.at(-1)!).toBeLessThan(4 * 3600_000);
+  expect(nextAttemptAt(0, DELIVERY_WINDOW_MS - 1000, 12, mid)).toBeNull();
 });

@@ -347,7 +347,7 @@ export interface paths {
          * The delivery log of a price alert
          * @description Plan: Pro. The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.
          *
-         *     A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.
+         *     A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 2 min, then 4 times longer each time — 8 min, 32 min, 2 h — up to 4 h apart) for 24 hours after the event, then marked `failed`. A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.
          *
          *     Errors: 404 `alert_not_found` (no such alert in this account), 400 `invalid_parameter`/`invalid_cursor`, 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required` (Pro), 429 `rate_limited`/`quota_exceeded`.
          */
@@ -532,7 +532,7 @@ export interface webhooks {
          *
          *     **Verify every request** before trusting it: `Mehir-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` where the HMAC is of the string `<t>.<raw body>` keyed with the alert's secret (`whsec_…`, shown once at creation). Compare in constant time, on the raw bytes (not re-serialized JSON), and refuse a `t` more than 5 minutes away from your clock (replays). `Mehir-Event-Id` equals the body's `id` and is the same on every retry: deduplicate on it.
          *
-         *     Answer 2xx within 10 s (queue the work, answer first). Anything else — an error status, a redirect (3xx: never followed), a timeout — is retried with exponential backoff and jitter (about 10 s, 30 s, 90 s, … up to 6 h apart) for 24 h, then the delivery is marked failed. An endpoint failing for 3 days is disabled (its alert says so).
+         *     Answer 2xx within 10 s (queue the work, answer first). Anything else — an error status, a redirect (3xx: never followed), a timeout — is retried with exponential backoff and jitter (about 10 s, 30 s, 2 min, 8 min, … up to 4 h apart) for 24 h, then the delivery is marked failed. An endpoint failing for 3 days is disabled (its alert says so).
          */
         post: operations["priceAlertEvent"];
         delete?: never;

@@ -237,7 +237,7 @@ describe("evaluation and delivery", () => {
     };
     const firstFailure = s.timers.now();
     await drop(1000);
-    // Retries over the day: about 10 s, 30 s, 90 s, …, then the delivery is failed.
+    // Retries over the day: about 10 s, 30 s, 2 min, 8 min, …, then the delivery is failed.
     // Time moves timer by timer, each attempt finishing before the next (as on a real clock).
     const end = s.timers.now() + 25 * 3600_000;
     for (let next = s.timers.nextDue(); next !== null && next <= end; next = s.timers.nextDue()) {
@@ -248,7 +248,7 @@ describe("evaluation and delivery", () => {
     expect(log[0].status).toBe("failed");
     expect(log[0].attempts).toBeGreaterThanOrEqual(10);
     const times = s.sent.map((x) => Number(/t=(\d+)/.exec(x.headers["mehir-signature"]!)![1]));
-    expect(times.slice(1, 4).map((t, i) => t - times[i]!)).toEqual([10, 30, 90]);
+    expect(times.slice(1, 5).map((t, i) => t - times[i]!)).toEqual([10, 30, 120, 480]);
     expect((await call(s.app, "GET", `/api/v1/alerts/${id}/`, key)).body.data.status).toBe("active");
 
     // Three days after the first failure another event fails: the endpoint has failed for 3 days → disabled.

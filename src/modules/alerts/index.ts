@@ -114,7 +114,7 @@ export const LIST_ALERT_DELIVERIES = operation({
   tags: ["alerts"],
   description:
     "The alert's events, newest first, cursor-paginated: `event_id`, `status` (`pending` while being retried, `succeeded`, `failed`), `attempts`, `last_response_code`, `last_error`, `next_retry_at`, and the `payload` as sent.\n\n" +
-    "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 90 s, 4.5 min, 13.5 min, 40 min, 2 h, then every 6 h) for 24 hours after the event, then marked `failed`. " +
+    "A delivery succeeds on a 2xx answer within 10 s; otherwise it is retried with exponential backoff and ±20 % jitter (about 10 s, 30 s, 2 min, then 4 times longer each time — 8 min, 32 min, 2 h — up to 4 h apart) for 24 hours after the event, then marked `failed`. " +
     "A 3xx answer is a failure (redirects are not followed). Deliveries are kept in the database: a restart resumes them, and one answered 2xx is never sent again. A receiver may still, rarely, see an event twice (a crash between its answer and the record): deduplicate on `Mehir-Event-Id`.\n\n" +
     `Errors: ${NOT_FOUND}, 400 \`invalid_parameter\`/\`invalid_cursor\`, ${COMMON_ERRORS}.`,
 });

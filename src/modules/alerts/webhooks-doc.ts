@@ -15,7 +15,7 @@ export function alertWebhooks() {
           "POSTed to the alert's `url` after the import that made its condition true (one event per alert and data version; not again while the condition stays true), and by `POST /api/v1/alerts/{id}/test/` (`data.test: true`).\n\n" +
           "**Verify every request** before trusting it: `Mehir-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` where the HMAC is of the string `<t>.<raw body>` keyed with the alert's secret (`whsec_…`, shown once at creation). " +
           "Compare in constant time, on the raw bytes (not re-serialized JSON), and refuse a `t` more than 5 minutes away from your clock (replays). `Mehir-Event-Id` equals the body's `id` and is the same on every retry: deduplicate on it.\n\n" +
-          "Answer 2xx within 10 s (queue the work, answer first). Anything else — an error status, a redirect (3xx: never followed), a timeout — is retried with exponential backoff and jitter (about 10 s, 30 s, 90 s, … up to 6 h apart) for 24 h, then the delivery is marked failed. An endpoint failing for 3 days is disabled (its alert says so).",
+          "Answer 2xx within 10 s (queue the work, answer first). Anything else — an error status, a redirect (3xx: never followed), a timeout — is retried with exponential backoff and jitter (about 10 s, 30 s, 2 min, 8 min, … up to 4 h apart) for 24 h, then the delivery is marked failed. An endpoint failing for 3 days is disabled (its alert says so).",
         tags: ["alerts"],
         security: [],
         parameters: [
