@@ -1,8 +1,8 @@
 /**
  * Worker entrypoint: evaluates the price alerts after a new data version (evaluation-job.ts)
- * off the serving thread, at the imports' CPU priority, on its own connections. Started by
- * AlertEvaluator, one pass per worker; the compiled binary lists this file as an extra
- * entrypoint (scripts/build.ts).
+ * off the serving thread, at the imports' CPU priority, on its own connections. Kept between
+ * passes by EvaluationThread: each message is one pass, answered with its outcomes; the compiled
+ * binary lists this file as an extra entrypoint (scripts/build.ts).
  *
  * The pass's modules are imported only once the thread's priority is lowered: loading them
  * (transpiling and evaluating some 50 modules, zod's schemas, the registry) took 0.2–0.7 s of CPU
@@ -14,9 +14,13 @@ import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
 
 declare const self: Worker;
 
+/** Whether this thread's priority is lowered (by its first job; threads keep theirs). */
+let lowered = false;
+
 self.onmessage = async (event: MessageEvent<EvaluationJob>) => {
   const job = event.data;
-  runAtImportPriority(job.priority);
+  if (!lowered) runAtImportPriority(job.priority);
+  lowered = true;
   let reply: EvaluationReply;
   try {
     const { runEvaluationJob } = await import("./evaluation-job.ts");

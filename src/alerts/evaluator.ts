@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
 import type { AppData } from "../deps.ts";
 import type { AlertStore } from "./alert-store.ts";
-import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
+import type { EvaluationJob } from "./evaluation-job.ts";
 import { evaluationPass, recordOutcomes, type Outcome, type PassResult } from "./evaluation-pass.ts";
-import { workerSpecifier } from "../workers.ts";
+import { EvaluationThread } from "./evaluation-thread.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
@@ -25,8 +25,9 @@ const isFile = (db: Database) => db.filename !== "" && db.filename !== ":memory:
 
 /**
  * Evaluates the active alerts after a new data version is served, off the request path: each
- * pass runs in a Worker (evaluation-worker.ts) on its own connections, at the imports' CPU
- * priority; the serving thread only starts it and writes what it evaluated — states and events,
+ * pass runs in the evaluation worker (evaluation-thread.ts: one thread, started at the first pass
+ * and kept) on its own connections, at the imports' CPU priority; the serving thread only asks
+ * for the pass and writes what it evaluated — states and events,
  * in transactions of 50 alerts (a fraction of a millisecond each), one per turn of the event loop
  * (bench/alerts.ts measures the API's p99 while 1,000 alerts are evaluated). Databases in memory
  * (tests) cannot be opened from another thread: there the same pass (evaluation-pass.ts) runs on
@@ -39,8 +40,11 @@ export class AlertEvaluator {
   private stopped = false;
   /** Shared with the pass's worker: 1 ends it early (the server is stopping). */
   private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly thread: EvaluationThread;
 
-  constructor(private readonly deps: EvaluatorDeps) {}
+  constructor(private readonly deps: EvaluatorDeps) {
+    this.thread = new EvaluationThread(deps.log);
+  }
 
   /** Evaluates every active alert behind the served data version; calls during a pass queue one more pass. */
   run(): Promise<void> {
@@ -59,9 +63,16 @@ export class AlertEvaluator {
     return this.running;
   }
 
+  /** Ends a pass under way early (what it evaluated is written at the next start) and the worker thread. */
   stop(): void {
     this.stopped = true;
     Atomics.store(this.stopFlag, 0, 1);
+    this.thread.close();
+  }
+
+  /** The evaluation worker's thread id, null when none runs (tests: one thread for every pass, none after stop). */
+  get threadId(): number | null {
+    return this.thread.threadId;
   }
 
   private async pass(): Promise<void> {
@@ -96,33 +107,19 @@ export class AlertEvaluator {
   }
 
   /** The worker's evaluation of the alerts behind the data version; null when it failed (logged). */
-  private evaluateInWorker(now: number): Promise<{ version: number; outcomes: Outcome[] } | null> {
+  private async evaluateInWorker(now: number): Promise<{ version: number; outcomes: Outcome[] } | null> {
     const { app, log } = this.deps;
-    const worker = new Worker(workerSpecifier("alerts/evaluation-worker.ts"));
-    return new Promise((resolve) => {
-      const finish = (result: { version: number; outcomes: Outcome[] } | null) => {
-        worker.terminate();
-        resolve(result);
-      };
-      worker.onmessage = (event: MessageEvent<EvaluationReply>) => {
-        const reply = event.data;
-        if (reply.kind === "done") return finish(reply);
-        log.warn("alerts: evaluation failed", { error: reply.message });
-        finish(null);
-      };
-      worker.onerror = (event) => {
-        log.warn("alerts: evaluation failed", { error: event.message });
-        finish(null);
-      };
-      const job: EvaluationJob = {
-        pricesPath: app.db.prices.filename,
-        accountsPath: app.db.accounts.filename,
-        settings: app.settings,
-        now,
-        priority: app.settings.importPriority,
-        stop: this.stopFlag.buffer as SharedArrayBuffer,
-      };
-      worker.postMessage(job);
-    });
+    const job: EvaluationJob = {
+      pricesPath: app.db.prices.filename,
+      accountsPath: app.db.accounts.filename,
+      settings: app.settings,
+      now,
+      priority: app.settings.importPriority,
+      stop: this.stopFlag.buffer as SharedArrayBuffer,
+    };
+    const reply = await this.thread.evaluate(job);
+    if (reply?.kind === "done") return reply;
+    if (reply) log.warn("alerts: evaluation failed", { error: reply.message });
+    return null;
   }
 }
