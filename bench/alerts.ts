@@ -1,23 +1,32 @@
 /**
  * Price alerts under load (issue 24: "the API's p99 unchanged while 1,000 alerts are evaluated").
  * The real server (`startServer`, as `mehir serve`) on the synthetic national database, /prices/
- * at chain granularity driven by wrk (an external load generator) at 50 connections. Each round
- * has three wrk runs of the same length:
- *   steady            no new data;
+ * at chain granularity driven by wrk (an external load generator) at 50 connections. Each pair
+ * has two wrk runs of the same length, in alternating order (pair 1 with alerts first, pair 2
+ * without first, …) so that neither always follows the other:
  *   import + alerts   a new data version is committed 2 s in (prices of 300 products drop 9 % at
  *                     the biggest chain), with 1,000 alerts active (10 Pro accounts × 100, on the
  *                     1,000 first products; below_ils / drop_pct / promotion), evaluated after the
- *                     change (in the evaluation Worker) and their events delivered to a receiver
+ *                     change (in the evaluation worker) and their events delivered to a receiver
  *                     on 127.0.0.1 (from the server's delivery thread);
  *   import, no alerts the same change back (the same rows), the alerts disabled — the baseline:
- *                     answers are recomputed after a new data version in both import runs.
- * The figure is the p99 of "import + alerts" against "import, no alerts" (ratio per round, median).
+ *                     answers are recomputed after a new data version in both runs.
+ * Measured per run: wrk's figures; the server's CPU by thread (/proc/PID/task: the serving thread
+ * per request, the idle-priority evaluation thread, the other threads — JIT, GC, pools — and
+ * threads that ended); and a probe (GET /healthz every 20 ms on its own connection, queued behind
+ * wrk's requests) whose latency is read in the pass window — from the commit until every alert is
+ * evaluated, the same length after the commit in the paired run without alerts.
+ * The figures: median p99 with alerts ÷ median p99 without (and per pair), the same for the
+ * probe in the pass window, req/s and the serving thread's CPU per request.
  *
- *   bun bench/alerts.ts [--scale 0.25] [--alerts 1000] [--seconds 15] [--rounds 3] [--quick]
+ *   bun bench/alerts.ts [--scale 0.25] [--alerts 1000] [--seconds 10] [--pairs 5] [--steady] [--quick] [--no-write]
  *
- * Full runs (no --quick) record their figures in bench/RESULTS.md under "## Alerts".
+ * The default (≈ 2.5 min with the national database built) is the official figure, recorded in
+ * bench/RESULTS.md under "## Alerts"; --quick (small database, 200 alerts, 2 pairs of 6 s) and
+ * --no-write do not write it. --steady adds a run without any import before each pair.
  */
 import { Database } from "bun:sqlite";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCOUNTS_FILE, PRICES_FILE, openDatabase } from "../src/db/open.ts";
 import { ACCOUNT_MIGRATIONS } from "../src/db/account-schema.ts";
@@ -25,22 +34,29 @@ import { bumpDataVersion } from "../src/data-state.ts";
 import { ensureNational } from "./national.ts";
 import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createLiveBenchKey } from "./lib/bench-key.ts";
-import { startApi, type ServerProcess } from "./lib/processes.ts";
+import { cpuSeconds, startApi, type ServerProcess } from "./lib/processes.ts";
 import { findWrk, runWrk, type WrkReport } from "./lib/wrk.ts";
 import { flag, numberOption } from "./lib/args.ts";
-import { int, ms } from "./lib/stats.ts";
+import { int, ms, percentile } from "./lib/stats.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
 
 const args = process.argv.slice(2);
 const quick = flag(args, "quick");
+const write = !quick && !flag(args, "no-write");
+const steady = flag(args, "steady");
 const scale = numberOption(args, "scale", quick ? 0.05 : 0.25);
 const alertCount = numberOption(args, "alerts", quick ? 200 : 1000);
-const seconds = numberOption(args, "seconds", quick ? 6 : 15);
-const rounds = numberOption(args, "rounds", quick ? 1 : 3);
+const seconds = numberOption(args, "seconds", quick ? 6 : 10);
+const pairs = numberOption(args, "pairs", quick ? 2 : 5);
 const CONNECTIONS = 50;
 const PER_ACCOUNT = 100;
+const COMMIT_AFTER_MS = 2000;
+const PROBE_EVERY_MS = 20;
 const CHANGED = Math.min(300, Math.floor(alertCount * 0.3));
+const WITH = `import + ${int(alertCount)} alerts`;
+const WITHOUT = "import, no alerts";
 const say = (msg: string) => console.error(`[alerts] ${msg}`);
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 const dataDir = ensureNational(scale, { say });
 const prices = new Database(join(dataDir, PRICES_FILE));
@@ -75,25 +91,98 @@ function commitChange(factor: number): number {
 const setAlerts = (status: "active" | "disabled") =>
   accounts.run(`UPDATE alerts SET status = ? WHERE account_id IN (SELECT id FROM accounts WHERE email LIKE '${BENCH_EMAILS}')`, [status]);
 
+/** CPU seconds of each live thread of a process: id, name, scheduling policy (5 = SCHED_IDLE). */
+function threadCpu(pid: number): Map<number, { name: string; idle: boolean; seconds: number }> {
+  const threads = new Map<number, { name: string; idle: boolean; seconds: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(Number(tid), { name, idle: f[38] === "5", seconds: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // Ended meanwhile: counted with the ended threads.
+    }
+  }
+  return threads;
+}
+
+/** Where a server's CPU went between two readings, seconds: the serving thread, idle-priority threads, the other live ones, ended ones; live threads by name. */
+interface ThreadShare {
+  serving: number;
+  idle: number;
+  others: number;
+  byName: Record<string, number>;
+  ended: number;
+}
+
+function threadShare(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>, processSeconds: number): ThreadShare {
+  const share: ThreadShare = { serving: 0, idle: 0, others: 0, byName: {}, ended: 0 };
+  let live = 0;
+  for (const [tid, t] of after) {
+    const used = t.seconds - (before.get(tid)?.seconds ?? 0);
+    live += used;
+    if (tid === pid) share.serving += used;
+    else {
+      if (t.idle) share.idle += used;
+      else share.others += used;
+      const name = `${t.idle ? "idle " : ""}${t.name.replace(/\s*\d+$/, "")}`;
+      share.byName[name] = (share.byName[name] ?? 0) + used;
+    }
+  }
+  // The process's time includes its ended threads'; the live threads' start times of those are gone.
+  let endedBefore = 0;
+  for (const [tid, t] of before) if (!after.has(tid)) endedBefore += t.seconds;
+  share.ended = Math.max(0, processSeconds - live + endedBefore);
+  return share;
+}
+
+/** Latency of GET /healthz every PROBE_EVERY_MS on its own connection: [ms since start, latency ms]. */
+function probe(url: string): { stop: () => Promise<[number, number][]>; started: number } {
+  const samples: [number, number][] = [];
+  const started = performance.now();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      const res = await fetch(`${url}/healthz`).catch(() => null);
+      await res?.arrayBuffer();
+      const t1 = performance.now();
+      samples.push([t0 - started, t1 - t0]);
+      await Bun.sleep(Math.max(0, PROBE_EVERY_MS - (t1 - t0)));
+    }
+  })();
+  return { started, stop: async () => ((running = false), await loop, samples) };
+}
+
 interface Row {
-  round: number;
+  pair: number;
   phase: string;
   report: WrkReport;
   serverCores: number;
   wrkCores: number;
-  evaluatedIn: string;
+  threads: ThreadShare;
+  /** Commit → every alert evaluated, s (runs with alerts). */
+  evaluatedIn: number | null;
   events: number;
+  /** The probe's samples, ms after the commit (runs with an import). */
+  probe: [number, number][];
+  load: string;
 }
 
-async function phase(api: ServerProcess, key: string, round: number, name: string, change: number | null, expectEvaluated: boolean): Promise<Row> {
+async function phase(api: ServerProcess, key: string, pair: number, name: string, change: number | null, expectEvaluated: boolean): Promise<Row> {
   const paths = barcodes.slice(0, 500).map((b) => `/api/v1/prices/?barcode=${b}`);
   const deliveredBefore = delivered;
+  const threads0 = threadCpu(api.pid);
+  const process0 = cpuSeconds(api.pid);
+  const probing = probe(api.url);
   const running = runWrk(wrk, { baseUrl: api.url, paths, headers: { "x-api-key": key }, seconds, connections: CONNECTIONS }, api.pid);
-  let evaluatedIn = "—";
+  const evaluated: { in: number | null } = { in: null };
+  let committedAt = probing.started;
   let pending: Promise<void> | null = null;
   if (change !== null) {
-    await Bun.sleep(2000);
-    const committedAt = performance.now();
+    await Bun.sleep(COMMIT_AFTER_MS);
+    committedAt = performance.now();
     const version = commitChange(change);
     if (expectEvaluated) {
       // Done when every bench alert's state is at the new version (the server polls the data
@@ -101,24 +190,46 @@ async function phase(api: ServerProcess, key: string, round: number, name: strin
       const count = accounts.prepare(`SELECT count(*) AS n FROM alerts WHERE state_version >= ? AND account_id IN (SELECT id FROM accounts WHERE email LIKE '${BENCH_EMAILS}')`);
       pending = (async () => {
         while (performance.now() - committedAt < 300_000) {
-          if ((count.get(version) as { n: number }).n >= alertCount) {
-            const took = (performance.now() - committedAt) / 1000;
-            const runLeft = seconds - 2;
-            evaluatedIn = took <= runLeft ? `${took.toFixed(1)} s` : `${took.toFixed(1)} s (${runLeft} s of it under load)`;
-            return;
-          }
+          if ((count.get(version) as { n: number }).n >= alertCount) return void (evaluated.in = (performance.now() - committedAt) / 1000);
           await Bun.sleep(50);
         }
-        evaluatedIn = "over 300 s";
       })();
     }
   }
   const { report, cpu } = await running;
+  const samples = await probing.stop();
+  const threads = threadShare(api.pid, threads0, threadCpu(api.pid), cpuSeconds(api.pid) - process0);
   await pending;
-  const row = { round, phase: name, report, serverCores: cpu.server, wrkCores: cpu.loadgen, evaluatedIn, events: delivered - deliveredBefore };
-  say(`round ${round} ${name}: ${int(report.requestsPerSecond)} req/s, p50 ${ms(report.latency.p50)} p99 ${ms(report.latency.p99)} ms, errors ${report.errors}, evaluated ${evaluatedIn}, events ${row.events}`);
+  const shift = committedAt - probing.started;
+  const row: Row = {
+    pair,
+    phase: name,
+    report,
+    serverCores: cpu.server,
+    wrkCores: cpu.loadgen,
+    threads,
+    evaluatedIn: evaluated.in,
+    events: delivered - deliveredBefore,
+    probe: samples.map(([t, l]) => [t - shift, l]),
+    load: loadAverage(),
+  };
+  say(
+    `pair ${pair} ${name}: ${int(report.requestsPerSecond)} req/s, p50 ${ms(report.latency.p50)} p99 ${ms(report.latency.p99)} ms, errors ${report.errors}, ` +
+      `serving thread ${usPerRequest(row)} µs/req, idle-priority ${threads.idle.toFixed(2)} s, other threads ${threads.others.toFixed(2)} s ${JSON.stringify(roundAll(threads.byName))}, ended ${threads.ended.toFixed(2)} s, ` +
+      `evaluated ${row.evaluatedIn === null ? "—" : `${row.evaluatedIn.toFixed(1)} s`}, events ${row.events}, load ${row.load}`,
+  );
   return row;
 }
+
+const usPerRequest = (r: Row) => int((r.threads.serving / Math.max(1, r.report.requests)) * 1e6);
+const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v >= 0.01).map(([k, v]) => [k, Number(v.toFixed(2))]));
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+/** The probe's latencies from the commit to `windowMs` after it. */
+const inWindow = (r: Row, windowMs: number) => Float64Array.from(r.probe.filter(([t]) => t >= 0 && t <= windowMs).map(([, l]) => l)).sort();
 
 const found = findWrk();
 if ("skip" in found) {
@@ -128,6 +239,7 @@ if ("skip" in found) {
 const wrk = found.path;
 
 async function main(): Promise<void> {
+  const loadAtStart = loadAverage();
   const api = await startApi(dataDir, { ...BENCH_ENV, MEHIR_WEBHOOK_ALLOW_LOOPBACK: "on", MEHIR_LOG_LEVEL: "warn" });
   const rows: Row[] = [];
   try {
@@ -147,14 +259,14 @@ async function main(): Promise<void> {
     const key = keys[0]!;
     // Warm the answers of the measured paths.
     await runWrk(wrk, { baseUrl: api.url, paths: barcodes.slice(0, 500).map((b) => `/api/v1/prices/?barcode=${b}`), headers: { "x-api-key": key }, seconds: 3, connections: CONNECTIONS }, api.pid);
-    for (let round = 1; round <= rounds; round++) {
-      rows.push(await phase(api, key, round, "steady", null, false));
-      // Prices drop by 9 % with the alerts active (the drop_pct ones fire in the first round), then
-      // go back up with them disabled: the same amount of changed data in both import runs.
-      setAlerts("active");
-      rows.push(await phase(api, key, round, `import + ${int(alertCount)} alerts`, 1 / 1.1, true));
-      setAlerts("disabled");
-      rows.push(await phase(api, key, round, "import, no alerts", 1.1, false));
+    for (let pair = 1; pair <= pairs; pair++) {
+      if (steady) rows.push(await phase(api, key, pair, "steady", null, false));
+      // Prices drop by 9 % with the alerts active (the drop_pct ones fire when the run before was
+      // the rise), and go up by as much with them disabled: the same changed rows in both runs.
+      const withAlerts = async () => (setAlerts("active"), rows.push(await phase(api, key, pair, WITH, 1 / 1.1, true)));
+      const without = async () => (setAlerts("disabled"), rows.push(await phase(api, key, pair, WITHOUT, 1.1, false)));
+      if (pair % 2 === 1) await withAlerts(), await without();
+      else await without(), await withAlerts();
     }
   } finally {
     await api.stop();
@@ -162,26 +274,45 @@ async function main(): Promise<void> {
     receiver.stop(true);
   }
 
-  const base = rows.filter((r) => r.phase === "import, no alerts");
-  const withAlerts = rows.filter((r) => r.phase.startsWith("import +"));
-  const ratios = withAlerts.map((r, i) => r.report.latency.p99 / base[i]!.report.latency.p99);
-  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-  const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
+  const withRows = rows.filter((r) => r.phase === WITH);
+  const withoutRows = rows.filter((r) => r.phase === WITHOUT);
+  const p99 = (r: Row) => r.report.latency.p99;
+  const perPair = withRows.map((r, i) => p99(r) / p99(withoutRows[i]!));
+  const p99Ratio = median(withRows.map(p99)) / median(withoutRows.map(p99));
+  const rpsRatio = median(withRows.map((r) => r.report.requestsPerSecond)) / median(withoutRows.map((r) => r.report.requestsPerSecond));
+  const servingUs = (r: Row) => (r.threads.serving / Math.max(1, r.report.requests)) * 1e6;
+  const servingRatio = median(withRows.map(servingUs)) / median(withoutRows.map(servingUs));
+  // The probe in the pass window: from the commit until every alert was evaluated (the paired run: as long).
+  const windows = withRows.map((r) => Math.min((r.evaluatedIn ?? seconds) * 1000, seconds * 1000 - COMMIT_AFTER_MS));
+  const probeWith = withRows.map((r, i) => percentile(inWindow(r, windows[i]!), 95));
+  const probeWithout = withoutRows.map((r, i) => percentile(inWindow(r, windows[i]!), 95));
+  const probeRatio = median(probeWith) / median(probeWithout);
+  const threadCell = (r: Row) => `${r.threads.serving.toFixed(2)} / ${r.threads.idle.toFixed(2)} / ${r.threads.others.toFixed(2)} / ${r.threads.ended.toFixed(2)}`;
+  const load = loadAverage();
   const markdown = [
-    machineLine(`scale ${scale}, ${CONNECTIONS} connections, wrk -t1, ${seconds} s per run, ${rounds} round(s); load average at the end ${load}`),
+    machineLine(`scale ${scale}, ${CONNECTIONS} connections, wrk -t1, ${seconds} s per run, ${pairs} pairs; load average at the start ${loadAtStart}, at the end ${load}`),
     "",
     table(
-      ["round", "run", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "alerts evaluated in", "events delivered", "CPU: server / wrk (cores)"],
-      rows.map((r) => [r.round, r.phase, int(r.report.requestsPerSecond), ms(r.report.latency.p50), ms(r.report.latency.p90), ms(r.report.latency.p99), ms(r.report.latency.max), r.report.errors, r.evaluatedIn, r.events, `${r.serverCores.toFixed(2)} / ${r.wrkCores.toFixed(2)}`]),
+      ["pair", "run", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "probe p95 ms in the pass window", "alerts evaluated in", "events", "server / wrk (cores)", "serving thread µs/req", "CPU s: serving / idle-priority / other live / ended threads", "load (1, 5, 15 min)"],
+      rows.map((r) => {
+        const i = withRows.findIndex((w) => w.pair === r.pair);
+        const probeCell = r.phase === "steady" || i < 0 ? "—" : ms(percentile(inWindow(r, windows[i]!), 95));
+        return [r.pair, r.phase, int(r.report.requestsPerSecond), ms(r.report.latency.p50), ms(r.report.latency.p99), ms(r.report.latency.max), r.report.errors, probeCell, r.evaluatedIn === null ? "—" : `${r.evaluatedIn.toFixed(1)} s`, r.events, `${r.serverCores.toFixed(2)} / ${r.wrkCores.toFixed(2)}`, usPerRequest(r), threadCell(r), r.load];
+      }),
     ),
     "",
-    `p99 with ${int(alertCount)} alerts evaluated ÷ p99 of the same import without alerts: ${ratios.map((r) => r.toFixed(2)).join(", ")} (median **${median.toFixed(2)}**). ` +
-      `Each import run commits a new data version 2 s in (prices of ${CHANGED} products change at ${chain.slug}); the alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in a Worker thread at the imports' CPU priority (src/alerts/evaluator.ts; SCHED_IDLE on Linux), on its own database connections; ` +
-      `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second). The events (the drop_pct alerts on changed products) are delivered during the same run from the server's delivery thread (src/alerts/delivery-thread.ts) to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 50 per transaction: their cost is in the figure too. ` +
-      "The machine is shared with other engineers' builds and tests (2 cores): the load average above and the spread between rounds are part of the figure; compare runs of the same round.",
+    `**With ${int(alertCount)} alerts evaluated ÷ the same import without alerts** (medians over ${pairs} pairs): p99 **${p99Ratio.toFixed(2)}** (per pair ${perPair.map((x) => x.toFixed(2)).join(", ")}); ` +
+      `the probe's p95 in the pass window ${probeRatio.toFixed(2)}; req/s ${rpsRatio.toFixed(2)}; the serving thread's CPU per request ${servingRatio.toFixed(2)}. ` +
+      `Each run commits a new data version ${COMMIT_AFTER_MS / 1000} s in (prices of ${CHANGED} products change at ${chain.slug}); the pairs alternate which run comes first. ` +
+      `The alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in the server's evaluation worker, one thread kept between passes at the imports' CPU priority (SCHED_IDLE on Linux: the "idle-priority" column), on its own connections; ` +
+      `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second), and it is the pass window of both runs of the pair. ` +
+      `The probe is GET /healthz every ${PROBE_EVERY_MS} ms on its own connection, queued with wrk's requests: its latency is the serving thread's delay at that moment. ` +
+      `The events (drop_pct alerts after a rise) are delivered from the server's delivery thread to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 50 per transaction: their cost is in the figures. ` +
+      `"Other live" threads are JavaScriptCore's JIT and GC helpers and Bun's pools (normal priority); "ended" are threads that ended during the run. ` +
+      "On a shared machine the load average beside each run and the spread between pairs are part of the figure.",
   ].join("\n");
   console.log(markdown);
-  if (!quick) writeSection("Alerts", markdown);
+  if (write) writeSection("Alerts", markdown);
 }
 
 await main();
