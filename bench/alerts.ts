@@ -130,10 +130,8 @@ function threadShare(pid: number, before: ReturnType<typeof threadCpu>, after: R
       share.byName[name] = (share.byName[name] ?? 0) + used;
     }
   }
-  // The process's time includes its ended threads'; the live threads' start times of those are gone.
-  let endedBefore = 0;
-  for (const [tid, t] of before) if (!after.has(tid)) endedBefore += t.seconds;
-  share.ended = Math.max(0, processSeconds - live + endedBefore);
+  // The process's time includes its ended threads' (their last readings are gone with them).
+  share.ended = Math.max(0, processSeconds - live);
   return share;
 }
 
@@ -188,9 +186,13 @@ async function phase(api: ServerProcess, key: string, pair: number, name: string
       // Done when every bench alert's state is at the new version (the server polls the data
       // version each second); followed past the end of the run when it takes longer.
       const count = accounts.prepare(`SELECT count(*) AS n FROM alerts WHERE state_version >= ? AND account_id IN (SELECT id FROM accounts WHERE email LIKE '${BENCH_EMAILS}')`);
+      // Then until its events are delivered: a delivery's success marks its alert active, which
+      // would undo the next run's "disabled".
+      const queued = accounts.prepare(`SELECT count(*) AS n FROM alert_deliveries WHERE status = 'pending' AND alert_id IN (SELECT a.id FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE c.email LIKE '${BENCH_EMAILS}')`);
       pending = (async () => {
         while (performance.now() - committedAt < 300_000) {
-          if ((count.get(version) as { n: number }).n >= alertCount) return void (evaluated.in = (performance.now() - committedAt) / 1000);
+          if (evaluated.in === null && (count.get(version) as { n: number }).n >= alertCount) evaluated.in = (performance.now() - committedAt) / 1000;
+          if (evaluated.in !== null && (queued.get() as { n: number }).n === 0) return;
           await Bun.sleep(50);
         }
       })();
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
       `The alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in the server's evaluation worker, one thread kept between passes at the imports' CPU priority (SCHED_IDLE on Linux: the "idle-priority" column), on its own connections; ` +
       `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second), and it is the pass window of both runs of the pair. ` +
       `The probe is GET /healthz every ${PROBE_EVERY_MS} ms on its own connection, queued with wrk's requests: its latency is the serving thread's delay at that moment. ` +
-      `The events (drop_pct alerts after a rise) are delivered from the server's delivery thread to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 50 per transaction: their cost is in the figures. ` +
+      `The events (drop_pct alerts after a rise) are delivered from the server's delivery thread to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 25 per transaction: their cost is in the figures. ` +
       `"Other live" threads are JavaScriptCore's JIT and GC helpers and Bun's pools (normal priority); "ended" are threads that ended during the run. ` +
       "On a shared machine the load average beside each run and the spread between pairs are part of the figure.",
   ].join("\n");

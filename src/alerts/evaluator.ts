@@ -17,8 +17,12 @@ export interface EvaluatorDeps {
   log: { info: Log; warn: Log };
 }
 
-/** Alerts' outcomes written per transaction on the serving thread. */
-const WRITE_BATCH = 50;
+/**
+ * Alerts' outcomes written per transaction on the serving thread. Measured in bench/alerts.ts at
+ * 50: 15–39 ms of the serving thread's CPU for a pass of 1,000 alerts, up to 7 ms in one
+ * transaction at load 14 — a request arriving then waits that long; 25 halves the longest.
+ */
+const WRITE_BATCH = 25;
 
 /** Whether a connection is to a file another thread can open (not an in-memory database). */
 const isFile = (db: Database) => db.filename !== "" && db.filename !== ":memory:";
@@ -27,9 +31,8 @@ const isFile = (db: Database) => db.filename !== "" && db.filename !== ":memory:
  * Evaluates the active alerts after a new data version is served, off the request path: each
  * pass runs in the evaluation worker (evaluation-thread.ts: one thread, started at the first pass
  * and kept) on its own connections, at the imports' CPU priority; the serving thread only asks
- * for the pass and writes what it evaluated — states and events,
- * in transactions of 50 alerts (a fraction of a millisecond each), one per turn of the event loop
- * (bench/alerts.ts measures the API's p99 while 1,000 alerts are evaluated). Databases in memory
+ * for the pass and writes what it evaluated — states and events, in transactions of 25 alerts
+ * (about a millisecond each), one per turn of the event loop (bench/alerts.ts measures the API's p99 while 1,000 alerts are evaluated). Databases in memory
  * (tests) cannot be opened from another thread: there the same pass (evaluation-pass.ts) runs on
  * the app's connections. A pass cut off by a stop resumes at the next start where it ended;
  * nothing fires twice.
@@ -90,7 +93,7 @@ export class AlertEvaluator {
     if (app.data.current.version > result.version) this.again = true;
   }
 
-  /** One pass in a Worker, its outcomes written here; null when it failed (logged; its alerts stay behind for the next pass). */
+  /** One pass in the evaluation worker, its outcomes written here; null when it failed (logged; its alerts stay behind for the next pass). */
   private async inWorker(now: number): Promise<PassResult | null> {
     const reply = await this.evaluateInWorker(now);
     if (!reply) return null;
