@@ -12,7 +12,8 @@
  *   import, no alerts the same change back (the same rows), the alerts disabled — the baseline:
  *                     answers are recomputed after a new data version in both runs.
  * Measured per run: wrk's figures; the server's CPU by thread (/proc/PID/task: the serving thread
- * per request, the idle-priority evaluation thread, the other threads — JIT, GC, pools — and
+ * per request, idle-priority threads (the evaluation worker; the exports' worker, after every new
+ * data version in both runs), the other threads — JIT, GC, pools — and
  * threads that ended); and a probe (GET /healthz every 20 ms on its own connection, queued behind
  * wrk's requests) whose latency is read in the pass window — from the commit until every alert is
  * evaluated, the same length after the commit in the paired run without alerts.
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
     `**With ${int(alertCount)} alerts evaluated ÷ the same import without alerts** (medians over ${pairs} pairs): p99 **${p99Ratio.toFixed(2)}** (per pair ${perPair.map((x) => x.toFixed(2)).join(", ")}); ` +
       `the probe's p95 in the pass window ${probeRatio.toFixed(2)}; req/s ${rpsRatio.toFixed(2)}; the serving thread's CPU per request ${servingRatio.toFixed(2)}. ` +
       `Each run commits a new data version ${COMMIT_AFTER_MS / 1000} s in (prices of ${CHANGED} products change at ${chain.slug}); the pairs alternate which run comes first. ` +
-      `The alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in the server's evaluation worker, one thread kept between passes at the imports' CPU priority (SCHED_IDLE on Linux: the "idle-priority" column), on its own connections; ` +
+      `The alerts (a third each below_ils, drop_pct, promotion, on the ${int(alertCount)} first products) are evaluated in the server's evaluation worker, one thread kept between passes at the imports' CPU priority (SCHED_IDLE on Linux), on its own connections — the "idle-priority" column, with the daily exports' worker, which runs after every new data version in both runs; ` +
       `"alerts evaluated in" is from the commit until every alert's state is at the new version (the server notices a new version within a second), and it is the pass window of both runs of the pair. ` +
       `The probe is GET /healthz every ${PROBE_EVERY_MS} ms on its own connection, queued with wrk's requests: its latency is the serving thread's delay at that moment. ` +
       `The events (drop_pct alerts after a rise) are delivered from the server's delivery thread to a receiver on 127.0.0.1 in the bench process, and the alerts' states written by the serving thread, 25 per transaction: their cost is in the figures. ` +
