@@ -14,19 +14,20 @@ import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
 
 declare const self: Worker;
 
-/** Whether this thread's priority is lowered (by its first job; threads keep theirs). */
-let lowered = false;
+/** The first job lowers the thread's priority (threads keep theirs), then every job is one pass. */
+self.onmessage = (first: MessageEvent<EvaluationJob>) => {
+  runAtImportPriority(first.data.priority);
+  self.onmessage = pass;
+  void pass(first);
+};
 
-self.onmessage = async (event: MessageEvent<EvaluationJob>) => {
-  const job = event.data;
-  if (!lowered) runAtImportPriority(job.priority);
-  lowered = true;
+async function pass(event: MessageEvent<EvaluationJob>): Promise<void> {
   let reply: EvaluationReply;
   try {
     const { runEvaluationJob } = await import("./evaluation-job.ts");
-    reply = runEvaluationJob(job);
+    reply = runEvaluationJob(event.data);
   } catch (error) {
     reply = { kind: "error", message: String((error as Error)?.stack ?? error) };
   }
   self.postMessage(reply);
-};
+}

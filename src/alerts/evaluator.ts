@@ -15,6 +15,8 @@ export interface EvaluatorDeps {
   /** Called after events were queued (wakes the delivery worker). */
   queued: () => void;
   log: { info: Log; warn: Log };
+  /** The evaluation worker's script (tests give one that dies); evaluation-worker.ts otherwise. */
+  workerEntrypoint?: string;
 }
 
 /**
@@ -35,7 +37,8 @@ const isFile = (db: Database) => db.filename !== "" && db.filename !== ":memory:
  * (about a millisecond each), one per turn of the event loop (bench/alerts.ts measures the API's p99 while 1,000 alerts are evaluated). Databases in memory
  * (tests) cannot be opened from another thread: there the same pass (evaluation-pass.ts) runs on
  * the app's connections. A pass cut off by a stop resumes at the next start where it ended;
- * nothing fires twice.
+ * nothing fires twice. A pass that fails (its thread died) is tried once more at once, on a new
+ * thread; the alerts it did not write stay behind the data version for the next pass otherwise.
  */
 export class AlertEvaluator {
   private running: Promise<void> | null = null;
@@ -46,7 +49,7 @@ export class AlertEvaluator {
   private readonly thread: EvaluationThread;
 
   constructor(private readonly deps: EvaluatorDeps) {
-    this.thread = new EvaluationThread(deps.log);
+    this.thread = new EvaluationThread(deps.log, deps.workerEntrypoint);
   }
 
   /** Evaluates every active alert behind the served data version; calls during a pass queue one more pass. */
@@ -56,9 +59,10 @@ export class AlertEvaluator {
       return this.running;
     }
     this.running = (async () => {
+      let retries = 1;
       do {
         this.again = false;
-        await this.pass();
+        if (!(await this.pass()) && retries-- > 0) this.again = true;
       } while (this.again && !this.stopped);
     })()
       .catch((error) => this.deps.log.warn("alerts: evaluation failed", { error: String((error as Error)?.stack ?? error) }))
@@ -66,7 +70,7 @@ export class AlertEvaluator {
     return this.running;
   }
 
-  /** Ends a pass under way early (what it evaluated is written at the next start) and the worker thread. */
+  /** Ends a pass under way early (the alerts it has not written are evaluated again at the next start) and the worker thread. */
   stop(): void {
     this.stopped = true;
     Atomics.store(this.stopFlag, 0, 1);
@@ -78,19 +82,21 @@ export class AlertEvaluator {
     return this.thread.threadId;
   }
 
-  private async pass(): Promise<void> {
+  /** One pass; false when it failed (logged). */
+  private async pass(): Promise<boolean> {
     const { app, alerts } = this.deps;
     const version = app.data.current.version;
     // Nothing behind the served version (every start without a new import): no worker.
-    if (this.stopped || version === 0 || alerts.behind(version, 0, 1).length === 0) return;
+    if (this.stopped || version === 0 || alerts.behind(version, 0, 1).length === 0) return true;
     const now = app.now().getTime();
     const onFiles = isFile(app.db.prices) && isFile(app.db.accounts);
     const result = onFiles ? await this.inWorker(now) : evaluationPass(app, { now, at: this.deps.clock(), stopped: () => this.stopped });
-    if (!result) return;
+    if (!result) return false;
     if (result.fired > 0) this.deps.queued();
     if (result.evaluated > 0) this.deps.log.info("alerts: evaluated", { data_version: result.version, alerts: result.evaluated, events: result.fired });
     // A newer version served meanwhile than the one the pass read: evaluate at it too.
     if (app.data.current.version > result.version) this.again = true;
+    return true;
   }
 
   /** One pass in the evaluation worker, its outcomes written here; null when it failed (logged; its alerts stay behind for the next pass). */
