@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { PRICES_FILE } from "../src/db/open.ts";
 import { ensureNational } from "./national.ts";
 import { popularBarcodes } from "./lib/national-build.ts";
-import { BENCH_ENV, createBenchKey } from "./lib/bench-key.ts";
+import { BENCH_ENV, createLiveBenchKey } from "./lib/bench-key.ts";
 import { runLoadgen, startApi, startBare, type CpuShare, type ServerProcess } from "./lib/processes.ts";
 import { flag, numberOption } from "./lib/args.ts";
 import { int, ms, summarize } from "./lib/stats.ts";
@@ -33,6 +33,9 @@ export interface HttpBenchOptions {
   /** Only the wrk rows (skips the Bun load generator's). */
   wrkOnly?: boolean;
 }
+
+/** Seconds of wrk before each measured row. */
+const WARM_UP_S = 5;
 
 interface WrkRow {
   name: string;
@@ -82,7 +85,8 @@ async function coldRequests(api: ServerProcess, key: string, barcodes: string[])
 
 export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[]; wrkRows: WrkRow[]; pass: boolean; markdown: string }> {
   const dataDir = ensureNational(options.scale);
-  const key = createBenchKey(dataDir, "http-bench");
+  // A live key (sk_live_): every answer counted against its quota, as a customer's (BENCH_ENV raises the quota).
+  const key = createLiveBenchKey(dataDir, "http-bench");
   const db = new Database(join(dataDir, PRICES_FILE));
   const barcodes = popularBarcodes(db, 500);
   const biggest = (db.query("SELECT c.slug FROM stores s JOIN chains c ON c.id = s.chain_id GROUP BY c.slug ORDER BY count(*) DESC LIMIT 1").get() as { slug: string }).slug;
@@ -97,11 +101,13 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
   const measureWrk = async (name: string, server: ServerProcess, paths: string[], headers: Record<string, string> = {}) => {
     if (!("path" in wrk)) return;
     const plan = { baseUrl: server.url, paths, headers: { "x-api-key": key, ...headers }, connections: options.connections };
-    // Every path once (their answers cached, as the Bun generator's warm-up does), then 2 s of wrk.
+    // Every path once (their answers cached, as the Bun generator's warm-up does), then 5 s of wrk:
+    // on a busy 2-core machine the JIT was still compiling the request path after 2 s (its threads
+    // took a third of the server's CPU in the first measured seconds).
     for (let i = 0; i < paths.length; i += 8) {
       await Promise.all(paths.slice(i, i + 8).map(async (path) => (await fetch(server.url + path, { headers: plan.headers })).arrayBuffer()));
     }
-    await runWrk(wrk.path, { ...plan, seconds: 2 }, server.pid);
+    await runWrk(wrk.path, { ...plan, seconds: WARM_UP_S }, server.pid);
     const { report, cpu } = await runWrk(wrk.path, { ...plan, seconds: options.seconds }, server.pid);
     wrkRows.push({ name, report, cpu });
     if (report.errors > 0) console.error(`[http] wrk ${name}: ${report.errors} errors`);
@@ -126,7 +132,9 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
     await bare.stop();
   }
 
-  const api = await startApi(dataDir, BENCH_ENV);
+  // No daily export: written in a worker at the first start on a data dir, it would be counted as
+  // the server's CPU while the requests are measured (it took 25 s of CPU at scale 0.25).
+  const api = await startApi(dataDir, { ...BENCH_ENV, MEHIR_EXPORTS: "off" });
   let rss = NaN;
   let cold = "";
   try {
@@ -189,8 +197,8 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
         ]),
       ),
       "",
-      `wrk ${options.connections} connections, one thread, ${options.seconds} s per row after a warm-up (every path once, then 2 s of wrk), round robin over the paths (prices: the 500 most widely sold barcodes, a live key: ` +
-        `quota counted, rate limit, ETag, metrics and request logging on, as served). wrk does not inflate gzip, so the gzip row is what a browser costs the server. ` +
+      `wrk ${options.connections} connections, one thread, ${options.seconds} s per row after a warm-up (every path once, then ${WARM_UP_S} s of wrk), round robin over the paths (prices: the 500 most widely sold barcodes, a live key (sk_live_): ` +
+        `quota counted, rate limit, ETag, metrics and request logging on, as served; the daily export off). wrk does not inflate gzip, so the gzip row is what a browser costs the server. ` +
         (wrkSaturated.length ? `**wrk used ≥ 0.9 of a core in: ${wrkSaturated.join("; ")}** — there the generator, not the server, may be the limit. ` : `wrk stayed under 0.9 of a core in every row. `) +
         (machineFull.length
           ? `**The machine was full** (server + wrk + other processes ≥ 1.8 of 2 cores, others ≥ 0.5) in ${machineFull.length} of ${wrkRows.length} rows: there req/s is the share of the machine the bench got, not capacity; ` +

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, problemResponse } from "./http/encoding/problem.ts";
 import { requestState } from "./http/request/request-state.ts";
-import { log } from "./log.ts";
+import { toApiError } from "./http/encoding/api-error-of.ts";
 import { RouteTable } from "./http/routes.ts";
 import { OPERATIONS } from "./http/openapi/operations.ts";
 import { healthModule } from "./modules/health/index.ts";
@@ -16,12 +16,14 @@ import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
-import { accessPlugin } from "./http/access/plugin.ts";
-import { observability } from "./http/observability/plugin.ts";
+import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
+import { observability, RequestObserver } from "./http/observability/plugin.ts";
+import { directPrices } from "./modules/prices/direct.ts";
+import type { PeerSource } from "./http/access/client-address.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
-import { livemodeOf } from "./http/request/livemode.ts";
+import { fillAnswerMeta } from "./http/answers/answer-meta.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import type { Services } from "./services.ts";
 import { primaryOnly } from "./cluster/primary-only.ts";
@@ -35,32 +37,12 @@ function requestTargetLength(url: string): number {
   return start < 0 ? 0 : url.length - start;
 }
 
-/** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
-function toApiError(code: string | number, error: unknown, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
-  switch (code) {
-    case "NOT_FOUND":
-      return new ApiError("not_found", "No such resource.");
-    case "VALIDATION":
-      return validationError(error);
-    case "PARSE":
-      return new ApiError("invalid_parameter", "The request body could not be parsed as JSON.", { param: "body" });
-    case "INVALID_COOKIE_SIGNATURE":
-      return new ApiError("invalid_parameter", "Invalid cookie.", { param: "cookie" });
-  }
-  const status = (error as { status?: number } | null)?.status;
-  if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
-  log.error("unhandled error", { request_id: requestId, error: String((error as Error)?.stack ?? error) });
-  return new ApiError("internal_error", `Something went wrong; quote request id ${requestId} when reporting it.`);
-}
-
-/** Elysia's validation error → invalid_parameter naming the first offending field. */
-function validationError(error: unknown): ApiError {
-  const e = error as { type?: string; all?: { path?: string; message?: string; summary?: string }[] } | null;
-  const first = e?.all?.[0];
-  const path = (first?.path ?? "").replace(/^\//, "").replaceAll("/", ".").replace(/\.(\d+)(?=\.|$)/g, "[$1]");
-  const where = e?.type === "body" ? (path ? path : "body") : path || (e?.type ?? "request");
-  return new ApiError("invalid_parameter", first?.message ?? first?.summary ?? "Invalid value.", { param: where });
+export interface AppOptions {
+  /**
+   * false: every route through Elysia's lifecycle, none answered directly (src/modules/prices/direct.ts);
+   * the tests compare both ways.
+   */
+  directRoutes?: boolean;
 }
 
 /**
@@ -68,20 +50,26 @@ function validationError(error: unknown): ApiError {
  * Tests call `app.handle(new Request(...))`; main.ts calls `listen`. Hooks are registered before
  * the modules so they apply to every route; stopping the app stops the services.
  */
-export function createApp(services: Services) {
+export function createApp(services: Services, options: AppOptions = {}) {
   const deps = services;
   const { dataSets } = services;
   // The one route matcher (access layer, request log, 405 Allow), with the rules each route declares.
   const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, OPERATIONS);
+  const observer = new RequestObserver(routes, deps.settings.trustProxy);
+  const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
+  const direct = options.directRoutes === false ? null : directPrices({ access, observer });
   const app = new Elysia({ name: "mehir" })
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request, set, server }) => {
       const state = requestState(request);
-      set.headers["x-request-id"] = state.id;
       // Below the runtime's own limit (16 KiB of request line and headers), so an over-long URL
       // gets a problem+json answer with its request id, not a bare status from the server.
       if (requestTargetLength(request.url) > MAX_URL_BYTES) {
         return problemResponse(new ApiError("uri_too_long", `The URL is longer than ${MAX_URL_BYTES / 1024} KiB; send long lists in a POST body (e.g. /api/v1/prices/batch/).`), state.id);
       }
+      // GET /api/v1/prices/ answered here, by the same steps as the hooks below (see direct.ts).
+      const answered = direct?.(request, (server ?? null) as PeerSource | null);
+      if (answered !== undefined) return answered;
+      set.headers["x-request-id"] = state.id;
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = requestState(request);
@@ -96,21 +84,14 @@ export function createApp(services: Services) {
       return problemResponse(apiError, state.id, state.headers);
     })
     .onAfterHandle({ as: "global" }, ({ request, response, set }) => {
-      const state = requestState(request);
-      Object.assign(set.headers, state.headers);
+      Object.assign(set.headers, requestState(request).headers);
       if (response && typeof response === "object" && "data" in response && "meta" in response) {
-        const meta = (response as { meta: Record<string, unknown> }).meta;
-        meta.request_id = state.id;
-        // Test keys read test-mode data (the sandbox); everyone else live data.
-        meta.livemode = livemodeOf(request);
-        if (state.access && state.access.keyKind !== "publishable" && state.access.quotaRemaining !== null) {
-          meta.quota_remaining = state.access.quotaRemaining;
-        }
+        fillAnswerMeta(request, (response as { meta: Record<string, unknown> }).meta);
       }
     })
-    .use(observability(deps, routes))
+    .use(observability(deps, observer))
     .use(primaryOnly(deps.settings.role))
-    .use(accessPlugin({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes))
+    .use(accessPlugin(access))
     .use(healthModule(deps))
     .use(faviconRoute())
     .use(docsModule(deps))

@@ -9,9 +9,9 @@ export interface RegisteredRoute {
 /** A path matched to a route: its pattern (no trailing slash) and the operation declared for it, if any. */
 export interface MatchedRoute {
   /** The route pattern, e.g. `/api/v1/prices/:barcode/history`. */
-  path: string;
+  readonly path: string;
   /** The operation declared on the route (its audience, live-only, account data, counting); null for undocumented routes. */
-  operation: Pick<Operation, "audience" | "liveOnly" | "accountData" | "itemsPerCall"> | null;
+  readonly operation: Pick<Operation, "audience" | "liveOnly" | "accountData" | "itemsPerCall"> | null;
 }
 
 interface Pattern {
@@ -20,6 +20,8 @@ interface Pattern {
   regex: RegExp;
   params: number;
   operation: MatchedRoute["operation"];
+  /** What match() answers for this pattern (made once). */
+  matched: MatchedRoute;
 }
 
 /**
@@ -31,6 +33,10 @@ interface Pattern {
  */
 export class RouteTable {
   private patterns: Pattern[] | null = null;
+  /** Static routes by `METHOD path` (the first registered wins, as in the scan): one Map lookup. */
+  private statics: Map<string, Pattern> | null = null;
+  /** Routes with a `:param` or `*`, in the order the scan tries them. */
+  private dynamic: Pattern[] = [];
 
   constructor(
     private readonly routes: () => readonly RegisteredRoute[],
@@ -41,8 +47,10 @@ export class RouteTable {
   match(method: string, pathname: string): MatchedRoute | null {
     const m = method === "HEAD" ? "GET" : method;
     const path = trimSlash(pathname);
-    const found = this.all().find((p) => p.method === m && p.regex.test(path));
-    return found ? { path: found.path, operation: found.operation } : null;
+    this.all();
+    // Static routes come first in the scan's order, so their exact match is the scan's answer.
+    const found = this.statics!.get(`${m} ${path}`) ?? this.dynamic.find((p) => p.method === m && p.regex.test(path));
+    return found ? found.matched : null;
   }
 
   /** Who may call this method on this path (`public` for anything without an operation). */
@@ -68,10 +76,17 @@ export class RouteTable {
       .map((r) => {
         const path = trimSlash(r.path);
         const source = path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*");
-        return { method: r.method, path, regex: new RegExp(`^${source}$`), params: (path.match(/[:*]/g) ?? []).length, operation: declared.get(`${r.method} ${path}`) ?? null };
+        const operation = declared.get(`${r.method} ${path}`) ?? null;
+        return { method: r.method, path, regex: new RegExp(`^${source}$`), params: (path.match(/[:*]/g) ?? []).length, operation, matched: { path, operation } };
       })
       // Static routes first (`/api/v1/prices/batch` before `/api/v1/prices/:barcode`), in registration order otherwise.
       .sort((a, b) => Math.sign(a.params) - Math.sign(b.params));
+    this.statics = new Map();
+    for (const p of this.patterns) {
+      const key = `${p.method} ${p.path}`;
+      if (p.params === 0 && !this.statics.has(key)) this.statics.set(key, p);
+    }
+    this.dynamic = this.patterns.filter((p) => p.params > 0);
     return this.patterns;
   }
 }

@@ -16,11 +16,12 @@ import { requestClient, type PeerSource } from "./client-address.ts";
 import { looksSecret, secretKeyInQuery } from "../../accounts/key-format.ts";
 import { originAllowed, pageOrigin } from "../../accounts/origins.ts";
 import { publicOrigin } from "../request/public-origin.ts";
+import { queryParams } from "../request/query-params.ts";
 import { PLAN_NAMES, planQuota, planRate } from "../../accounts/plan-limits.ts";
 import { deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
 import type { AfterResponse } from "../observability/plugin.ts";
-import { finalStatus } from "../observability/final-status.ts";
+import { finalStatus, type EndedRequest } from "../observability/final-status.ts";
 import { selectDataSet, dataSetOf, type DataSets } from "../answers/data-set.ts";
 import type { DataSet } from "../../deps.ts";
 import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
@@ -47,7 +48,7 @@ function bearerToken(request: Request): string | null {
 }
 
 /** The status a request was answered with (a 405 reads as 404 here: both are counted alike). */
-const endedWith = (ctx: Parameters<typeof finalStatus>[0]) => finalStatus(ctx, () => false);
+const endedWith = (ctx: EndedRequest) => finalStatus(ctx, () => false);
 
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
@@ -74,15 +75,16 @@ export interface AccessDeps {
 }
 
 /**
- * The access layer, one global plugin registered before the modules. In onRequest, before
- * routing and validation: key checks, plan gate, the data set the request reads (`dataSets`: the
+ * The access layer's steps (accessPlugin runs them as Elysia hooks). `guard`, before routing
+ * and validation: key checks, plan gate, the data set the request reads (`dataSets`: the
  * sandbox for a test key), conditional GET, then one metering step (rate limit and quota,
  * meter.ts). The verdict goes on `requestState(request)`: `access` (the app fills
  * meta.quota_remaining and meta.livemode from it) and `headers` (X-RateLimit-*, X-Quota-*, on
  * success and error answers alike). Synchronous with in-process access state; it waits only
- * when the access service answers later (a shared store).
+ * when the access service answers later (a shared store). `validators` after the handler,
+ * `settle` after the answer.
  */
-export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: RouteTable) {
+export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteTable) {
   const { access, settings, loadMeter: meter } = deps;
   const reservations = quotaReservations;
 
@@ -130,9 +132,9 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: Route
     const mcp = audience === "mcp";
     // MCP clients are commonly configured with a bearer token: /mcp takes the key there too.
     const header = request.headers.get("x-api-key")?.trim() || (mcp ? bearerToken(request) : null);
-    // The URL is parsed only when it has a query string (the widget's `key`, or a secret key sent
-    // where it must not be).
-    const params = request.url.includes("?") ? new URL(request.url).searchParams : null;
+    // The query is read only when there is one (the widget's `key`, or a secret key sent where it
+    // must not be), parsed once for the route too (query-params.ts).
+    const params = request.url.includes("?") ? queryParams(request) : null;
     const fromQuery = params?.get("key")?.trim() || null;
     if ((fromQuery !== null && looksSecret(fromQuery)) || (params !== null && secretKeyInQuery(request.url, params))) {
       return refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
@@ -279,53 +281,80 @@ export function accessPlugin(deps: AccessDeps, dataSets: DataSets, routes: Route
     return new Response(null, { status: 304, headers });
   }
 
-  return new Elysia({ name: "access" })
-    .onRequest(({ request, server }) => guard(request, server as PeerSource | null))
-    .onAfterHandle({ as: "global" }, ({ request, set }) => {
-      const state = requestState(request);
-      if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
-      if (state.accountData) return; // account data (alerts): no validators, the module says no-store
-      const status = typeof set.status === "number" ? set.status : 200;
-      if (status < 200 || status >= 300) return;
-      // The answer's own data version (the current one, unless a handler served the previous).
-      const dataSet = dataSetOf(request);
-      const snapshot = state.snapshot ?? dataSet.data.current;
-      set.headers.etag = answerEtag(request, dataSet, snapshot.version, state.access.keyKind !== "test");
-      const lastModified = httpDate(snapshot.updatedAt);
-      if (lastModified) set.headers["last-modified"] = lastModified;
-      // `If-None-Match: *` matches any current answer: known only now that the resource exists.
-      if (request.headers.get("if-none-match")?.trim() === "*") {
-        set.status = 304;
-        // Not counted, as any 304: the unit reserved before the handler ran goes back now.
-        const reservation = reservations.get(request);
-        if (reservation) {
-          reservations.delete(request);
-          void access.quota.refund(reservation);
-          if (state.access.quotaLimit !== null && state.access.quotaRemaining !== null) {
-            state.access.quotaRemaining += 1;
-            Object.assign(state.headers, quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining));
-          }
+  /**
+   * Validators of a successful GET answer (ETag, Last-Modified) and the default Cache-Control,
+   * set on `headers` (the answer's own). Returns the 304 to send instead when the request asked
+   * `If-None-Match: *` (any current answer matches it: known only now that the resource exists),
+   * the reserved quota unit given back.
+   */
+  function validators(request: Request, headers: Record<string, string>, status: number): Response | undefined {
+    const state = requestState(request);
+    if (!state.access || (request.method !== "GET" && request.method !== "HEAD")) return;
+    if (state.accountData) return; // account data (alerts): no validators, the module says no-store
+    if (status < 200 || status >= 300) return;
+    // The answer's own data version (the current one, unless a handler served the previous).
+    const dataSet = dataSetOf(request);
+    const snapshot = state.snapshot ?? dataSet.data.current;
+    const etag = answerEtag(request, dataSet, snapshot.version, state.access.keyKind !== "test");
+    headers.etag = etag;
+    const lastModified = httpDate(snapshot.updatedAt);
+    if (lastModified) headers["last-modified"] = lastModified;
+    if (request.headers.get("if-none-match")?.trim() === "*") {
+      // Not counted, as any 304: the unit reserved before the handler ran goes back now.
+      const reservation = reservations.get(request);
+      if (reservation) {
+        reservations.delete(request);
+        void access.quota.refund(reservation);
+        if (state.access.quotaLimit !== null && state.access.quotaRemaining !== null) {
+          state.access.quotaRemaining += 1;
+          Object.assign(state.headers, quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining));
         }
-        return notModified(request, set.headers.etag, state.access.keyKind === "publishable", dataSet);
       }
-      if (state.access.keyKind !== "publishable" && !set.headers["cache-control"] && !state.headers["cache-control"]) {
-        set.headers["cache-control"] = SECRET_CACHE_CONTROL;
+      return notModified(request, etag, state.access.keyKind === "publishable", dataSet);
+    }
+    if (state.access.keyKind !== "publishable" && !headers["cache-control"] && !state.headers["cache-control"]) {
+      headers["cache-control"] = SECRET_CACHE_CONTROL;
+    }
+    return undefined;
+  }
+
+  /** After the answer: a call counted by its work that ended before its handler charged it counts one; a 304, 429 or 5xx gives its reserved calls back. */
+  function settle(request: Request, ended: EndedRequest): void {
+    const deferred = deferredCharges.get(request);
+    if (deferred) {
+      // A request counted by its work that ended before its handler charged it (an error the
+      // handler did not foresee) counts one call, like any answered request.
+      deferredCharges.delete(request);
+      if (!refunds(endedWith(ended))) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
+    }
+    const reservation = reservations.get(request);
+    if (!reservation) return;
+    reservations.delete(request);
+    if (refunds(endedWith(ended))) void access.quota.refund(reservation);
+  }
+
+  return { guard, validators, settle, flush: () => access.flush() };
+}
+
+export type AccessLayer = ReturnType<typeof accessLayer>;
+
+/**
+ * The access layer as one global Elysia plugin, registered before the modules: the guard in
+ * onRequest (before routing and validation), the validators after the handler, the quota's
+ * settlement after the answer (see accessLayer).
+ */
+export function accessPlugin(layer: AccessLayer) {
+  return new Elysia({ name: "access" })
+    .onRequest(({ request, server }) => layer.guard(request, server as PeerSource | null))
+    .onAfterHandle({ as: "global" }, ({ request, set }) => {
+      const status = typeof set.status === "number" ? set.status : 200;
+      const notModified = layer.validators(request, set.headers as Record<string, string>, status);
+      if (notModified) {
+        set.status = 304;
+        return notModified;
       }
     })
     // Named fields only: a hook given the whole context makes Elysia parse every request's cookies.
-    .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) => {
-      const deferred = deferredCharges.get(request);
-      if (deferred) {
-        // A request counted by its work that ended before its handler charged it (an error the
-        // handler did not foresee) counts one call, like any answered request.
-        deferredCharges.delete(request);
-        const status = endedWith({ set, error, code, responseValue });
-        if (!refunds(status)) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
-      }
-      const reservation = reservations.get(request);
-      if (!reservation) return;
-      reservations.delete(request);
-      if (refunds(endedWith({ set, error, code, responseValue }))) void access.quota.refund(reservation);
-    })
-    .onStop(() => access.flush());
+    .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) => layer.settle(request, { set, error, code, responseValue }))
+    .onStop(() => layer.flush());
 }

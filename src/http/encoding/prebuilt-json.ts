@@ -131,6 +131,25 @@ export function gzippedEnvelopeBytes(data: PrebuiltJson, meta: unknown, allocate
 }
 
 /**
+ * The bytes of an answer whose `data` is a PrebuiltJson, gzipped when the client accepts it and it
+ * is worth it, written into `allocate(size)` (default: a buffer of its own; see AnswerBuffer); sets
+ * the answer's Vary, Content-Type and Content-Encoding on `headers`. Undefined for any other value.
+ */
+export function prebuiltAnswerBytes(request: Request, value: unknown, headers: Record<string, string>, allocate: (size: number) => Uint8Array = unfilledBytes): Uint8Array | undefined {
+  const answer = value as { data?: unknown; meta?: unknown } | null;
+  if (!answer || typeof answer !== "object" || !(answer.data instanceof PrebuiltJson)) return undefined;
+  // Caches must key on the client's Accept-Encoding (the widget's answers also vary by Origin).
+  const vary = headers.vary;
+  headers.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
+  headers["content-type"] = "application/json;charset=utf-8";
+  if (answer.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
+    headers["content-encoding"] = "gzip";
+    return gzippedEnvelopeBytes(answer.data, answer.meta, allocate);
+  }
+  return envelopeBytes(answer.data, answer.meta, allocate);
+}
+
+/**
  * A module-local plugin: answers whose `data` is a PrebuiltJson are written as JSON bytes with
  * the status and headers the hooks set. Register it in the module before its routes.
  */
@@ -139,25 +158,15 @@ export function prebuiltJson() {
   const buffer = new AnswerBuffer();
   const allocate = (size: number) => buffer.take(size);
   // No plugin name: each module needs its own copy (named plugins are deduplicated app-wide).
+  // Bytes (not a Response) are turned into a Response by Elysia in one step with set.headers and
+  // set.status: a Response returned here costs a second one to merge the headers — worth it only
+  // to reuse a large answer's buffer, whose bytes are copied into a Response here, before another
+  // answer is written there (Elysia adds the hooks' headers to it).
+  // (Elysia's types ask for a Response; at run time any answer value is mapped.)
   return new Elysia().mapResponse({ as: "scoped" }, ({ request, responseValue, set }) => {
-    const value = responseValue as { data?: unknown; meta?: unknown } | null;
-    if (!value || typeof value !== "object" || !(value.data instanceof PrebuiltJson)) return;
-    // Caches must key on the client's Accept-Encoding (the widget's answers also vary by Origin).
-    const vary = set.headers.vary;
-    set.headers.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
-    set.headers["content-type"] = "application/json;charset=utf-8";
-    let bytes: Uint8Array;
-    if (value.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
-      set.headers["content-encoding"] = "gzip";
-      bytes = gzippedEnvelopeBytes(value.data, value.meta, allocate);
-    } else bytes = envelopeBytes(value.data, value.meta, allocate);
-    // The reused buffer's bytes are copied into a Response here, before another answer is written
-    // there (Elysia adds the hooks' headers to it). Other bytes (not a Response) are turned into one
-    // by Elysia in one step with set.headers and set.status: a Response returned here costs a
-    // second one to merge the headers — worth it only to reuse a large answer's buffer.
-    // (Elysia's types ask for a Response; at run time any answer value is mapped.)
-    if (buffer.holds(bytes)) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: set.headers as Record<string, string> });
-    return bytes as unknown as Response;
+    const bytes = prebuiltAnswerBytes(request, responseValue, set.headers as Record<string, string>, allocate);
+    if (bytes && buffer.holds(bytes)) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: set.headers as Record<string, string> });
+    return bytes as unknown as Response | undefined;
   });
 }
 

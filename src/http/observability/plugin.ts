@@ -5,7 +5,7 @@ import { requestState } from "../request/request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
-import { errorCode, finalStatus } from "./final-status.ts";
+import { errorCode, finalStatus, type EndedRequest } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import type { RouteTable } from "../routes.ts";
@@ -55,28 +55,39 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
  * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
  *
- * `routes` is the app's route table (routes.ts): answers given before routing (key
- * refusals) are counted under their route, and a 405 is told from a 404.
+ * The observer's route table (routes.ts): answers given before routing (key refusals) are
+ * counted under their route, and a 405 is told from a 404.
  */
-export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, routes: RouteTable) {
-  const { dataSets } = deps;
-  const metrics = new HttpMetrics();
-  // The hook names the context fields it reads: given the whole context, Elysia would parse
-  // every request's cookies (and more) just in case.
-  const plugin = new Elysia({ name: "observability" })
-    // The peer's address is gone once the answer is sent: read it now, for the log line.
-    .onRequest(({ request, server }) => void requestClient(request, server as PeerSource | null, deps.settings.trustProxy))
-    .onAfterResponse({ as: "global" }, ({ request, route: routed, server, set, error, code: elysiaCode, responseValue }: AfterResponse) => {
-    const ctx = { set, error, code: elysiaCode, responseValue };
+/**
+ * What is recorded of every answered request: the metrics and its log line (see observability).
+ * The app's hooks call `ended` after Elysia handed the answer over; a route answered outside
+ * Elysia's lifecycle (src/modules/prices/direct.ts) calls it with the same fields.
+ */
+export class RequestObserver {
+  readonly metrics = new HttpMetrics();
+
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly trustProxy: boolean,
+  ) {}
+
+  /** The peer's address is gone once the answer is sent: read (and remembered) before, for the log line. */
+  started(request: Request, server: PeerSource | null): void {
+    requestClient(request, server, this.trustProxy);
+  }
+
+  /** Records a request that ended: `routed` is the route pattern Elysia matched, if it routed the request. */
+  ended(request: Request, routed: string | undefined, ctx: EndedRequest): void {
+    const routes = this.routes;
     const state = requestState(request);
     const seconds = (performance.now() - state.startedAt) / 1000;
     let route: string;
     let pathname: string | null = null;
     if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
     else route = routes.match(request.method, (pathname = new URL(request.url).pathname))?.path ?? UNMATCHED;
-    const status = finalStatus(ctx as never, () => routes.methodsFor(pathname ?? new URL(request.url).pathname).length > 0);
-    const code = errorCode(ctx as never);
-    metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
+    const status = finalStatus(ctx, () => routes.methodsFor(pathname ?? new URL(request.url).pathname).length > 0);
+    const code = errorCode(ctx);
+    this.metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
     const line: Parameters<typeof logRequest>[0] = {
       request_id: state.id,
       method: request.method,
@@ -84,7 +95,7 @@ export function observability(deps: Pick<Services, "settings" | "dataSets" | "ro
       status,
       duration_ms: seconds * 1000,
       key_prefix: state.access?.keyPrefix ?? null,
-      client: state.internal?.client ?? rememberedClient(request) ?? requestClient(request, (server as PeerSource | null | undefined) ?? null, deps.settings.trustProxy),
+      client: state.internal?.client ?? rememberedClient(request) ?? requestClient(request, null, this.trustProxy),
     };
     if (code) line.error_code = code;
     if (state.internal) {
@@ -95,7 +106,19 @@ export function observability(deps: Pick<Services, "settings" | "dataSets" | "ro
     // Which path nobody serves (a broken link, a probe): without its query string, which may carry a key.
     if (route === UNMATCHED) line.path = loggedPath(pathname ?? new URL(request.url).pathname);
     logRequest(line);
-  });
+  }
+}
+
+export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, observer: RequestObserver) {
+  const { dataSets } = deps;
+  const metrics = observer.metrics;
+  // The hooks name the context fields they read: given the whole context, Elysia would parse
+  // every request's cookies (and more) just in case.
+  const plugin = new Elysia({ name: "observability" })
+    .onRequest(({ request, server }) => observer.started(request, server as PeerSource | null))
+    // No `server` here: naming it makes Elysia define a getter on every request's context, and the
+    // peer's address was read (and remembered) in onRequest.
+    .onAfterResponse({ as: "global" }, ({ request, route, set, error, code, responseValue }: AfterResponse) => observer.ended(request, route, { set, error, code, responseValue }));
   if (!deps.settings.metrics) return plugin;
   return plugin.get(
     METRICS_PATH,

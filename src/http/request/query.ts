@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import { ApiError, invalidParameter } from "../encoding/problem.ts";
 import { paramPath } from "./json-body.ts";
+import { queryParams } from "./query-params.ts";
 
 /**
  * Reads a route's query string into its zod schema, every value as the text it is.
@@ -14,8 +15,7 @@ import { paramPath } from "./json-body.ts";
  * @example parseQuery(new Request("http://x/api/v1/prices/?barcode=1&city=תל אביב, יפו"), PricesQuery).city // "תל אביב, יפו"
  */
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S & { shape: Record<string, unknown> }): z.output<S> {
-  const at = request.url.indexOf("?");
-  const params = new URLSearchParams(at >= 0 ? request.url.slice(at + 1).replace(/#.*$/, "") : "");
+  const params = queryParams(request);
   const known = schema.shape;
   const values: Record<string, string> = {};
   for (const [name, value] of params) {

@@ -6,7 +6,8 @@ import { productPricesJson } from "./service.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../http/answers/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import type { DataSet } from "../../deps.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
 import { servedData } from "../../http/answers/data-set.ts";
@@ -60,6 +61,15 @@ export const GET_PRICE_HISTORY = operation({
     ERRORS,
 });
 
+/** GET /api/v1/prices/'s answer: `data` serialized once per cached answer, `meta` filled by the app. */
+export function pricesAnswer(request: Request, dataSet: DataSet): { data: PrebuiltJson; meta: Record<string, unknown> } {
+  const query = parseQuery(request, PricesQuery);
+  requireData(dataSet);
+  const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
+  requestState(request).snapshot = snapshot;
+  return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
+}
+
 /** GET /api/v1/prices/ and GET /api/v1/prices/{barcode}/history/. */
 export function pricesModule() {
   // Handlers read `dataSet` (live, or the sandbox for a test key), not `deps`: see data-set.ts.
@@ -68,13 +78,7 @@ export function pricesModule() {
     .use(servedData)
     .get(
       GET_PRICES.path,
-      ({ request, dataSet }) => {
-        const query = parseQuery(request, PricesQuery);
-        requireData(dataSet);
-        const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
-        requestState(request).snapshot = snapshot;
-        return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };
-      },
+      ({ request, dataSet }) => pricesAnswer(request, dataSet),
       {
         // Answers come from a cache of checked data, serialized once (see prebuilt-json.ts).
         response: { 200: documentedOnly(PricesResponse) },
