@@ -64,10 +64,11 @@ const MAX_DEFLATE_RATIO = 1032;
 
 function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
   if (bytes.length * MAX_DEFLATE_RATIO <= maxBytes) {
-    // Fast path (Bun's native gunzip, ~2× node:zlib). It reads only the first gzip member, so
-    // the result must match the trailer's ISIZE; otherwise (multi-member, truncated) use zlib.
+    // Fast path (Bun's native gunzip with libdeflate, ~1.8× zlib on the published files; it
+    // checks the CRC). It reads only the first gzip member, so the result must match the
+    // trailer's ISIZE; otherwise (multi-member, truncated, corrupt) zlib below decides.
     try {
-      const out = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
+      const out = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>, { library: "libdeflate" });
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       if (bytes.length >= 18 && view.getUint32(bytes.length - 4, true) === out.length % 2 ** 32) {
         return { bytes: out, compression: "gzip", truncated: false, warnings: [] };

@@ -11,6 +11,8 @@ export interface ZipEntry {
 }
 
 const EOCD = 0x06054b50;
+// Deflate cannot expand data more than ~1032:1, so a small enough input cannot exceed the limit.
+const MAX_DEFLATE_RATIO = 1032;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
@@ -67,6 +69,17 @@ export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: nu
   if (entry.size > maxBytes) throw new FileRejectedError("too-large", `zip entry ${entry.name} is ${entry.size} bytes, over the ${maxBytes}-byte limit`);
   if (entry.method === 0) return data;
   if (entry.method !== 8) throw new FileRejectedError("unsupported-archive", `zip: compression method ${entry.method} of ${entry.name}`);
+  if (data.length * MAX_DEFLATE_RATIO <= maxBytes) {
+    // Fast path (libdeflate in one native call; node:zlib's wrapper copies chunk by chunk):
+    // taken only when the output cannot pass the limit and matches the size the directory
+    // states; otherwise (damaged, ZIP64 sizes) zlib below decides.
+    try {
+      const out = Bun.inflateSync(data as Uint8Array<ArrayBuffer>, { library: "libdeflate" });
+      if (out.length === entry.size) return out;
+    } catch {
+      // corrupt: zlib below tells why
+    }
+  }
   try {
     return inflateRawSync(data, { maxOutputLength: maxBytes });
   } catch (error) {

@@ -92,6 +92,22 @@ describe("decompress", () => {
     expect(text(out.bytes)).toStartWith("<Root><Items><Item>");
   });
 
+  test("the native (libdeflate) paths give zlib's bytes, and zlib decides whenever they disagree", () => {
+    const big = new TextEncoder().encode("<Root><Items>" + "<Item><ItemName>חלב 3%</ItemName><ItemCode>7290000066318</ItemCode></Item>".repeat(3000) + "</Items></Root>");
+    expect(decompress(gzipSync(big)).bytes).toEqual(big);
+    expect(decompress(makeZip([{ name: "a.xml", data: big }])).bytes).toEqual(big);
+    // A directory that states a wrong (smaller or larger) size: the whole entry still inflates, by zlib.
+    for (const stated of [10, big.length + 1]) {
+      const zip = makeZip([{ name: "a.xml", data: big }]);
+      new DataView(zip.buffer, zip.byteOffset, zip.byteLength).setUint32(zip.length - 22 - (46 + 5) + 24, stated, true);
+      expect(decompress(zip).bytes).toEqual(big);
+    }
+    // A gzip whose CRC does not match its data is refused by both.
+    const gz = new Uint8Array(gzipSync(big));
+    gz[gz.length - 8] ^= 0xff;
+    expect(rejected(() => decompress(gz)).reason).toBe("corrupt-compression");
+  });
+
   test("corrupt gzip and zip are rejected", () => {
     const gz = gzipSync(new TextEncoder().encode("<Root>" + "<A>x</A>".repeat(1000) + "</Root>"));
     const corrupt = new Uint8Array(gz);
@@ -100,5 +116,10 @@ describe("decompress", () => {
     expect(rejected(() => decompress(gz.subarray(0, 5))).reason).toBe("corrupt-compression");
     const zip = makeZip([{ name: "a.xml", data: xml }]);
     expect(rejected(() => decompress(zip.subarray(0, zip.length - 30))).reason).toBe("corrupt-compression");
+    // Damaged deflate data inside an intact archive.
+    const big = makeZip([{ name: "a.xml", data: new TextEncoder().encode("<Root>" + "<A>xyz</A>".repeat(2000) + "</Root>") }]);
+    const damaged = new Uint8Array(big);
+    for (let i = 40; i < 80; i++) damaged[i] ^= 0x5a;
+    expect(rejected(() => decompress(damaged)).reason).toBe("corrupt-compression");
   });
 });
