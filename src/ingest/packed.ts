@@ -43,10 +43,17 @@ const NUMBERS = 9;
 
 const num = (value: number | null) => (value === null ? Number.NaN : value);
 
-/** What packing derives from a product's facts: its name, identity and description hash. */
+/** What packing derives from a product's facts: its name, identity, description hash and packed strings. */
 export function packedFacts(f: ProductFacts): PackedFacts {
   const name = productName(f);
   const key = barcodeKey(f.itemCode);
+  const fields = [f.itemCode, name, f.manufacturer, f.manufactureCountry, f.unitQty, f.sizeUnit];
+  const starts: number[] = [];
+  let at = 0;
+  for (const value of fields) {
+    starts.push(at);
+    at += (value ?? NULL).length + 1;
+  }
   return {
     name,
     keyNumber: keyNumber(key),
@@ -61,33 +68,46 @@ export function packedFacts(f: ProductFacts): PackedFacts {
       qtyInPackage: f.qtyInPackage,
       isWeighted: f.isWeighted ? 1 : 0,
     }),
+    strings: fields.map((value) => (value ?? NULL) + SEP).join(""),
+    starts,
   };
 }
 
+/** Rows packed per file before the first growth when the caller gives no estimate. */
+const DEFAULT_ROWS = 1024;
+
 /**
  * Builds a {@link PackedPrices} row by row (rows read by a PriceRowReader, or records of a
- * parsed file): product strings and numbers from the facts, price, discount flag and time per row.
+ * parsed file): product strings (joined once per product, see packedFacts) and numbers from
+ * the facts, price, discount flag and time per row. `expectedRows` sizes the arrays up front.
  * @example const packer = new PricePacker(); packer.add(facts, packedFacts(facts), 590, true, null); packer.finish(codes)
  */
 export class PricePacker {
   private readonly parts: string[] = [];
-  private offsets = new Int32Array(1024 * STRINGS + 1);
-  private numbers = new Float64Array(1024 * NUMBERS);
+  private offsets: Int32Array;
+  private numbers: Float64Array;
   private readonly updates: (string | null)[] = [];
   private readonly updateIndex = new Map<string | null, number>();
   private at = 0;
   private count = 0;
 
+  constructor(expectedRows = DEFAULT_ROWS) {
+    const rows = Math.max(16, Math.ceil(expectedRows));
+    this.offsets = new Int32Array(rows * STRINGS + 1);
+    this.numbers = new Float64Array(rows * NUMBERS);
+  }
+
   add(f: ProductFacts, p: PackedFacts, price: number, allowDiscount: boolean, updatedAt: string | null): void {
     const i = this.count++;
     if ((i + 1) * NUMBERS > this.numbers.length) this.grow();
     const s = i * STRINGS;
-    this.put(s + S_CODE, f.itemCode);
-    this.put(s + S_NAME, p.name);
-    this.put(s + S_MAKER, f.manufacturer);
-    this.put(s + S_COUNTRY, f.manufactureCountry);
-    this.put(s + S_UNIT_QTY, f.unitQty);
-    this.put(s + S_SIZE_UNIT, f.sizeUnit);
+    // The product's six strings are one part (each followed by SEP): offsets are relative to it.
+    const offsets = this.offsets;
+    const starts = p.starts;
+    const at = this.at;
+    for (let k = 0; k < STRINGS; k++) offsets[s + k] = at + starts[k]!;
+    this.parts.push(p.strings);
+    this.at = at + p.strings.length;
     const numbers = this.numbers;
     const n = i * NUMBERS;
     numbers[n + N_KEY] = p.keyNumber;
@@ -108,7 +128,8 @@ export class PricePacker {
 
   finish(codes: { chainCode: string | null; subChainCode: string | null; storeCode: string | null }): PackedPrices {
     const count = this.count;
-    const offsets = this.offsets.slice(0, count * STRINGS + 1);
+    // Views, not copies: the buffers are transferred whole (their unused tail is small).
+    const offsets = this.offsets.subarray(0, count * STRINGS + 1);
     offsets[count * STRINGS] = this.at;
     return {
       kind: "prices-packed",
@@ -116,18 +137,11 @@ export class PricePacker {
       subChainCode: codes.subChainCode,
       storeCode: codes.storeCode,
       count,
-      text: count ? this.parts.join(SEP) + SEP : "",
+      text: this.parts.join(""),
       offsets,
-      numbers: this.numbers.slice(0, count * NUMBERS),
+      numbers: this.numbers.subarray(0, count * NUMBERS),
       updates: this.updates,
     };
-  }
-
-  private put(k: number, value: string | null): void {
-    const text = value ?? NULL;
-    this.parts.push(text);
-    this.offsets[k] = this.at;
-    this.at += text.length + 1;
   }
 
   private grow(): void {
@@ -143,11 +157,12 @@ export class PricePacker {
 /**
  * Streams price rows straight into a {@link PackedPrices}, with no record object per row; with a
  * memo, a product seen in an earlier file of the run is not read again (see ProductMemo).
+ * `expectedRows` sizes the packed arrays (an estimate; they grow past it).
  * @example readPriceFilePacked(bytes, name, memo) // uses this parser for price files
  */
-export function packedPriceRowParser(memo: ProductMemo | null): RowParser<PackedPrices> {
+export function packedPriceRowParser(memo: ProductMemo | null, expectedRows?: number): RowParser<PackedPrices> {
   const reader = new PriceRowReader(memo);
-  const packer = new PricePacker();
+  const packer = new PricePacker(expectedRows);
   return {
     row(row) {
       const product = reader.read(row);
@@ -167,7 +182,7 @@ export function packedPriceRowParser(memo: ProductMemo | null): RowParser<Packed
  */
 export function packParsed(parsed: ParsedFile | PackedPrices): ParsedFile | PackedPrices {
   if (parsed.kind !== "prices") return parsed;
-  const packer = new PricePacker();
+  const packer = new PricePacker(parsed.items.length);
   for (const it of parsed.items) packer.add(it, packedFacts(it), it.price, it.allowDiscount, it.updatedAt);
   return packer.finish(parsed);
 }

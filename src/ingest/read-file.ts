@@ -110,8 +110,19 @@ interface Scan {
   firstRow: { name: string; row: XmlNode } | null;
 }
 
-const parserFor = (kind: Kind, pack: { memo: ProductMemo | null } | null): RowParser<ParsedFile | PackedPrices> =>
-  kind === "prices" ? (pack ? packedPriceRowParser(pack.memo) : priceRowParser()) : kind === "promos" ? promoRowParser() : storeRowParser();
+/** Price rows take at least this many characters of XML in the published files (~800 is usual): sizes the packed arrays. */
+const MIN_ROW_CHARS = 512;
+/** The estimate stops here (a larger file grows its arrays as it goes). */
+const MAX_ROWS_ESTIMATE = 2 ** 17;
+
+const parserFor = (kind: Kind, pack: { memo: ProductMemo | null } | null, textLength = 0): RowParser<ParsedFile | PackedPrices> =>
+  kind === "prices"
+    ? pack
+      ? packedPriceRowParser(pack.memo, Math.min(MAX_ROWS_ESTIMATE, textLength / MIN_ROW_CHARS))
+      : priceRowParser()
+    : kind === "promos"
+      ? promoRowParser()
+      : storeRowParser();
 
 /** Streams the document's rows into records; the first row decides the parser. */
 function scan(decoded: ScanText, nameKind: Kind | null, pack: { memo: ProductMemo | null } | null): Scan {
@@ -126,7 +137,7 @@ function scan(decoded: ScanText, nameKind: Kind | null, pack: { memo: ProductMem
         firstRow = { name: rowName, row: rowNode(row) };
         const kind = kindOfRow(rowName, firstRow.row) ?? nameKind;
         if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
-        parser = parserFor(kind, pack);
+        parser = parserFor(kind, pack, decoded.text.length);
       }
       parser.row(row, path);
     },

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { packParsed, transferablesOf, unpackParsed } from "../../src/ingest/packed.ts";
+import { packedFacts, packParsed, PricePacker, transferablesOf, unpackParsed } from "../../src/ingest/packed.ts";
 import { productHash, productSource, recordRows, type PriceList } from "../../src/ingest/load/price-rows.ts";
 
 /** productHash of a price record's product fields. */
@@ -64,4 +64,18 @@ test("the description hash changes with any descriptive field and ignores the pr
     expect(recordHash({ ...base, ...change })).not.toBe(recordHash(base));
   }
   expect(Number.isSafeInteger(recordHash(base))).toBe(true);
+});
+
+test("the packed arrays grow past a low estimate and a high one leaves no trace: the same rows either way", () => {
+  const items = Array.from({ length: 50 }, (_, k) => item(gtin(k + 1), 100 + k, { name: `item ${k}`, manufacturer: k % 3 ? "m" : null, updatedAt: k % 2 ? "2026-11-20T08:00:00+02:00" : null }));
+  const packedWith = (expectedRows: number) => {
+    const packer = new PricePacker(expectedRows);
+    for (const it of items) packer.add(it, packedFacts(it), it.price, it.allowDiscount, it.updatedAt);
+    return unpackParsed(packer.finish(file)) as PriceList;
+  };
+  const rowsOf = (list: PriceList) =>
+    Array.from({ length: list.rows.count }, (_, i) => [list.rows.product(i), list.rows.price(i), list.rows.updatedAt(i), list.rows.productHash(i), list.rows.key(i)]);
+  const expected = rowsOf(unpackParsed(packParsed({ ...file, items })) as PriceList);
+  expect(expected).toHaveLength(50);
+  for (const estimate of [0, 1, 17, 50, 1000]) expect(rowsOf(packedWith(estimate))).toEqual(expected);
 });

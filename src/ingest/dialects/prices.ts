@@ -135,7 +135,7 @@ export class PriceRowReader {
       if (last !== null && last.length === end - start && text.startsWith(last, start)) return this.lastIso;
       this.lastRaw = text.slice(start, end);
       this.lastValue = undefined;
-      this.lastIso = parseIsraelDateTime(textOf(this.value(S.updatedAt)));
+      this.lastIso = this.timeOf(textOf(this.value(S.updatedAt)));
       return this.lastIso;
     }
     // Not in place (absent, sliced or a node): compared by value.
@@ -143,9 +143,14 @@ export class PriceRowReader {
     if (this.lastRaw !== null || value !== this.lastValue) {
       this.lastRaw = null;
       this.lastValue = value;
-      this.lastIso = parseIsraelDateTime(value);
+      this.lastIso = this.timeOf(value);
     }
     return this.lastIso;
+  }
+
+  /** parseIsraelDateTime, through the run's memo when there is one. */
+  private timeOf(value: string | undefined): string | null {
+    return this.memo && value ? this.memo.time(value, parseIsraelDateTime) : parseIsraelDateTime(value);
   }
 
   /**

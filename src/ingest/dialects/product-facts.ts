@@ -1,3 +1,4 @@
+import { detach } from "../load/detach.ts";
 import type { PriceRecord } from "../records.ts";
 
 /** The fields of a price record that describe its product (everything but price, discount flag, status and time). */
@@ -25,6 +26,10 @@ export interface PackedFacts {
   keyNumber: number;
   shared: boolean;
   hash: number;
+  /** Code, name, manufacturer, country, unit quantity and size unit, each followed by U+0000 (U+0001 for null), as packed rows carry them. */
+  strings: string;
+  /** Where each of the six starts in `strings`. */
+  starts: readonly number[];
 }
 
 /** A remembered product: its facts, and their packed form once a packer asked. */
@@ -54,6 +59,7 @@ interface Remembered extends KnownProduct {
  */
 export class ProductMemo {
   private readonly known = new Map<number, Remembered>();
+  private readonly times = new Map<string, string | null>();
 
   constructor(private readonly limit = 100_000) {}
 
@@ -69,6 +75,22 @@ export class ProductMemo {
     const entry: Remembered = { facts, packed: null, raws };
     this.known.set(hash, entry);
     return entry;
+  }
+
+  /**
+   * The ISO time of a row's PriceUpdateDate text, worked out once per run: files repeat a
+   * chain's few hundred distinct times row after row and store after store. `read` is a pure
+   * function of `value`.
+   */
+  time(value: string, read: (value: string) => string | null): string | null {
+    let iso = this.times.get(value);
+    if (iso === undefined) {
+      iso = read(value);
+      if (this.times.size >= this.limit) this.times.clear();
+      // A copy: a substring would keep its file's text alive.
+      this.times.set(detach(value), iso);
+    }
+    return iso;
   }
 
   get size(): number {
