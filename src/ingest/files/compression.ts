@@ -1,6 +1,6 @@
 import { constants, gunzipSync } from "node:zlib";
 import { FileRejectedError } from "./rejected.ts";
-import { inflateZipEntry, readZipEntries } from "./zip.ts";
+import { inflateZipEntry, MAX_DEFLATE_RATIO, readZipEntries } from "./zip.ts";
 
 export type Compression = "gzip" | "zip" | "plain";
 
@@ -59,18 +59,20 @@ export function decompress(bytes: Uint8Array, options: DecompressOptions = {}): 
   return { bytes: inflateZipEntry(bytes, pick[0]!, maxBytes), compression, truncated: false, warnings };
 }
 
-// Deflate cannot expand data more than ~1032:1, so a small enough input cannot exceed the limit.
-const MAX_DEFLATE_RATIO = 1032;
-
 function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
   if (bytes.length * MAX_DEFLATE_RATIO <= maxBytes) {
     // Fast path (Bun's native gunzip with libdeflate, ~1.8× zlib on the published files; it
-    // checks the CRC). It reads only the first gzip member, so the result must match the
-    // trailer's ISIZE; otherwise (multi-member, truncated, corrupt) zlib below decides.
+    // checks the first member's CRC). It reads only the first gzip member, so the result must
+    // match the last trailer's CRC and ISIZE (a second member of the same size would pass the
+    // size alone); otherwise (multi-member, truncated, corrupt) zlib below decides.
     try {
       const out = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>, { library: "libdeflate" });
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      if (bytes.length >= 18 && view.getUint32(bytes.length - 4, true) === out.length % 2 ** 32) {
+      if (
+        bytes.length >= 18 &&
+        view.getUint32(bytes.length - 4, true) === out.length % 2 ** 32 &&
+        view.getUint32(bytes.length - 8, true) === Bun.hash.crc32(out) >>> 0
+      ) {
         return { bytes: out, compression: "gzip", truncated: false, warnings: [] };
       }
     } catch {

@@ -11,10 +11,11 @@ export interface ZipEntry {
 }
 
 const EOCD = 0x06054b50;
-// Deflate cannot expand data more than ~1032:1, so a small enough input cannot exceed the limit.
-const MAX_DEFLATE_RATIO = 1032;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
+
+/** Deflate cannot expand data more than ~1032:1, so a small enough input cannot inflate past a limit: only then may a native call without an output ceiling run. */
+export const MAX_DEFLATE_RATIO = 1032;
 
 /**
  * Lists a zip archive's entries from its central directory (no data is inflated).

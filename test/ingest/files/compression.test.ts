@@ -58,6 +58,13 @@ describe("decompress", () => {
     const half = xml.length >> 1;
     const multi = Buffer.concat([gzipSync(xml.subarray(0, half)), gzipSync(xml.subarray(half))]);
     expect(text(decompress(multi).bytes)).toBe(text(xml));
+    // Members of the same length: the last trailer's size matches the first member's output,
+    // so the native path (first member only) must also be held to the trailer's CRC.
+    const first = new TextEncoder().encode("<Root><Items><Item>1</Item>  ");
+    const second = new TextEncoder().encode("<Item>2</Item></Items></Root>");
+    expect(first.length).toBe(second.length);
+    const same = Buffer.concat([gzipSync(first), gzipSync(second)]);
+    expect(text(decompress(same).bytes)).toBe(text(first) + text(second));
   });
 
   test("a gzip bomb stops at the limit", () => {
