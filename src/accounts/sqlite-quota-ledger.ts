@@ -111,7 +111,9 @@ export class SqliteQuotaLedger implements QuotaLedger {
     this.timer = setTimeout(() => {
       this.timer = null;
       try {
-        this.flush();
+        const rows = this.flush();
+        // What a test of a process waits on before it kills the server (test/cli/keys-live-server.test.ts).
+        log.debug("usage flushed", { rows });
       } catch (error) {
         // A closed database will not open again: its owner stopped without stopping the app, and
         // retrying every second would only log forever. Anything else (busy, disk full) is retried,

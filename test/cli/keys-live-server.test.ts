@@ -1,7 +1,9 @@
 /**
  * The operator CLI against a running `mehir serve`, each in its own process on the same data dir:
- * keys created, plans changed and keys revoked take effect within a second, without a restart;
- * the quota count survives a graceful stop exactly and a SIGKILL up to the last unflushed second.
+ * keys created, plans changed and keys revoked take effect without a restart (how soon — at most
+ * the cache's 250 ms poll — is test/accounts/key-cache.test.ts's, on a clock of its own: here a
+ * loaded machine's wall clock would decide); the quota count survives a graceful stop exactly and
+ * a SIGKILL up to the last unflushed batch.
  */
 import { afterAll, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,7 +20,8 @@ setDefaultTimeout(60_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "mehir-cli-live-"));
-const ENV = { ...process.env, NODE_ENV: "production", MEHIR_LOG_LEVEL: "info", MEHIR_RATE_FREE: "6000", MEHIR_RATE_BASIC: "6000" };
+// Debug: the test waits on the server's "usage flushed" line.
+const ENV = { ...process.env, NODE_ENV: "production", MEHIR_LOG_LEVEL: "debug", MEHIR_RATE_FREE: "6000", MEHIR_RATE_BASIC: "6000" };
 let server: Subprocess<"ignore", "pipe", "pipe"> | null = null;
 
 afterAll(() => {
@@ -42,22 +45,47 @@ function mehir(...args: string[]): string[] {
   return run.stdout.toString().trim().split("\n");
 }
 
-/** Starts `mehir serve` on a free loopback port; resolves with its URL. */
+/** The running server's log lines, read as they come; `logged` waits for the next line matching. */
+let lines: { next: (pattern: RegExp) => Promise<string> } | null = null;
+
+/** Starts `mehir serve` on a free loopback port; resolves with its URL once it listens. */
 async function serve(): Promise<string> {
   server = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe", env: ENV });
-  const reader = server.stdout.getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-    const match = /"msg":"listening","url":"([^"]+)"/.exec(text);
-    if (match) {
-      reader.releaseLock();
-      void server.stdout.pipeTo(new WritableStream());
-      return match[1]!;
+  lines = logLines(server.stdout);
+  const listening = await lines.next(/"msg":"listening"/);
+  return /"url":"([^"]+)"/.exec(listening)![1]!;
+}
+
+/** Reads a process's stdout as it comes (so the pipe never fills); `next(pattern)` resolves with the next line matching, dropping those before it. */
+function logLines(stdout: ReadableStream<Uint8Array>): { next: (pattern: RegExp) => Promise<string> } {
+  const waiting: string[] = [];
+  const state = { ended: false, wake: null as (() => void) | null };
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of stdout as unknown as AsyncIterable<Uint8Array>) {
+      const parts = (buffered + decoder.decode(chunk, { stream: true })).split("\n");
+      buffered = parts.pop()!;
+      waiting.push(...parts);
+      state.wake?.();
     }
-  }
+    state.ended = true;
+    state.wake?.();
+  })();
+  return {
+    async next(pattern) {
+      for (;;) {
+        const line = waiting.shift();
+        if (line !== undefined) {
+          if (pattern.test(line)) return line;
+          continue;
+        }
+        if (state.ended) throw new Error(`serve's output ended before a line matching ${pattern}`);
+        await new Promise<void>((resolve) => (state.wake = resolve));
+        state.wake = null;
+      }
+    },
+  };
 }
 
 async function api(url: string, path: string, key: string): Promise<{ status: number; code?: string; remaining?: number }> {
@@ -66,17 +94,12 @@ async function api(url: string, path: string, key: string): Promise<{ status: nu
   return { status: res.status, code: body.code, remaining: body.meta?.quota_remaining };
 }
 
-/** Calls until `done` holds; returns the milliseconds it took (fails after 1.5 s). */
-async function within(check: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    if (performance.now() - started > 1500) throw new Error("not within 1.5 s");
-    await Bun.sleep(25);
-  }
-  return performance.now() - started;
+/** Calls until `check` holds, each call once the previous one is answered (the test's timeout bounds it). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check()));
 }
 
-test("keys and plans changed by the CLI reach a running serve within a second; quota counts survive SIGTERM exactly and SIGKILL up to the last second", async () => {
+test("keys and plans changed by the CLI reach a running serve without a restart; quota counts survive SIGTERM exactly and SIGKILL up to the last flushed batch", async () => {
   seed();
   let url = await serve();
   mehir("accounts", "create", "--email", "ops@example.com");
@@ -90,8 +113,7 @@ test("keys and plans changed by the CLI reach a running serve within a second; q
 
   // A plan change: refused calls while it propagates are not counted.
   mehir("accounts", "set-plan", "ops@example.com", "basic");
-  const upgradeMs = await within(async () => (await api(url, "/api/v1/chains/shufersal/catalog/", key)).status === 200);
-  expect(upgradeMs).toBeLessThan(1000);
+  await until(async () => (await api(url, "/api/v1/chains/shufersal/catalog/", key)).status === 200);
   // 5 chains calls + 1 catalog call counted, now against Basic's 10,000.
   expect(await api(url, "/api/v1/chains/", key)).toMatchObject({ status: 200, remaining: 10_000 - 7 });
 
@@ -102,8 +124,8 @@ test("keys and plans changed by the CLI reach a running serve within a second; q
   expect(await api(url, "/api/v1/chains/", key)).toMatchObject({ status: 200, remaining: 10_000 - 8 });
 
   // SIGKILL: counts already flushed (batches at most a second apart) survive; at most the last
-  // second's calls are lost. Here: wait past a flush, make 3 calls, kill at once.
-  await Bun.sleep(1300);
+  // batch's calls are lost. Here: wait for the flush of the call above, make 3 calls, kill at once.
+  await lines!.next(/"msg":"usage flushed"/);
   for (let i = 0; i < 3; i++) await api(url, "/api/v1/chains/", key);
   server!.kill("SIGKILL");
   await server!.exited;
@@ -112,10 +134,9 @@ test("keys and plans changed by the CLI reach a running serve within a second; q
   expect(afterKill).toBeLessThanOrEqual(10_000 - 9); // the 8 flushed calls and this one
   expect(afterKill).toBeGreaterThanOrEqual(10_000 - 12); // nothing counted twice
 
-  // A key revoked while serve runs is refused within a second.
+  // A key revoked while serve runs is refused.
   mehir("keys", "revoke", key.slice(0, 12));
-  const revokeMs = await within(async () => (await api(url, "/api/v1/chains/", key)).status === 401);
-  expect(revokeMs).toBeLessThan(1000);
+  await until(async () => (await api(url, "/api/v1/chains/", key)).status === 401);
   expect(await api(url, "/api/v1/chains/", key)).toMatchObject({ status: 401, code: "invalid_api_key" });
 
   server!.kill("SIGTERM");
