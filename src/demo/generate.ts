@@ -4,7 +4,7 @@ import { log as logger } from "../log.ts";
 import { generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
 import type { GenerateReply, GenerateRequest } from "./generate-worker.ts";
 import { profileFor } from "./profiles.ts";
-import { loadSeed } from "./seed.ts";
+import { seedStoreCount } from "./seed.ts";
 import { workerSpecifier } from "../workers.ts";
 
 export interface GenerateOptions {
@@ -125,8 +125,7 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
 
 /** Two shares of about equal work (stores × assortment), alternating from the largest. */
 function split(chains: Chain[]): [Chain[], Chain[]] {
-  const seed = loadSeed();
-  const weight = (c: Chain) => (seed.stores[c.slug]?.length ?? 3) * (profileFor(c).assortment === "convenience" ? 0.4 : 1);
+  const weight = (c: Chain) => (seedStoreCount(c.slug) ?? 3) * (profileFor(c).assortment === "convenience" ? 0.4 : 1);
   const sorted = [...chains].sort((a, b) => weight(b) - weight(a) || a.slug.localeCompare(b.slug));
   const shares: [Chain[], Chain[]] = [[], []];
   const load = [0, 0];

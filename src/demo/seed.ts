@@ -68,6 +68,16 @@ export interface DemoSeed {
   stores: Record<string, StoreSeed[]>;
 }
 
+/**
+ * How many stores the seed lists for a chain (undefined for none), read without validating the
+ * seed: a server's thread asks it to share the demo's chains between its workers, and zod's
+ * first parse of the whole seed would hold that thread 60–100 ms (the workers validate the
+ * seed when they write the chains).
+ */
+export function seedStoreCount(slug: string): number | undefined {
+  return (storesJson as { chains: Record<string, unknown[] | undefined> }).chains[slug]?.length;
+}
+
 let cached: DemoSeed | undefined;
 
 /** The seed embedded in the binary (data/demo/*.json), validated once. */

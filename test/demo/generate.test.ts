@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { generateDemo, type DemoReport } from "../../src/demo/generate.ts";
 import { isValidGtin } from "../../src/demo/gtin.ts";
 import { loadRegistry } from "../../src/registry.ts";
+import { loadSeed, seedStoreCount } from "../../src/demo/seed.ts";
 
 // A small demo (3% of each assortment) of every chain, and a second run of a few chains.
 const NOW = new Date("2026-11-22T08:00:00Z");
@@ -211,4 +212,10 @@ describe("real quirks", () => {
     expect(filesOf("carrefour").some((n) => n.startsWith("Price7") && xmlOf("carrefour", n).includes('<Items Count="0"/>'))).toBe(true);
     expect(filesOf("wolt-market").some((n) => n.startsWith("PromoFull") && xmlOf("wolt-market", n).includes("<Promotions/>"))).toBe(true);
   });
+});
+
+test("the store counts a server's thread reads to share the chains between workers are the validated seed's", () => {
+  const seed = loadSeed();
+  for (const chain of loadRegistry().chains) expect(seedStoreCount(chain.slug)).toBe(seed.stores[chain.slug]?.length);
+  expect(Object.keys(seed.stores).length).toBeGreaterThan(10);
 });
