@@ -2,11 +2,12 @@ import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
-import { eachLine, dayOneImported, MAIN, priceDigest, tempRoot } from "../faults/helpers.ts";
+import { dayOneImported, MAIN, priceDigest, tempRoot } from "../faults/helpers.ts";
+import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
+import { usageWritten } from "../helpers/usage.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(60_000);
@@ -23,25 +24,19 @@ let dataDir = "";
 let key = "";
 let barcode = "";
 let old = "";
-const servers: Subprocess[] = [];
+let accountId = 0;
+const servers: ServeProcess[] = [];
 afterAll(async () => {
-  for (const s of servers) {
-    s.kill("SIGTERM");
-    await s.exited;
-  }
+  for (const s of servers) await s.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
+/** `mehir serve` on `dir`, ready; its URL. */
 async function serve(dir: string): Promise<string> {
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { ...process.env, MEHIR_LOG_LEVEL: "info" } });
-  servers.push(proc);
-  const listening = Promise.withResolvers<string>();
-  void eachLine(proc.stdout, (line) => {
-    if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
-  });
-  const url = await listening.promise;
-  for (let i = 0; i < 200 && (await fetch(`${url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
-  return url;
+  const server = await ServeProcess.start({ dataDir: dir, name: `serve ${servers.length + 1}` });
+  servers.push(server);
+  await server.ready();
+  return server.url;
 }
 
 const ask = async (url: string) => {
@@ -56,17 +51,19 @@ beforeAll(async () => {
   const db = imported.db;
   old = priceDigest(db.prices);
   const account = createAccount(db.accounts, { email: "backup@example.com", plan: "pro" }, new Date());
+  accountId = account.id;
   key = createKey(db.accounts, { accountId: account.id, kind: "live" }, new Date()).key;
   db.prices.close();
   db.accounts.close();
 }, 180_000);
 
-test("backup while serving and importing: consistent copies that a server restored from answers the same", async () => {
+test("backup while serving and importing: consistent copies that a server restored from answers the same", withLogs(logsOf(servers), async () => {
   const url = await serve(dataDir);
   for (let i = 0; i < 5; i++) expect((await ask(url)).status).toBe(200);
-  await Bun.sleep(1300); // the usage of those calls is written (1 s batches)
+  await usageWritten(dataDir, accountId, 5); // the usage of those calls is written (1 s batches)
 
-  const importer = Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir, "--json"], { stdout: "ignore", stderr: "ignore" });
+  const importer = Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir, "--json"], { stdout: "pipe", stderr: "pipe" });
+  const importerOutput = Promise.all([new Response(importer.stdout).text(), new Response(importer.stderr).text()]);
   let stop = false;
   const traffic = (async () => {
     while (!stop) await ask(url);
@@ -79,7 +76,7 @@ test("backup while serving and importing: consistent copies that a server restor
   expect(backup.stderr.toString()).toBe("");
   expect(backup.exitCode).toBe(0);
   expect(backup.stdout.toString().trim().split("\n").sort()).toEqual([join(out, ACCOUNTS_FILE), join(out, PRICES_FILE)]);
-  expect(await importer.exited).toBe(0);
+  expect(await importer.exited, (await importerOutput).join("\n")).toBe(0);
   // Copies hold credentials: readable by the owner only.
   for (const file of [ACCOUNTS_FILE, PRICES_FILE]) expect(statSync(join(out, file)).mode & 0o077).toBe(0);
 
@@ -110,4 +107,4 @@ test("backup while serving and importing: consistent copies that a server restor
   expect(priceDigest(check)).toBe(copied);
   check.close();
   expect(a.meta.quota_remaining).toBeLessThanOrEqual(100_000 - 5 - 1);
-}, 180_000);
+}), 180_000);

@@ -8,7 +8,8 @@ import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState } from "../../src/data-state.ts";
+import { bumpDataVersion, DataState } from "../../src/data-state.ts";
+import { openSandboxDatabase, SANDBOX_FILE } from "../../src/sandbox/sandbox.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
 
@@ -35,14 +36,27 @@ export function twoDays(root: string, plan: FilesPlan = { stores: 6, itemsPerSto
 /**
  * Two days of files under `root` (twoDays), day 1 imported as `mehir import` does into the data
  * dir `root/dir`, and the barcode sold most widely. The databases stay open for the caller's
- * accounts and keys; it closes them.
+ * accounts and keys; it closes them. The sandbox is marked made (sandboxMade): the servers of
+ * these tests answer live keys only.
  */
 export async function dayOneImported(root: string, plan: FilesPlan, dir = "data") {
   const { day1, day2 } = twoDays(root, plan);
   const dataDir = join(root, dir);
   const db = openDataDir(dataDir);
   await importPaths({ db: db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
+  sandboxMade(dataDir);
   return { day2, dataDir, db, barcode: someBarcode(db.prices) };
+}
+
+/**
+ * Marks a data dir's sandbox (sandbox.sqlite, the data of test keys) as made, with no data in it.
+ * A server on live data otherwise makes it at start from the whole demo — tens of seconds of CPU
+ * beside the test, which a test that never calls with a test key does not need.
+ */
+export function sandboxMade(dataDir: string): void {
+  const db = openSandboxDatabase(join(dataDir, SANDBOX_FILE), loadRegistry());
+  bumpDataVersion(db, "2026-11-22T05:30:00+02:00", "demo");
+  db.close();
 }
 
 export function tempRoot(name: string): string {
@@ -102,18 +116,4 @@ export async function readyWithin(app: { handle(r: Request): Promise<Response> }
   return false;
 }
 
-/** Calls onLine for each line of a child's output stream until it ends (keeps the pipe drained). */
-export async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffered += decoder.decode(value, { stream: true });
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      onLine(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-    }
-  }
-}
+export { eachLine } from "../helpers/lines.ts";
