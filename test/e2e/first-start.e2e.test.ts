@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(60_000);
@@ -11,55 +11,34 @@ setDefaultTimeout(60_000);
 // embedded demo on its own, answer while doing so, then serve it; a second start reuses the data.
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "mehir-first-start-"));
-let child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
-afterAll(() => {
-  child?.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
+let child: ServeProcess | null = null;
+const started: ServeProcess[] = [];
+afterEach(async () => {
+  await child?.stop("SIGKILL");
+  child = null;
 });
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => Bun.spawnSync([process.execPath, MAIN, ...args, "--data-dir", dataDir], { env: { ...process.env, NODE_ENV: "production" } });
 
-/** Starts `mehir serve` on a free port; resolves with its URL from the "listening" log line. */
+/** Starts `mehir serve` on a free port (its log kept for a failure); resolves with its URL from the "listening" log line. */
 async function serve(): Promise<string> {
-  child = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NODE_ENV: "production", MEHIR_LOG_LEVEL: "info" },
-  });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-    const match = text.match(/"msg":"listening","url":"([^"]+)"/);
-    if (match) {
-      reader.releaseLock();
-      // Keep draining stdout so the child never blocks on a full pipe.
-      void child.stdout.pipeTo(new WritableStream());
-      return match[1]!;
-    }
-  }
+  child = await ServeProcess.start({ dataDir, env: { NODE_ENV: "production" }, name: `start ${started.length + 1}` });
+  started.push(child);
+  return child.url;
 }
 
-async function waitReady(url: string, withinMs: number): Promise<{ body: any }> {
-  const started = performance.now();
-  while (performance.now() - started < withinMs) {
-    const res = await fetch(`${url}/readyz`).catch(() => null);
-    if (res?.status === 200) return { body: await res.json() };
-    await Bun.sleep(100);
-  }
-  throw new Error(`not ready within ${withinMs} ms`);
-}
+/** The readiness probe's answer once it is 200 (the test's timeout bounds the wait: minutes on a loaded machine). */
+const waitReady = async () => ({ body: await child!.ready() });
+const logs = logsOf(started);
 
 async function stop() {
-  child!.kill("SIGTERM");
-  expect(await child!.exited).toBe(0);
+  expect(await child!.stop("SIGTERM")).toBe(0);
   child = null;
 }
 
 describe("mehir serve on an empty data dir", () => {
-  test("answers at once, imports the demo, then serves it", async () => {
+  test("answers at once, imports the demo, then serves it", withLogs(logs, async () => {
     expect(cli("accounts", "create", "--email", "e2e@example.com", "--plan", "pro").exitCode).toBe(0);
     const key = cli("keys", "create", "--email", "e2e@example.com", "--kind", "test").stdout.toString().trim().split("\n").at(-1)!;
     const url = await serve();
@@ -68,7 +47,7 @@ describe("mehir serve on an empty data dir", () => {
     expect(early.status).toBe(503);
     expect((await early.json()).code).toBe("data_not_ready");
 
-    const { body } = await waitReady(url, 240_000);
+    const { body } = await waitReady();
     expect(body).toMatchObject({ ready: true, data: true, search: true, source: "demo" });
 
     const chains = await (await fetch(`${url}/api/v1/chains/`, { headers: { "x-api-key": key } })).json();
@@ -82,13 +61,13 @@ describe("mehir serve on an empty data dir", () => {
     expect(prices.status).toBe(200);
     expect((await prices.json()).data.prices.length).toBeGreaterThan(1);
     await stop();
-  }, 300_000);
+  }), 300_000);
 
-  test("a later start reuses the data: same data version, nothing regenerated", async () => {
-    const url = await serve();
+  test("a later start reuses the data: same data version, nothing regenerated", withLogs(logs, async () => {
+    await serve();
     // Start-up time is measured in bench/demo.ts; here only that nothing is generated again.
-    const { body } = await waitReady(url, 60_000);
+    const { body } = await waitReady();
     expect(body.data_version).toBe(1);
     await stop();
-  }, 90_000);
+  }), 90_000);
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
-import type { Subprocess } from "bun";
 import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
-import { eachLine, dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
+import { dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
+import { ServeProcess, withLogs } from "../../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(60_000);
@@ -21,10 +21,10 @@ let dataDir = "";
 let freeKey = "";
 let basicKey = "";
 let barcode = "";
-let server: { proc: Subprocess<"ignore", "pipe", "ignore">; url: string };
+let server: ServeProcess;
+const logs = () => server?.logs() ?? "";
 afterAll(async () => {
-  server?.proc.kill("SIGTERM");
-  await server?.proc.exited;
+  await server?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -135,21 +135,11 @@ beforeAll(async () => {
   db.prices.close();
   db.accounts.close();
 
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    env: { ...process.env, MEHIR_LOG_LEVEL: "info", MEHIR_QUOTA_FREE: "2", MEHIR_RATE_BASIC: "2" },
-  });
-  const listening = Promise.withResolvers<string>();
-  void eachLine(proc.stdout, (line) => {
-    if (line.includes('"msg":"listening"')) listening.resolve(JSON.parse(line).url);
-  });
-  server = { proc, url: await listening.promise };
-  for (let i = 0; i < 200 && (await fetch(`${server.url}/readyz`)).status !== 200; i++) await Bun.sleep(50);
+  server = await ServeProcess.start({ dataDir, env: { MEHIR_QUOTA_FREE: "2", MEHIR_RATE_BASIC: "2" } });
+  await withLogs(logs, async () => void (await server.ready()))();
 }, 180_000);
 
-test("quota and rate-limit refusals are counted as they happen", async () => {
+test("quota and rate-limit refusals are counted as they happen", withLogs(logs, async () => {
   const before = await scrape();
   expect(value(before, "mehir_quota_rejections_total")).toBe(0);
   expect(value(before, "mehir_rate_limited_total")).toBe(0);
@@ -163,27 +153,30 @@ test("quota and rate-limit refusals are counted as they happen", async () => {
   const limited = statuses.filter((s) => s === "429 rate_limited").length;
   expect(limited).toBeGreaterThanOrEqual(1);
   expect(statuses.slice(3).filter((s) => s === "200").length).toBe(3 - limited);
-  await Bun.sleep(20);
-  const after = await scrape();
+  // Requests are counted after their answer is sent: scrape until all six are.
+  let after = await scrape();
+  while (value(after, "mehir_http_request_duration_seconds_count", { route: "/api/v1/prices" }) !== 6) after = await scrape();
   expect(value(after, "mehir_quota_rejections_total")).toBe(1);
   expect(value(after, "mehir_rate_limited_total")).toBe(limited);
   expect(value(after, "mehir_http_requests_total", { method: "GET", route: "/api/v1/prices", status: "429" })).toBe(1 + limited);
   expect(value(after, "mehir_http_requests_total", { method: "GET", route: "/api/v1/prices", status: "200" })).toBe(5 - limited);
   expect(value(after, "mehir_http_request_duration_seconds_count", { route: "/api/v1/prices" })).toBe(6);
-});
+}));
 
-test("an import in a separate `mehir import` process: running while it runs, then runs, rows, files, duration, data version and per-chain freshness", async () => {
+test("an import in a separate `mehir import` process: running while it runs, then runs, rows, files, duration, data version and per-chain freshness", withLogs(logs, async () => {
   const before = await scrape();
   expect(value(before, "mehir_import_running")).toBe(0);
   const chains = before.filter((s) => s.name === "mehir_chain_last_data_timestamp_seconds").map((s) => s.labels.chain!);
   expect(chains.length).toBe(3);
 
+  const followed = server.nextLine((line) => line.includes('"msg":"data version changed"'));
   const child = Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir, "--json"], {
     stdout: "pipe",
-    stderr: "ignore",
+    stderr: "pipe",
     env: { ...process.env, MEHIR_IMPORT_PRIORITY: "normal" },
   });
   const output = new Response(child.stdout).text();
+  const errors = new Response(child.stderr).text();
   let exited = false;
   void child.exited.then(() => (exited = true));
   let sawRunning = false;
@@ -191,12 +184,12 @@ test("an import in a separate `mehir import` process: running while it runs, the
     if (value(await scrape(), "mehir_import_running") === 1) sawRunning = true;
     await Bun.sleep(10);
   }
-  expect(await child.exited).toBe(0);
+  expect(await child.exited, await errors).toBe(0);
   const report = JSON.parse(await output) as ImportReport;
   expect(sawRunning).toBe(true);
 
-  // The server follows the data version within a second.
-  await Bun.sleep(1300);
+  // The server follows the data version (it polls it every second).
+  await followed;
   const after = await scrape();
   expect(value(after, "mehir_import_running")).toBe(0);
   const cli = { origin: "cli" };
@@ -212,4 +205,4 @@ test("an import in a separate `mehir import` process: running while it runs, the
     expect(value(after, "mehir_chain_last_data_timestamp_seconds", { chain })!).toBeGreaterThan(value(before, "mehir_chain_last_data_timestamp_seconds", { chain })!);
     expect(value(after, "mehir_chain_data_age_seconds", { chain })!).toBeLessThan(value(before, "mehir_chain_data_age_seconds", { chain })!);
   }
-}, 180_000);
+}), 180_000);
