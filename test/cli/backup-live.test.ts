@@ -10,7 +10,7 @@ import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
 import { usageWritten } from "../helpers/usage.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * `mehir backup DIR` (bun src/main.ts backup) while `mehir serve` answers and writes usage and a

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadRegistry } from "../../src/registry.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * `mehir fetch` with no network, simulated without touching one: every active chain's portals

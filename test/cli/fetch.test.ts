@@ -8,7 +8,7 @@ import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
 import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../ingest/sources/fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const KS = "7290058108879";
 

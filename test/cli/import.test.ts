@@ -8,7 +8,7 @@ import type { ImportReport } from "../../src/ingest/report.ts";
 import { binaPriceXml, binaPromoXml, cerberusStoresXml, writeFiles } from "../helpers/real-shape.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-cli-import-"));

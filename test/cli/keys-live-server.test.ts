@@ -16,7 +16,7 @@ import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { bumpDataVersion } from "../../src/data-state.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "mehir-cli-live-"));

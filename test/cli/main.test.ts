@@ -2,7 +2,7 @@ import { expect, test, setDefaultTimeout } from "bun:test";
 import { join } from "node:path";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /** Failures of the environment end `mehir serve` with one line on stderr and status 1, not a stack dump. */
 const MAIN = join(import.meta.dir, "../../src/main.ts");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 // `npm start` as a user runs it: `mehir serve` on an empty data dir must generate and import the
 // embedded demo on its own, answer while doing so, then serve it; a second start reuses the data.

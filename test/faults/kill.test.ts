@@ -10,7 +10,7 @@ import { loadRegistry } from "../../src/registry.ts";
 import { FLUSH_SLACK_MS, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS } from "./helpers.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * SIGKILL of the serving process at random points of an import it runs in a worker thread (the

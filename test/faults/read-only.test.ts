@@ -9,7 +9,7 @@ import { newKey } from "../helpers/keys.ts";
 import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays } from "./helpers.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * A data dir the import cannot write: the import fails with a message naming the cause and the

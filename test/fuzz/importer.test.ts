@@ -13,7 +13,7 @@ import { loadRegistry } from "../../src/registry.ts";
 import { makeZip } from "../ingest/helpers/zip.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * Fuzz of the file importer with mutated real-format files. Seeds: the real published files of

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { acceptsGzip, compressHead, gzipWithTail } from "../../src/http/encoding/gzip-answer.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

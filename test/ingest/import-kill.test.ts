@@ -10,7 +10,7 @@ import { importPaths } from "../../src/ingest/import.ts";
 import { writeDay } from "../../bench/lib/price-files.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-kill-"));
@@ -81,4 +81,4 @@ test("kill -9 at any moment of an import leaves the old data or the new, never a
   }
   // At least one kill must have landed mid-import for the test to mean something.
   expect(outcomes).toContain("old");
-}, 90_000);
+}, 300_000);

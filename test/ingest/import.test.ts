@@ -12,7 +12,7 @@ import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-fi
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 const PLAN: FilesPlan = { stores: 6, itemsPerStore: 40, products: 300, chains: 2, promos: true };
 const root = mkdtempSync(join(tmpdir(), "mehir-import-"));

@@ -7,7 +7,7 @@ import { dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
 import { ServeProcess, withLogs } from "../../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 /**
  * /metrics of a real `bun src/main.ts serve` while the things it reports happen: an import in a

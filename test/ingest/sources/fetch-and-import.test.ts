@@ -14,7 +14,7 @@ import { newKey } from "../../helpers/keys.ts";
 import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 // End to end on a real data dir: demo first start, then a live fetch of one chain from a fake
 // Bina portal, imported in the worker — the API must then show live data only, never mixed.
