@@ -198,9 +198,11 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     const dataSet = mcp ? null : dataSets.forKey(key.kind);
     const accountData = rules?.accountData === true;
     let etag: string | null = null;
-    if (dataSet && !accountData && (request.method === "GET" || request.method === "HEAD")) {
+    // The current answer's tag is made here only for a conditional GET (most requests are not).
+    const ifNoneMatch = request.headers.get("if-none-match");
+    if (ifNoneMatch && dataSet && !accountData && (request.method === "GET" || request.method === "HEAD")) {
       const candidate = answerEtag(request, dataSet, dataSet.data.current.version, key.kind !== "test");
-      if (etagMatches(request.headers.get("if-none-match"), candidate)) etag = candidate;
+      if (etagMatches(ifNoneMatch, candidate)) etag = candidate;
     }
     const byWork = quotaLimit !== null && rules?.itemsPerCall !== undefined;
     // sk_test_ never counts; sk_live_ counts against the account, pk_live_ against the key's

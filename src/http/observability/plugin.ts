@@ -50,15 +50,6 @@ export function loggedPath(pathname: string): string {
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
- * Observability, registered globally before the modules: one structured log line per request
- * (request id, method, route pattern, status, duration, key prefix, client address) and the
- * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
- * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
- *
- * The observer's route table (routes.ts): answers given before routing (key refusals) are
- * counted under their route, and a 405 is told from a 404.
- */
-/**
  * What is recorded of every answered request: the metrics and its log line (see observability).
  * The app's hooks call `ended` after Elysia handed the answer over; a route answered outside
  * Elysia's lifecycle (src/modules/prices/direct.ts) calls it with the same fields.
@@ -109,6 +100,15 @@ export class RequestObserver {
   }
 }
 
+/**
+ * Observability, registered globally before the modules: one structured log line per request
+ * (request id, method, route pattern, status, duration, key prefix, client address) and the
+ * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
+ * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
+ *
+ * The observer's route table (routes.ts): answers given before routing (key refusals) are
+ * counted under their route, and a 405 is told from a 404.
+ */
 export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, observer: RequestObserver) {
   const { dataSets } = deps;
   const metrics = observer.metrics;
