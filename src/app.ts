@@ -58,13 +58,18 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const observer = new RequestObserver(routes, deps.settings.trustProxy);
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
   const direct = options.directRoutes === false ? null : directPrices({ access, observer });
+  // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
+  const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
   const app = new Elysia({ name: "mehir" })
     .onRequest(({ request, set, server }) => {
       const state = requestState(request);
       // Below the runtime's own limit (16 KiB of request line and headers), so an over-long URL
       // gets a problem+json answer with its request id, not a bare status from the server.
       if (requestTargetLength(request.url) > MAX_URL_BYTES) {
-        return problemResponse(new ApiError("uri_too_long", `The URL is longer than ${MAX_URL_BYTES / 1024} KiB; send long lists in a POST body (e.g. /api/v1/prices/batch/).`), state.id);
+        const error = new ApiError("uri_too_long", `The URL is longer than ${MAX_URL_BYTES / 1024} KiB; send long lists in a POST body (e.g. /api/v1/prices/batch/).`);
+        const response = problemResponse(error, state.id);
+        observer.ended(request, undefined, { set: { status: response.status }, error, responseValue: response });
+        return response;
       }
       // GET /api/v1/prices/ answered here, by the same steps as the hooks below (see direct.ts).
       const answered = direct?.(request, (server ?? null) as PeerSource | null);
@@ -91,7 +96,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     })
     .use(observability(deps, observer))
     .use(primaryOnly(deps.settings.role))
-    .use(accessPlugin(access))
+    .use(accessPlugin(access, answeredBeforeRouting))
     .use(healthModule(deps))
     .use(faviconRoute())
     .use(docsModule(deps))

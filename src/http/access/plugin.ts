@@ -345,9 +345,16 @@ export type AccessLayer = ReturnType<typeof accessLayer>;
  * onRequest (before routing and validation), the validators after the handler, the quota's
  * settlement after the answer (see accessLayer).
  */
-export function accessPlugin(layer: AccessLayer) {
+export function accessPlugin(layer: AccessLayer, answeredBeforeRouting: (request: Request, response: Response) => void) {
   return new Elysia({ name: "access" })
-    .onRequest(({ request, server }) => layer.guard(request, server as PeerSource | null))
+    // A Response returned here (a 304 decided before routing) skips Elysia's after-response
+    // hooks: the caller records it (metrics, request log) as they would have.
+    .onRequest(({ request, server }) =>
+      then(layer.guard(request, server as PeerSource | null), (early) => {
+        if (early) answeredBeforeRouting(request, early);
+        return early;
+      }),
+    )
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const status = typeof set.status === "number" ? set.status : 200;
       const notModified = layer.validators(request, set.headers as Record<string, string>, status);

@@ -79,6 +79,23 @@ describe("GET /metrics", () => {
     expect(values.get(`mehir_http_request_duration_seconds_sum{${route}}`)!).toBeGreaterThan(0);
   });
 
+  test("answers given before routing are counted too: a 304 decided by the access layer, a 414", async () => {
+    const count = (values: Map<string, number>, route: string, status: number) => values.get(`mehir_http_requests_total{method="GET",route="${route}",status="${status}"}`) ?? 0;
+    const before = (await metrics()).values;
+    for (const path of ["/api/v1/prices/?barcode=7290000066318", "/api/v1/prices/7290000066318/history/"]) {
+      const first = await ctx.app.handle(new Request(`http://localhost${path}`, { headers: pro }));
+      const again = await ctx.app.handle(new Request(`http://localhost${path}`, { headers: { ...pro, "if-none-match": first.headers.get("etag")! } }));
+      expect(again.status).toBe(304);
+    }
+    const long = await ctx.app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${"1".repeat(9000)}`, { headers: pro }));
+    expect(long.status).toBe(414);
+    await Bun.sleep(5); // onAfterResponse runs after the answer (the two 200s)
+    const after = (await metrics()).values;
+    expect(count(after, "/api/v1/prices", 304) - count(before, "/api/v1/prices", 304)).toBe(1);
+    expect(count(after, "/api/v1/prices/:barcode/history", 304) - count(before, "/api/v1/prices/:barcode/history", 304)).toBe(1);
+    expect(count(after, "/api/v1/prices", 414) - count(before, "/api/v1/prices", 414)).toBe(1);
+  });
+
   test("answers per cache: computed once, then from the cache", async () => {
     const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{data_set="live",cache="prices",outcome="${outcome}"}`) ?? 0;
     const before = (await metrics()).values;
