@@ -19,6 +19,7 @@ import { searchModule } from "./modules/search/index.ts";
 import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
 import { observability, RequestObserver } from "./http/observability/plugin.ts";
 import { directPrices } from "./modules/prices/direct.ts";
+import { directBatch } from "./modules/batch/direct.ts";
 import type { PeerSource } from "./http/access/client-address.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
@@ -39,7 +40,8 @@ function requestTargetLength(url: string): number {
 
 export interface AppOptions {
   /**
-   * false: every route through Elysia's lifecycle, none answered directly (src/modules/prices/direct.ts);
+   * false: every route through Elysia's lifecycle, none answered directly (src/modules/prices/direct.ts,
+   * src/modules/batch/direct.ts);
    * the tests compare both ways.
    */
   directRoutes?: boolean;
@@ -58,6 +60,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const observer = new RequestObserver(routes, deps.settings.trustProxy);
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
   const direct = options.directRoutes === false ? null : directPrices({ access, observer });
+  const batch = options.directRoutes === false ? null : directBatch({ access, observer, services: deps });
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
   const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
   const app = new Elysia({ name: "mehir" })
@@ -71,8 +74,9 @@ export function createApp(services: Services, options: AppOptions = {}) {
         observer.ended(request, undefined, { set: { status: response.status }, error, responseValue: response });
         return response;
       }
-      // GET /api/v1/prices/ answered here, by the same steps as the hooks below (see direct.ts).
-      const answered = direct?.(request, (server ?? null) as PeerSource | null);
+      // GET /api/v1/prices/ and POST /api/v1/prices/batch/ answered here, by the same steps as the
+      // hooks below (see src/http/direct-route.ts).
+      const answered = direct?.(request, (server ?? null) as PeerSource | null) ?? batch?.(request, (server ?? null) as PeerSource | null);
       if (answered !== undefined) return answered;
       set.headers["x-request-id"] = state.id;
     })

@@ -3,12 +3,14 @@ import { operation } from "../../http/openapi/operation.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
 import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
-import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { readJsonBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import type { DataSet } from "../../deps.ts";
 import { servedData } from "../../http/answers/data-set.ts";
 import { requireData } from "../../http/answers/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
+import { parseBatchBody } from "./parse-body.ts";
 import { batchPricesJson, checkBatchFilters } from "./service.ts";
 
 const EXAMPLE = {
@@ -37,32 +39,41 @@ export const BATCH_PRICES = operation({
     "Errors: 400 `invalid_parameter` with `param` (`items` for more than 100 or none, `items[3].barcode`, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when empty or not JSON), 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429/503 as everywhere.",
 });
 
+/**
+ * POST /api/v1/prices/batch/'s answer (the route's handler, and the direct route's: direct.ts): the
+ * body read and checked, the calls it counts taken, each item's /prices/ answer. A refused body
+ * counts one call, as any answered request does.
+ */
+export async function batchAnswer(
+  request: Request,
+  dataSet: DataSet,
+  deps: Pick<Services, "access" | "now">,
+): Promise<{ data: PrebuiltJson; meta: Record<string, unknown> }> {
+  requireData(dataSet);
+  let body: BatchBody;
+  try {
+    body = parseBatchBody(await readJsonBody(request, MAX_JSON_BODY));
+    checkBatchFilters(dataSet, body);
+  } catch (error) {
+    await chargeCalls(deps.access.quota, deps.now(), request, 1);
+    throw error;
+  }
+  const calls = callsFor(BATCH_PRICES.itemsPerCall!, body.items.length);
+  await chargeCalls(deps.access.quota, deps.now(), request, calls);
+  const { json, snapshot } = batchPricesJson(dataSet, body);
+  requestState(request).snapshot = snapshot;
+  return { data: json, meta: { items: body.items.length, calls, data_updated_at: snapshot.updatedAt, source: snapshot.source } };
+}
+
 /** POST /api/v1/prices/batch/: many products' /prices/ answers in one call. */
 export function batchModule(deps: Pick<Services, "access" | "now">) {
   // Handlers read `dataSet` (live, or the sandbox for a test key): see data-set.ts.
-  return new Elysia({ name: "module.batch" }).use(prebuiltJson()).use(servedData).post(
-    BATCH_PRICES.path,
-    async ({ request, dataSet }) => {
-      requireData(dataSet);
-      let body: BatchBody;
-      try {
-        body = validateBody(BatchBody, await readJsonBody(request, MAX_JSON_BODY));
-        checkBatchFilters(dataSet, body);
-      } catch (error) {
-        // A refused body counts one call, as any answered request does.
-        await chargeCalls(deps.access.quota, deps.now(), request, 1);
-        throw error;
-      }
-      const calls = callsFor(BATCH_PRICES.itemsPerCall!, body.items.length);
-      await chargeCalls(deps.access.quota, deps.now(), request, calls);
-      const { json, snapshot } = batchPricesJson(dataSet, body);
-      requestState(request).snapshot = snapshot;
-      return { data: json, meta: { items: body.items.length, calls, data_updated_at: snapshot.updatedAt, source: snapshot.source } };
-    },
-    {
+  return new Elysia({ name: "module.batch" })
+    .use(prebuiltJson())
+    .use(servedData)
+    .post(BATCH_PRICES.path, ({ request, dataSet }) => batchAnswer(request, dataSet, deps), {
       parse: "none",
       // Each item's answer is /prices/'s cached answer as sent (checked there); documented here.
       response: { 200: documentedOnly(BatchResponse) },
-    },
-  );
+    });
 }

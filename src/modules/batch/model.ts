@@ -7,7 +7,9 @@ import { ProductPrices } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
 
 const Barcode = ProductId;
-const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug");
+/** A chain id as a batch names it (the items' `chain_id`, `chain_ids`). */
+export const CHAIN_SLUG = /^[a-z0-9-]{1,40}$/;
+const ChainSlug = z.string().regex(CHAIN_SLUG, "a chain id is a lowercase slug");
 
 export const MAX_BATCH_ITEMS = 100;
 
