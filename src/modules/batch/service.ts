@@ -21,12 +21,15 @@ const ITEM_ERRORS: ReadonlySet<string> = new Set(["product_not_found", "chain_no
  */
 function answerItem(lookups: ItemLookups, item: BatchBody["items"][number], allowStale: boolean): ItemAnswer {
   try {
-    return lookups.of(item.chain_id)(item.barcode, { allowStale });
+    return lookups.of(item.chain_id)(item.barcode, allowStale ? STALE_ALLOWED : CURRENT_ONLY);
   } catch (error) {
     if (error instanceof ApiError && ITEM_ERRORS.has(error.code)) return { error };
     throw error;
   }
 }
+
+const STALE_ALLOWED = { allowStale: true };
+const CURRENT_ONLY = { allowStale: false };
 
 type ItemLookup = ReturnType<typeof productPricesJsonLookup>;
 
@@ -35,7 +38,9 @@ type ItemLookup = ReturnType<typeof productPricesJsonLookup>;
  * per distinct item `chain_id` (most batches: once).
  */
 class ItemLookups {
-  private readonly made = new Map<string | undefined, ItemLookup>();
+  private readonly made = new Map<string, ItemLookup>();
+  /** The lookup of items without a `chain_id` (most items), held apart from the map. */
+  private plain: ItemLookup | undefined;
 
   constructor(
     private readonly deps: DataSet,
@@ -43,15 +48,17 @@ class ItemLookups {
   ) {}
 
   of(chainId: string | undefined): ItemLookup {
+    if (chainId === undefined) return (this.plain ??= this.make(undefined));
     let lookup = this.made.get(chainId);
-    if (!lookup) {
-      const { body } = this;
-      const query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
-      if (body.chain_ids) query.chainIds = body.chain_ids;
-      lookup = productPricesJsonLookup(this.deps, body.granularity, query);
-      this.made.set(chainId, lookup);
-    }
+    if (!lookup) this.made.set(chainId, (lookup = this.make(chainId)));
     return lookup;
+  }
+
+  private make(chainId: string | undefined): ItemLookup {
+    const { body } = this;
+    const query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
+    if (body.chain_ids) query.chainIds = body.chain_ids;
+    return productPricesJsonLookup(this.deps, body.granularity, query);
   }
 }
 
@@ -74,16 +81,26 @@ export function checkBatchFilters(deps: DataSet, body: BatchBody): void {
  */
 export function batchPricesJson(deps: DataSet, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const lookups = new ItemLookups(deps, body);
-  const answers = body.items.map((item) => answerItem(lookups, item, true));
-  const versions = new Set(answers.flatMap((a) => ("snapshot" in a ? [a.snapshot.version] : [])));
-  if (versions.size > 1) {
+  const { items } = body;
+  const answers: ItemAnswer[] = new Array(items.length);
+  // The data version of the first answer, and whether another answer has another one.
+  let snapshot: DataSnapshot | undefined;
+  let mixed = false;
+  for (let i = 0; i < items.length; i++) {
+    const a = (answers[i] = answerItem(lookups, items[i]!, true));
+    if (!("snapshot" in a)) continue;
+    if (!snapshot) snapshot = a.snapshot;
+    else if (a.snapshot.version !== snapshot.version) mixed = true;
+  }
+  if (mixed) {
     const current = deps.data.current.version;
-    body.items.forEach((item, i) => {
-      const a = answers[i]!;
-      if ("snapshot" in a && a.snapshot.version !== current) answers[i] = answerItem(lookups, item, false);
+    snapshot = undefined;
+    items.forEach((item, i) => {
+      let a = answers[i]!;
+      if ("snapshot" in a && a.snapshot.version !== current) a = answers[i] = answerItem(lookups, item, false);
+      if ("snapshot" in a) snapshot ??= a.snapshot;
     });
   }
-  const snapshot = answers.find((a): a is { json: PrebuiltJson; snapshot: DataSnapshot } => "snapshot" in a)?.snapshot ?? deps.data.current;
 
   // The cached answers' own bytes (and, gzipped, their own compressed bytes) joined: see PrebuiltJson.joined.
   const parts: (Uint8Array | PrebuiltJson)[] = [OPEN];
@@ -101,7 +118,7 @@ export function batchPricesJson(deps: DataSet, body: BatchBody): { json: Prebuil
     }
   });
   parts.push(CLOSE);
-  return { json: PrebuiltJson.joined(parts), snapshot };
+  return { json: PrebuiltJson.joined(parts), snapshot: snapshot ?? deps.data.current };
 }
 
 const OPEN = utf8("[");
