@@ -4,6 +4,7 @@ import type { Profile } from "./profiles.ts";
 import type { DemoPromotion } from "./promotions.ts";
 import type { DemoStore } from "./stores.ts";
 import type { TextEncoding } from "./encoding.ts";
+import type { ByteSink } from "./byte-sink.ts";
 
 /** What one file says, before a dialect writes it out. */
 
@@ -32,6 +33,8 @@ export interface PricesDocument {
   rowCache?: Map<string, string | Uint8Array>;
   /** The file's encoding: price files are written straight to bytes. */
   encoding: TextEncoding;
+  /** Where the bytes are assembled (reused file after file); default a buffer of the file's own. */
+  sink?: ByteSink;
 }
 
 // A pure memo of ids for (immutable) LocalTime objects while writing demo files: no app state.

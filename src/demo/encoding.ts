@@ -1,5 +1,7 @@
 /** Text → bytes in the encodings the chains publish: UTF-8 (± BOM), UTF-16LE with BOM, windows-1255. */
 
+import { windows1255Into } from "./byte-sink.ts";
+
 export type TextEncoding = "utf8" | "utf8-bom" | "utf16le" | "windows-1255";
 
 const utf8 = new TextEncoder();
@@ -39,24 +41,9 @@ function utf16le(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-// windows-1255 beyond ASCII, for the characters the demo writes (letters, shekel sign, a few marks).
-const CP1255: Record<number, number> = {
-  0x20aa: 0xa4, // ₪
-  0x00d7: 0xaa, // ×
-  0x2013: 0x96, // –
-  0x2014: 0x97, // —
-  0x05f3: 0xd7, // ׳ geresh
-  0x05f4: 0xd8, // ״ gershayim
-};
-
 function windows1255(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) out[i] = code;
-    else if (code >= 0x05d0 && code <= 0x05ea) out[i] = code - 0x05d0 + 0xe0;
-    else out[i] = CP1255[code] ?? 0x3f; // '?' for anything the code page lacks
-  }
+  windows1255Into(text, out, 0);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { carries, storePrice, type ChainPlan } from "./chain-plan.ts";
 import { addMinutes, type LocalTime } from "./clock.ts";
 import { compress } from "./compress.ts";
 import type { DialectWriter, PriceRow, StorePromotion } from "./documents.ts";
+import { ByteSink } from "./byte-sink.ts";
 import { encodeText } from "./encoding.ts";
 import { storeFileName, storesFileName } from "./file-names.ts";
 import { profileFor, type Profile } from "./profiles.ts";
@@ -63,6 +64,8 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
   }
 
   const last = history.steps.length;
+  // Price files are assembled here one after the other: compressed and written before the next.
+  const sink = new ByteSink();
   // Stores of a chain print most item rows identically: build each row's text once per code.
   const rowCaches = new Map<string, Map<string, string | Uint8Array>>();
   plan.stores.forEach((store, storeIndex) => {
@@ -71,7 +74,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
     const profile = profileFor(chain, store.code);
     const writer = WRITERS[profile.dialect];
     const priceFile = (kind: "PriceFull" | "Price", time: LocalTime, rows: PriceRow[], nullPrefix = false) => {
-      const text = writer.prices({ code: store.code, store, rows, time, rowCache, encoding: profile.encoding }, profile);
+      const text = writer.prices({ code: store.code, store, rows, time, rowCache, encoding: profile.encoding, sink }, profile);
       emit(storeFileName(profile, kind, store.code, store, time, { nullPrefix }), text, profile, time);
       out.rows.prices += rows.length;
     };

@@ -14,7 +14,8 @@ export interface XmlStyle {
 
 export type Value = string | number | null | undefined;
 
-import { bomOf, concat, encodeBody, type TextEncoding } from "./encoding.ts";
+import { bomOf, encodeBody, type TextEncoding } from "./encoding.ts";
+import { ByteSink } from "./byte-sink.ts";
 
 export class XmlWriter {
   private readonly parts: (string | Uint8Array)[] = [];
@@ -91,12 +92,13 @@ export class XmlWriter {
 
   /**
    * The document as bytes in the encoding set by {@link encodedAs}, byte-order mark first,
-   * without the whitespace it ends with (as `toString().trimEnd()`).
+   * without the whitespace it ends with (as `toString().trimEnd()`). Assembled in `sink` (the
+   * view is valid until the sink is written again), or in a buffer of its own.
    */
-  toBytes(): Uint8Array<ArrayBuffer> {
+  toBytes(sink: ByteSink = new ByteSink(0)): Uint8Array<ArrayBuffer> {
     const encoding = this.encoding;
     if (encoding === null) throw new Error("toBytes needs encodedAs() first");
-    const chunks: Uint8Array[] = [bomOf(encoding)];
+    sink.reset().bytes(bomOf(encoding));
     let pending: string[] = [];
     const flush = (trimEnd: boolean) => {
       let text = pending.join("");
@@ -104,18 +106,18 @@ export class XmlWriter {
         text = text.trimEnd();
         if (!text) throw new Error("a document must end with text, not a cached block");
       }
-      if (text) chunks.push(encodeBody(text, encoding));
+      if (text) sink.text(text, encoding);
       pending = [];
     };
     for (const part of this.parts) {
       if (typeof part === "string") pending.push(part);
       else {
         flush(false);
-        chunks.push(part);
+        sink.bytes(part);
       }
     }
     flush(true);
-    return concat(...chunks);
+    return sink.view();
   }
 
   /** An element with attributes and no content, e.g. `<Items Count="0"/>`. */

@@ -68,7 +68,7 @@ export const binaWriter: DialectWriter = {
           .close("Item");
       });
     }
-    return x.close("Items").close("Root").toBytes();
+    return x.close("Items").close("Root").toBytes(doc.sink);
   },
 
   promos(doc, profile) {

@@ -78,7 +78,7 @@ export const cerberusWriter: DialectWriter = {
       }
       x.close("Items");
     }
-    return x.close("Root").toBytes();
+    return x.close("Root").toBytes(doc.sink);
   },
 
   promos(doc, profile) {

@@ -70,7 +70,7 @@ export const matrixWriter: DialectWriter = {
           .close("Product");
       });
     }
-    return x.close("Products").close("Prices").toBytes();
+    return x.close("Products").close("Prices").toBytes(doc.sink);
   },
 
   promos(doc) {

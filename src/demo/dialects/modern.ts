@@ -72,7 +72,7 @@ export const modernWriter: DialectWriter = {
           .close("Item");
       });
     }
-    return x.close("Items").close("Root").toBytes();
+    return x.close("Items").close("Root").toBytes(doc.sink);
   },
 
   promos(doc, profile) {

@@ -65,7 +65,7 @@ export const superpharmWriter: DialectWriter = {
       }
       x.close("Details").close("Header");
     }
-    return x.close("Envelope").close("OrderXml").toBytes();
+    return x.close("Envelope").close("OrderXml").toBytes(doc.sink);
   },
 
   promos(doc) {
