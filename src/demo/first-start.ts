@@ -42,6 +42,7 @@ export interface EnsureDemoResult {
   generated: boolean;
   /** Why nothing was done, when nothing was. */
   skipped?: "has-data" | "live-source";
+  /** With the worker importer, `import.files` holds only the files not imported as they were (all are in `import_files`). */
   report?: { demo: DemoReport; import: ImportReport };
 }
 
@@ -68,7 +69,7 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
 
   const report = inWorker
-    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", onProgress: importProgressLogger("demo", log) })
+    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", fileReports: "problems", onProgress: importProgressLogger("demo", log) })
     : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
   log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
   return { generated: true, report: { demo, import: report } };

@@ -31,7 +31,8 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       replaceSource: request.replaceSource,
       onProgress: (done, total, file) => reply({ kind: "progress", done, total, file }),
     });
-    reply({ kind: "done", report });
+    const files = request.fileReports === "problems" ? report.files.filter((file) => file.status !== "ok") : report.files;
+    reply({ kind: "done", report: { ...report, files } });
   } catch (error) {
     reply({ kind: "error", message: (error as Error).message });
   } finally {
