@@ -1,6 +1,7 @@
 import type { TextEncoding } from "./encoding.ts";
 
 const utf8 = new TextEncoder();
+const KEEP_CHUNK = 1 << 20;
 
 // windows-1255 beyond ASCII, for the characters the demo writes (letters, shekel sign, a few marks).
 const CP1255: Record<number, number> = {
@@ -23,6 +24,8 @@ const CP1255: Record<number, number> = {
 export class ByteSink {
   private buffer: Uint8Array<ArrayBuffer>;
   private length = 0;
+  private kept = new Uint8Array(0);
+  private keptUsed = 0;
 
   constructor(initialBytes = 1 << 20) {
     this.buffer = new Uint8Array(initialBytes);
@@ -62,6 +65,21 @@ export class ByteSink {
       this.length += utf8.encodeInto(text, this.buffer.subarray(this.length)).written;
     }
     return this;
+  }
+
+  /**
+   * A lasting copy of `bytes` (a cached row's block), carved from a larger store: one allocation
+   * per 1 MiB rather than per block. The store lives as long as the blocks cut from it.
+   */
+  keep(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+    if (this.keptUsed + bytes.length > this.kept.length) {
+      this.kept = new Uint8Array(Math.max(KEEP_CHUNK, bytes.length));
+      this.keptUsed = 0;
+    }
+    const copy = this.kept.subarray(this.keptUsed, this.keptUsed + bytes.length);
+    copy.set(bytes);
+    this.keptUsed += bytes.length;
+    return copy;
   }
 
   /** The bytes written since `reset`: valid until the sink is written again. */

@@ -66,6 +66,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
   const last = history.steps.length;
   // Price files are assembled here one after the other: compressed and written before the next.
   const sink = new ByteSink();
+  const codeRank = codeRanks(items);
   // Stores of a chain print most item rows identically: build each row's text once per code.
   const rowCaches = new Map<string, Map<string, string | Uint8Array>>();
   plan.stores.forEach((store, storeIndex) => {
@@ -112,7 +113,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
       for (const [i] of step.launches) {
         if (carries(plan, store, i)) rows.push({ index: i, item: items[i]!, price: storePrice(plan, store, i, after[i]!, step.time), updated: history.updatedAt[k]![i]! });
       }
-      rows.sort(byCode);
+      rows.sort((a, b) => codeRank[a.index]! - codeRank[b.index]!);
       // Carrefour once published an empty delta for a store (the next full catches up).
       const empty = profile.emptyDelta === true && storeIndex === 0 && k === 5;
       priceFile("Price", step.time, empty ? [] : rows, profile.nullDeltas === true);
@@ -151,6 +152,10 @@ function storePromotions(plan: ChainPlan, store: DemoStore, promotions: DemoProm
   return out;
 }
 
-function byCode(a: PriceRow, b: PriceRow): number {
-  return a.item.code < b.item.code ? -1 : a.item.code > b.item.code ? 1 : 0;
+/** Per item index, its place in item-code order (equal codes, equal places): delta rows are sorted by code. */
+function codeRanks(items: ChainPlan["items"]): Int32Array {
+  const order = items.map((_, i) => i).sort((a, b) => (items[a]!.code < items[b]!.code ? -1 : items[a]!.code > items[b]!.code ? 1 : 0));
+  const rank = new Int32Array(items.length);
+  for (let k = 1; k < order.length; k++) rank[order[k]!] = items[order[k]!]!.code === items[order[k - 1]!]!.code ? rank[order[k - 1]!]! : k;
+  return rank;
 }

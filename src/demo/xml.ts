@@ -23,6 +23,8 @@ export class XmlWriter {
   private readonly indents: string[];
   /** Set by {@link encodedAs}: cached blocks are kept as bytes in this encoding. */
   private encoding: TextEncoding | null = null;
+  /** Set by {@link encodedAs}: where the document (and each new cached block) is assembled. */
+  private sink: ByteSink | null = null;
 
   constructor(private readonly style: XmlStyle) {
     this.indents = indentsFor(style.indent ?? "");
@@ -71,9 +73,11 @@ export class XmlWriter {
       const sub = new XmlWriter(this.style);
       sub.depth = this.depth;
       build(sub);
-      const text = sub.toString();
-      // Encoded once: the document is then assembled from bytes (see toBytes).
-      block = this.encoding !== null && cache ? encodeBody(text, this.encoding) : text;
+      // Encoded once: the document is then assembled from bytes (see toBytes). With a sink, the
+      // block is encoded into it and kept in the sink's store of blocks (no allocation per block).
+      if (this.encoding === null || !cache) block = sub.toString();
+      else if (this.sink) block = this.sink.keep(this.sink.reset().text(sub.toString(), this.encoding).view());
+      else block = encodeBody(sub.toString(), this.encoding);
       cache?.set(key, block);
     }
     this.parts.push(block);
@@ -85,17 +89,20 @@ export class XmlWriter {
    * {@link toBytes} assembles the file from them without building one string of the whole
    * (joining and encoding a whole price file cost more than writing it).
    */
-  encodedAs(encoding: TextEncoding): this {
+  encodedAs(encoding: TextEncoding, sink?: ByteSink): this {
     this.encoding = encoding;
+    this.sink = sink ?? null;
     return this;
   }
 
   /**
    * The document as bytes in the encoding set by {@link encodedAs}, byte-order mark first,
-   * without the whitespace it ends with (as `toString().trimEnd()`). Assembled in `sink` (the
-   * view is valid until the sink is written again), or in a buffer of its own.
+   * without the whitespace it ends with (as `toString().trimEnd()`). Assembled in the sink given
+   * to {@link encodedAs} (the view is valid until the sink is written again), or in a buffer of
+   * its own.
    */
-  toBytes(sink: ByteSink = new ByteSink(0)): Uint8Array<ArrayBuffer> {
+  toBytes(): Uint8Array<ArrayBuffer> {
+    const sink = this.sink ?? new ByteSink(0);
     const encoding = this.encoding;
     if (encoding === null) throw new Error("toBytes needs encodedAs() first");
     sink.reset().bytes(bomOf(encoding));

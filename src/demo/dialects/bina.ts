@@ -39,7 +39,7 @@ export const binaWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = writer().encodedAs(doc.encoding);
+    const x = writer().encodedAs(doc.encoding, doc.sink);
     x.open("Root").leaf("ChainId", doc.code).leaf("SubChainId", doc.store.subChain).leaf("StoreId", doc.store.id).leaf("BikoretNo", doc.store.bikoret);
     x.open("Items");
     const style = profile.zeroSizes ? "bina-zero" : "bina";
@@ -68,7 +68,7 @@ export const binaWriter: DialectWriter = {
           .close("Item");
       });
     }
-    return x.close("Items").close("Root").toBytes(doc.sink);
+    return x.close("Items").close("Root").toBytes();
   },
 
   promos(doc, profile) {

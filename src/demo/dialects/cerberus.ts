@@ -44,7 +44,7 @@ export const cerberusWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = header(doc, profile).encodedAs(doc.encoding);
+    const x = header(doc, profile).encodedAs(doc.encoding, doc.sink);
     if (doc.rows.length === 0) x.emptyWith("Items", { Count: 0 });
     else {
       x.open("Items", { Count: doc.rows.length });
@@ -78,7 +78,7 @@ export const cerberusWriter: DialectWriter = {
       }
       x.close("Items");
     }
-    return x.close("Root").toBytes(doc.sink);
+    return x.close("Root").toBytes();
   },
 
   promos(doc, profile) {

@@ -41,7 +41,7 @@ export const matrixWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = writer().encodedAs(doc.encoding);
+    const x = writer().encodedAs(doc.encoding, doc.sink);
     x.raw(DECLARATION).open("Prices").leaf("ChainID", doc.code).leaf("SubChainID", doc.store.subChain).leaf("StoreID", doc.store.id).leaf("BikoretNo", "000");
     x.open("Products");
     for (const row of doc.rows) {
@@ -70,7 +70,7 @@ export const matrixWriter: DialectWriter = {
           .close("Product");
       });
     }
-    return x.close("Products").close("Prices").toBytes(doc.sink);
+    return x.close("Products").close("Prices").toBytes();
   },
 
   promos(doc) {

@@ -45,7 +45,7 @@ export const modernWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = header(doc, profile).encodedAs(doc.encoding);
+    const x = header(doc, profile).encodedAs(doc.encoding, doc.sink);
     x.open("Items");
     for (const row of doc.rows) {
       const { item, price, updated } = row;
@@ -72,7 +72,7 @@ export const modernWriter: DialectWriter = {
           .close("Item");
       });
     }
-    return x.close("Items").close("Root").toBytes(doc.sink);
+    return x.close("Items").close("Root").toBytes();
   },
 
   promos(doc, profile) {

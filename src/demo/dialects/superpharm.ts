@@ -37,7 +37,7 @@ export const superpharmWriter: DialectWriter = {
   },
 
   prices(doc, profile) {
-    const x = envelope(doc).encodedAs(doc.encoding);
+    const x = envelope(doc).encodedAs(doc.encoding, doc.sink);
     if (doc.rows.length > 0) {
       x.open("Header").open("Details");
       for (const row of doc.rows) {
@@ -65,7 +65,7 @@ export const superpharmWriter: DialectWriter = {
       }
       x.close("Details").close("Header");
     }
-    return x.close("Envelope").close("OrderXml").toBytes(doc.sink);
+    return x.close("Envelope").close("OrderXml").toBytes();
   },
 
   promos(doc) {
