@@ -23,19 +23,23 @@ export function crc32CombineShifted(crc1: number, crc2: number, shift2: number):
   return (multiplyModP(shift2, crc1 >>> 0) ^ (crc2 >>> 0)) >>> 0;
 }
 
-const POLY = 0xedb88320;
+/** The polynomial, bit-reflected, as a signed 32-bit integer (the loop below stays in int32). */
+const POLY = 0xedb88320 | 0;
 
-/** a × b modulo the CRC polynomial (bit-reflected, as zlib's multmodp). */
+/**
+ * a × b modulo the CRC polynomial (bit-reflected, as zlib's multmodp): for each bit of `a` from
+ * the top (x^0) while any is left, add `b` when it is set, then multiply `b` by x. Branch-free and
+ * in signed 32-bit integers: zlib's branching loop, written with unsigned shifts, cost a batch of
+ * 100 answers (200 combinations) tens of µs in mispredicted branches and numbers over 2^31.
+ */
 function multiplyModP(a: number, b: number): number {
-  let m = 0x80000000;
+  a |= 0;
+  b |= 0;
   let p = 0;
-  for (;;) {
-    if (a & m) {
-      p ^= b;
-      if ((a & (m - 1)) === 0) break;
-    }
-    m >>>= 1;
-    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  while (a !== 0) {
+    p ^= b & (a >> 31);
+    a <<= 1;
+    b = ((b >> 1) & 0x7fffffff) ^ (POLY & -(b & 1));
   }
   return p >>> 0;
 }
