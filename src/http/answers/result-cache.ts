@@ -5,10 +5,15 @@
  * answer a fresh computation would give. Bounded by a total weight (e.g. price entries held).
  */
 export class ResultCache<V> {
-  /** In order of last use, oldest first (a Map iterates in insertion order). */
-  private readonly entries = new Map<string, { value: V; validUntil: number; weight: number; stamp: number }>();
-  /** Counts insertions: an entry's `stamp` is the count when it was last (re)inserted. */
-  private stamp = 0;
+  /**
+   * Oldest (re)insertion first (a Map iterates in insertion order); `used`: hit since then. Eviction
+   * is least-recently-used approximated by a second chance (CLOCK): a hit only marks its entry, and
+   * the eviction walk from the oldest end moves a marked entry to the newest end, unmarked, instead
+   * of dropping it. A Map delete and set on every hit was most of a lookup's cost (a batch makes
+   * 100), and moving only entries in the older half still did that on most hits once more than
+   * half the entries were in use.
+   */
+  private readonly entries = new Map<string, { value: V; validUntil: number; weight: number; used: boolean }>();
   private cacheVersion = -1;
   private weight = 0;
 
@@ -25,14 +30,7 @@ export class ResultCache<V> {
       this.remove(key);
       return undefined;
     }
-    // Most recently used last: re-inserted — unless it is among the newer half already. Then at
-    // least half the entries are older and go first, and its next hit once it is among those
-    // moves it; a Map delete and set on every hit was most of a lookup's cost (a batch makes 100).
-    if (this.stamp - entry.stamp > this.entries.size >>> 1) {
-      this.entries.delete(key);
-      entry.stamp = ++this.stamp;
-      this.entries.set(key, entry);
-    }
+    entry.used = true;
     return entry.value;
   }
 
@@ -40,11 +38,19 @@ export class ResultCache<V> {
     if (version !== this.cacheVersion) this.reset(version);
     if (weight > this.maxWeight) return;
     this.remove(key);
-    this.entries.set(key, { value, validUntil, weight, stamp: ++this.stamp });
+    const added = { value, validUntil, weight, used: false };
+    this.entries.set(key, added);
     this.weight += weight;
-    for (const [oldest] of this.entries) {
+    // Entries moved to the newest end are met again, unmarked, if the walk gets that far; the
+    // entry just added is passed over (it is the newest use).
+    for (const [oldest, entry] of this.entries) {
       if (this.weight <= this.maxWeight) break;
-      this.remove(oldest);
+      if (entry === added) continue;
+      if (entry.used) {
+        entry.used = false;
+        this.entries.delete(oldest);
+        this.entries.set(oldest, entry);
+      } else this.remove(oldest);
     }
   }
 

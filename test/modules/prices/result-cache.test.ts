@@ -43,16 +43,26 @@ describe("ResultCache", () => {
     expect(cache.get(1, "b", 0)).toBe("B");
   });
 
-  test("a hit moves an entry to the newest end only from the older half (the newer half goes after the older one anyway)", () => {
+  test("a hit gives an entry a second chance: eviction moves it to the newest end, unmarked, and drops the next unused one", () => {
     const cache = new ResultCache<string>(40);
     for (const k of ["a", "b", "c", "d"]) cache.set(1, k, k.toUpperCase(), Infinity, 10);
-    expect(cache.get(1, "a", 0)).toBe("A"); // the oldest: moved after d
-    expect(cache.get(1, "d", 0)).toBe("D"); // the newer half: left where it is (b, c, d, a)
-    cache.set(1, "e", "E", Infinity, 10); // evicts b
-    cache.set(1, "f", "F", Infinity, 10); // evicts c
-    const held = () => ["a", "b", "c", "d", "e", "f"].filter((k) => cache.peek(k, 0) !== undefined);
+    expect(cache.get(1, "a", 0)).toBe("A"); // marked (the hit itself moves nothing)
+    expect(cache.get(1, "d", 0)).toBe("D"); // marked
+    cache.set(1, "e", "E", Infinity, 10); // a moved after e (b, c, d, e, a), b evicted
+    cache.set(1, "f", "F", Infinity, 10); // c evicted
+    const held = () => ["a", "b", "c", "d", "e", "f", "g", "h"].filter((k) => cache.peek(k, 0) !== undefined);
     expect(held()).toEqual(["a", "d", "e", "f"]);
-    cache.set(1, "g", "G", Infinity, 10); // evicts d: its hit came while it was among the newest
-    expect(held()).toEqual(["a", "e", "f"]);
+    cache.set(1, "g", "G", Infinity, 10); // d moved after g, unmarked; e evicted
+    expect(held()).toEqual(["a", "d", "f", "g"]);
+    cache.set(1, "h", "H", Infinity, 10); // a (unmarked when moved) is now the oldest: evicted
+    expect(held()).toEqual(["d", "f", "g", "h"]);
+  });
+
+  test("when every older entry was used, they are moved and the walk drops the oldest of them, never the entry just added", () => {
+    const cache = new ResultCache<string>(30);
+    for (const k of ["a", "b", "c"]) cache.set(1, k, k.toUpperCase(), Infinity, 10);
+    for (const k of ["a", "b", "c"]) expect(cache.get(1, k, 0)).toBe(k.toUpperCase());
+    cache.set(1, "d", "D", Infinity, 20); // a, b, c moved after d unmarked; then a and b evicted
+    expect(["a", "b", "c", "d"].filter((k) => cache.peek(k, 0) !== undefined)).toEqual(["c", "d"]);
   });
 });
