@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
 import type { Plan } from "./plans.ts";
-import { hashKey, keyKindOf, type KeyKind } from "./key-format.ts";
+import { keyDigest, keyKindOf, type KeyKind } from "./key-format.ts";
 import type { ActiveKey, KeyLookup } from "./key-lookup.ts";
 
 interface Row {
@@ -24,7 +24,7 @@ const SELECT = `SELECT k.id, k.account_id, k.kind, k.prefix, k.hash, a.plan, k.a
  * from the cache is looked up once in the database (keys just inserted on this connection).
  */
 export class KeyCache implements KeyLookup {
-  private byHash = new Map<string, ActiveKey>();
+  private byHash = new Map<string, Cached>();
   private version = -1;
   private checkedAt = -Infinity;
   private readonly dataVersion;
@@ -44,16 +44,17 @@ export class KeyCache implements KeyLookup {
   lookup(presented: string): ActiveKey | null {
     if (!keyKindOf(presented)) return null;
     this.refreshIfChanged();
-    const hash = hashKey(presented);
-    let key = this.byHash.get(hash);
-    if (!key) {
+    const digest = keyDigest(presented);
+    const hash = digest.toHex();
+    let cached = this.byHash.get(hash);
+    if (!cached) {
       const row = this.one.get(hash) as Row | null;
       if (!row) return null;
-      key = toActive(row);
-      this.byHash.set(hash, key);
+      cached = toCached(row);
+      this.byHash.set(hash, cached);
     }
     // Map lookup found it by hash already; compare anyway in constant time (defence in depth).
-    return timingSafeEqual(Buffer.from(key.hash, "hex"), Buffer.from(hash, "hex")) ? key : null;
+    return timingSafeEqual(cached.digest, digest) ? cached.key : null;
   }
 
   /** Forget everything; the next lookup reloads (call after revoking or editing on this connection). */
@@ -69,8 +70,18 @@ export class KeyCache implements KeyLookup {
     const version = (this.dataVersion.get() as { data_version: number }).data_version;
     if (version === this.version) return;
     this.version = version;
-    this.byHash = new Map((this.all.all() as Row[]).map((row) => [row.hash, toActive(row)]));
+    this.byHash = new Map((this.all.all() as Row[]).map((row) => [row.hash, toCached(row)]));
   }
+}
+
+/** A cached key with its stored hash as bytes, decoded once (not on every comparison). */
+interface Cached {
+  key: ActiveKey;
+  digest: Uint8Array;
+}
+
+function toCached(row: Row): Cached {
+  return { key: toActive(row), digest: Uint8Array.fromHex(row.hash) };
 }
 
 function toActive(row: Row): ActiveKey {

@@ -31,8 +31,10 @@ const ANSWERED: EndedRequest = { set: { status: 200 } };
  */
 export function directSteps(deps: DirectDeps, path: string) {
   const { access, observer } = deps;
-  // Large answers are written into one buffer, reused: the Response below copies them out at once.
-  const buffer = new AnswerBuffer();
+  // Answers of every size up to the buffer's limit are written into one buffer, reused: the
+  // Response below copies them out at once (a fresh buffer per answer was memory the allocator
+  // maps and frees again, request after request).
+  const buffer = new AnswerBuffer(0);
   const allocate = (size: number) => buffer.take(size);
 
   function ended(request: Request, how: EndedRequest): void {

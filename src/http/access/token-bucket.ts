@@ -51,7 +51,12 @@ export class TokenBuckets implements RateLimiter {
     if (consume) {
       allowed = tokens >= 1;
       if (allowed) tokens -= 1;
-      this.buckets.set(id, { tokens, at: now, perMinute });
+      // The bucket is updated in place: a new object per request was garbage at every request.
+      if (bucket) {
+        bucket.tokens = tokens;
+        bucket.at = now;
+        bucket.perMinute = perMinute;
+      } else this.buckets.set(id, { tokens, at: now, perMinute });
     }
     const ms = (need: number) => Math.max(0, need) / perMs;
     return {

@@ -21,19 +21,29 @@ export function etagFor(dataVersion: number, request: Request, epoch = ""): stri
 
 const computed = requestSlot<{ version: number; epoch: string; etag: string }>("etag");
 
-// Request hashes by method, URL and epoch: clients repeat the same URLs, and hashing one (URL
-// parsing, sorting the query) cost more than the rest of a cached answer's tag handling.
+// Request hashes by epoch, then method and URL: clients repeat the same URLs, and hashing one (URL
+// parsing, sorting the query) cost more than the rest of a cached answer's tag handling. Keyed on
+// the URL string as it is (a GET's; another method's is prefixed with it): no key text is made per request.
 const HASHES_KEPT = 20_000;
-const hashes = new Map<string, string>();
+const hashes = new Map<string, Map<string, string>>();
+let hashesHeld = 0;
 
 function computeEtag(dataVersion: number, request: Request, epoch: string): string {
   const method = request.method === "HEAD" ? "GET" : request.method;
-  const key = `${method} ${epoch} ${request.url}`;
-  let hash = hashes.get(key);
+  const url = request.url;
+  const key = method === "GET" ? url : `${method} ${url}`;
+  let byUrl = hashes.get(epoch);
+  let hash = byUrl?.get(key);
   if (hash === undefined) {
-    hash = requestHash(method, request.url, epoch);
-    if (hashes.size >= HASHES_KEPT) hashes.clear();
-    hashes.set(key, hash);
+    hash = requestHash(method, url, epoch);
+    if (hashesHeld >= HASHES_KEPT) {
+      hashes.clear();
+      hashesHeld = 0;
+      byUrl = undefined;
+    }
+    if (!byUrl) hashes.set(epoch, (byUrl = new Map()));
+    byUrl.set(key, hash);
+    hashesHeld++;
   }
   return `W/"${dataVersion}-${hash}"`;
 }
