@@ -6,6 +6,7 @@ import { requestState } from "./request/request-state.ts";
 import { fillAnswerMeta } from "./answers/answer-meta.ts";
 import { prebuiltAnswerBytes } from "./encoding/prebuilt-json.ts";
 import { AnswerBuffer } from "./encoding/answer-buffer.ts";
+import { ReusedHeaders } from "./encoding/reused-headers.ts";
 import { problemResponse } from "./encoding/problem.ts";
 import { toApiError } from "./encoding/api-error-of.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
@@ -36,6 +37,8 @@ export function directSteps(deps: DirectDeps, path: string) {
   // maps and frees again, request after request).
   const buffer = new AnswerBuffer(0);
   const allocate = (size: number) => buffer.take(size);
+  // The answers' headers, mostly the same from one request to the next, updated in place.
+  const reused = new ReusedHeaders();
 
   function ended(request: Request, how: EndedRequest): void {
     observer.ended(request, path, how);
@@ -62,7 +65,7 @@ export function directSteps(deps: DirectDeps, path: string) {
       fillAnswerMeta(request, value.meta);
       access.validators(request, headers, 200);
       const bytes = prebuiltAnswerBytes(request, value, headers, allocate)!;
-      response = new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+      response = new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: reused.of(headers) });
     } catch (error) {
       return failed(request, error);
     }

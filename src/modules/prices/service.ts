@@ -208,9 +208,18 @@ function pricesKey(kind: AnswerKind, barcode: string, granularity: Granularity, 
  * as JSON, the part around the barcode made once (a batch asks 100 barcodes with the same filters).
  */
 function pricesKeys(kind: AnswerKind, granularity: Granularity, query: PriceQuery): (barcode: string) => string {
-  const head = `${JSON.stringify([kind, granularity]).slice(0, -1)},`;
-  const tail = `,${JSON.stringify(filterKey(query)).slice(1)}`;
+  // Both are plain words, written as their JSON is; a question without filters (most) has a fixed tail.
+  const head = `["${kind}","${granularity}",`;
+  const tail = hasFilters(query) ? `,${JSON.stringify(filterKey(query)).slice(1)}` : NO_FILTERS;
   return (barcode) => head + JSON.stringify(barcodeKey(barcode)) + tail;
+}
+
+/** The key's tail of a question without filters. */
+const NO_FILTERS = `,${JSON.stringify(filterKey({})).slice(1)}`;
+
+/** Whether any field filterKey reads is given. */
+function hasFilters(query: PriceQuery): boolean {
+  return query.chainId != null || query.chainIds != null || query.city != null || query.region != null || query.near != null;
 }
 
 /** What a cached /prices/ answer holds: entries (`o`, chain granularity: the widget reads them too) or the serialized data (`q`). */
