@@ -24,13 +24,34 @@ export function setLogStream(stream: "stdout" | "stderr"): void {
 
 function write(level: Level, msg: string, fields: Record<string, unknown>): void {
   if (RANK[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  const line = lineOf(level, msg, fields);
   if (level === "error" || logFd === 2) {
     flushStdout();
     console.error(line);
   } else {
     toStdout(line);
   }
+}
+
+/**
+ * `{"time":…,"level":…,"msg":…, ...fields}` as JSON. The fields' own JSON is spliced in after
+ * `msg` (no merged object per line: one is written per request) — unless a field would replace
+ * time, level or msg, which the merged object does in their places.
+ */
+function lineOf(level: Level, msg: string, fields: Record<string, unknown>): string {
+  const time = isoNow();
+  if ("time" in fields || "level" in fields || "msg" in fields || "toJSON" in fields) return JSON.stringify({ time, level, msg, ...fields });
+  const rest = JSON.stringify(fields);
+  return `{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
+}
+
+// The current millisecond's ISO time, formatted once for all the lines written within it.
+let isoAt = { ms: NaN, text: "" };
+
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoAt.ms) isoAt = { ms, text: new Date(ms).toISOString() };
+  return isoAt.text;
 }
 
 // stdout lines are batched for up to FLUSH_MS (or FLUSH_BYTES) and written with one blocking write

@@ -34,6 +34,13 @@ export function sample(name: string, labels: Labels, value: number): string {
   return `${name}${formatLabels(labels)} ${formatValue(value)}\n`;
 }
 
+/** A label set's values in order, joined: its series' key (made without an array: once per request). */
+function labelKey(labels: Labels): string {
+  let key: string | undefined;
+  for (const name in labels) key = key === undefined ? labels[name]! : `${key}\u0000${labels[name]!}`;
+  return key ?? "";
+}
+
 /** A labelled counter; label sets are keyed by their values in a fixed label order. */
 export class Counter {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
@@ -44,14 +51,14 @@ export class Counter {
   ) {}
 
   inc(labels: Labels = {}, by = 1): void {
-    const key = Object.values(labels).join("\u0000");
+    const key = labelKey(labels);
     const entry = this.values.get(key);
     if (entry) entry.value += by;
     else this.values.set(key, { labels, value: by });
   }
 
   get(labels: Labels = {}): number {
-    return this.values.get(Object.values(labels).join("\u0000"))?.value ?? 0;
+    return this.values.get(labelKey(labels))?.value ?? 0;
   }
 
   render(): string {
@@ -72,7 +79,7 @@ export class Histogram {
   ) {}
 
   observe(labels: Labels, value: number): void {
-    const key = Object.values(labels).join("\u0000");
+    const key = labelKey(labels);
     let s = this.series.get(key);
     if (!s) this.series.set(key, (s = { labels, counts: new Float64Array(this.bounds.length), sum: 0, count: 0 }));
     // Non-cumulative per bucket; rendered cumulatively.
