@@ -1,15 +1,16 @@
 import { readPriceFile, readPriceFilePacked } from "./read-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
 import type { ProductMemo } from "./dialects/product-facts.ts";
+import type { SpentBytes } from "./files/release.ts";
 
 /**
  * Reads and parses one file — the work a parse worker does, also run inline for small imports.
  * Never throws: a file that cannot be read or parsed comes back as `ok: false` with the reason.
  * `pack`: price lists come back packed (src/ingest/packed.ts), reusing the products this
- * thread already read during the run (its memo).
+ * thread already read during the run (its memo); the thread's inflated files are recycled through `spent`.
  * @example await parseOne({ id: 1, path, fileName: "PriceFull…gz", maxBytes: 256 * 2 ** 20 }, false)
  */
-export async function parseOne(request: ParseRequest, pack: false | { memo: ProductMemo }): Promise<ParseReply> {
+export async function parseOne(request: ParseRequest, pack: false | { memo: ProductMemo; spent: SpentBytes }): Promise<ParseReply> {
   const started = performance.now();
   let bytes: Uint8Array;
   try {
@@ -19,7 +20,7 @@ export async function parseOne(request: ParseRequest, pack: false | { memo: Prod
   }
   const read = performance.now();
   try {
-    const options = { maxBytes: request.maxBytes };
+    const options = { maxBytes: request.maxBytes, spent: pack ? pack.spent : undefined };
     const result = pack ? readPriceFilePacked(bytes, request.fileName, pack.memo, options) : readPriceFile(bytes, request.fileName, options);
     return {
       id: request.id,

@@ -7,11 +7,12 @@ import { parseOne } from "./parse-file.ts";
 import type { ParseRequest } from "./parse-messages.ts";
 import { transferablesOf } from "./packed.ts";
 import { ProductMemo } from "./dialects/product-facts.ts";
+import { SpentBytes } from "./files/release.ts";
 
 declare const self: Worker;
 
 // A worker lives for one import run (src/ingest/parse-pool.ts): its products are the run's.
-const pack = { memo: new ProductMemo() };
+const pack = { memo: new ProductMemo(), spent: new SpentBytes() };
 
 self.onmessage = async (event: MessageEvent<ParseRequest>) => {
   const reply = await parseOne(event.data, pack);

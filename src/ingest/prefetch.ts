@@ -1,6 +1,7 @@
 import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
 import { ProductMemo } from "./dialects/product-facts.ts";
+import { SpentBytes } from "./files/release.ts";
 import { log } from "../log.ts";
 import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
@@ -28,8 +29,8 @@ export class Prefetcher {
   private readonly queue: number;
   private readonly replies: (Promise<ParseReply> | ParseReply | undefined)[] = [];
   private next = 0;
-  /** Products this thread has read during the run (for the files it parses itself). */
-  private readonly pack = { memo: new ProductMemo() };
+  /** Products this thread has read during the run, and its last inflated file (for the files it parses itself). */
+  private readonly pack = { memo: new ProductMemo(), spent: new SpentBytes() };
 
   constructor(
     private readonly files: OrderedFile[],
@@ -91,5 +92,6 @@ export class Prefetcher {
 
   close(): void {
     this.pool?.close();
+    this.pack.spent.free();
   }
 }

@@ -1,7 +1,8 @@
-import { decompress, type Compression } from "./files/compression.ts";
+import { decompress, type Compression, type Decompressed } from "./files/compression.ts";
 import { decodeText, textForScan, type ScanText, type TextEncodingName } from "./files/decode.ts";
 import { parseFileName } from "./files/name.ts";
 import { FileRejectedError } from "./files/rejected.ts";
+import { release, type SpentBytes } from "./files/release.ts";
 import { NonAsciiName, rowNode } from "./files/xml-scan.ts";
 import { parseXml, ROW_ELEMENTS, type ParsedXml, type XmlNode } from "./files/xml.ts";
 import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
@@ -18,6 +19,8 @@ export { FileRejectedError } from "./files/rejected.ts";
 export interface ReadOptions {
   /** Ceiling on decompressed bytes (zip-bomb guard); default 512 MiB. */
   maxBytes?: number;
+  /** The reading thread's {@link SpentBytes}: the inflated bytes are kept there until the next file is inflated (default: freed once read). */
+  spent?: SpentBytes;
 }
 
 export interface ReadResult {
@@ -63,7 +66,17 @@ export type PackedReadResult = Omit<ReadResult, "parsed"> & { parsed: ParsedFile
 function readWith(bytes: Uint8Array, fileName: string, options: ReadOptions, pack: { memo: ProductMemo | null } | null): PackedReadResult {
   const name = parseFileName(fileName);
   if (!bytes.length) throw new FileRejectedError("empty", "file is empty");
+  options.spent?.free();
   const raw = decompress(bytes, { maxBytes: options.maxBytes });
+  try {
+    return readInflated(raw, name, pack);
+  } finally {
+    // Nothing read from the file keeps a view of its bytes (values are strings).
+    if (raw.own) options.spent ? options.spent.keep(raw.bytes) : release(raw.bytes);
+  }
+}
+
+function readInflated(raw: Decompressed, name: FileName | null, pack: { memo: ProductMemo | null } | null): PackedReadResult {
   const nameKind = name ? kindOfType(name.type) : null;
   const fast = textForScan(raw.bytes);
   let scanned: Scan;

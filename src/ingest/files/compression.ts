@@ -26,6 +26,8 @@ export interface Decompressed {
   /** The gzip stream ended early; `bytes` holds what could be inflated. */
   truncated: boolean;
   warnings: string[];
+  /** `bytes` is a buffer of its own made by this call (not the input, not a pool's slice): the caller may release it (see release.ts). */
+  own: boolean;
 }
 
 export interface DecompressOptions {
@@ -48,7 +50,7 @@ export function decompress(bytes: Uint8Array, options: DecompressOptions = {}): 
   const compression = sniffCompression(bytes);
   if (compression === "plain") {
     if (bytes.length > maxBytes) throw new FileRejectedError("too-large", `file is ${bytes.length} bytes, over the ${maxBytes}-byte limit`);
-    return { bytes, compression, truncated: false, warnings: [] };
+    return { bytes, compression, truncated: false, warnings: [], own: false };
   }
   if (compression === "gzip") return gunzip(bytes, maxBytes);
   const entries = readZipEntries(bytes).filter((e) => !e.name.endsWith("/"));
@@ -56,7 +58,8 @@ export function decompress(bytes: Uint8Array, options: DecompressOptions = {}): 
   const pick = (xml.length ? xml : entries).sort((a, b) => b.size - a.size);
   if (!pick.length) throw new FileRejectedError("empty", "zip archive has no entries");
   const warnings = pick.length > 1 ? [`zip holds ${pick.length} entries; read ${pick[0]!.name}, ignored ${pick.slice(1).map((e) => e.name).join(", ")}`] : [];
-  return { bytes: inflateZipEntry(bytes, pick[0]!, maxBytes), compression, truncated: false, warnings };
+  const out = inflateZipEntry(bytes, pick[0]!, maxBytes);
+  return { bytes: out.bytes, compression, truncated: false, warnings, own: out.own };
 }
 
 function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
@@ -73,14 +76,14 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
         view.getUint32(bytes.length - 4, true) === out.length % 2 ** 32 &&
         view.getUint32(bytes.length - 8, true) === Bun.hash.crc32(out) >>> 0
       ) {
-        return { bytes: out, compression: "gzip", truncated: false, warnings: [] };
+        return { bytes: out, compression: "gzip", truncated: false, warnings: [], own: true };
       }
     } catch {
       // corrupt or truncated: zlib below tells which
     }
   }
   try {
-    return { bytes: gunzipSync(bytes, { maxOutputLength: maxBytes }), compression: "gzip", truncated: false, warnings: [] };
+    return { bytes: gunzipSync(bytes, { maxOutputLength: maxBytes }), compression: "gzip", truncated: false, warnings: [], own: false };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ERR_BUFFER_TOO_LARGE") throw new FileRejectedError("too-large", `gzip inflates past the ${maxBytes}-byte limit`);
@@ -90,7 +93,7 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
   try {
     const out = gunzipSync(bytes, { maxOutputLength: maxBytes, finishFlush: constants.Z_SYNC_FLUSH });
     if (!out.length) throw new FileRejectedError("corrupt-compression", "gzip stream is truncated before any data");
-    return { bytes: out, compression: "gzip", truncated: true, warnings: ["gzip stream is truncated"] };
+    return { bytes: out, compression: "gzip", truncated: true, warnings: ["gzip stream is truncated"], own: false };
   } catch (error) {
     if (error instanceof FileRejectedError) throw error;
     const code = (error as { code?: string }).code;

@@ -63,7 +63,7 @@ export async function expandZipArchive(bytes: Uint8Array, archivePath: string, o
     try {
       const left = options.maxTotalBytes - total;
       if (left <= 0) throw new FileRejectedError("too-large", `archive expands past the ${options.maxTotalBytes}-byte limit`);
-      const data = inflateZipEntry(bytes, entry, Math.min(options.maxBytes, left));
+      const { bytes: data } = inflateZipEntry(bytes, entry, Math.min(options.maxBytes, left));
       const path = join(folder, relative);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, data);

@@ -60,7 +60,7 @@ export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
  *
  * @example inflateZipEntry(bytes, readZipEntries(bytes)[0], 512 * 2 ** 20)
  */
-export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): Uint8Array {
+export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): { bytes: Uint8Array; own: boolean } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (entry.offset + 30 > bytes.length || view.getUint32(entry.offset, true) !== LOCAL) {
     throw new FileRejectedError("corrupt-compression", `zip: damaged local header of ${entry.name}`);
@@ -68,7 +68,7 @@ export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: nu
   const start = entry.offset + 30 + view.getUint16(entry.offset + 26, true) + view.getUint16(entry.offset + 28, true);
   const data = bytes.subarray(start, start + entry.compressedSize);
   if (entry.size > maxBytes) throw new FileRejectedError("too-large", `zip entry ${entry.name} is ${entry.size} bytes, over the ${maxBytes}-byte limit`);
-  if (entry.method === 0) return data;
+  if (entry.method === 0) return { bytes: data, own: false };
   if (entry.method !== 8) throw new FileRejectedError("unsupported-archive", `zip: compression method ${entry.method} of ${entry.name}`);
   if (data.length * MAX_DEFLATE_RATIO <= maxBytes) {
     // Fast path (libdeflate in one native call; node:zlib's wrapper copies chunk by chunk):
@@ -76,13 +76,14 @@ export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: nu
     // states; otherwise (damaged, ZIP64 sizes) zlib below decides.
     try {
       const out = Bun.inflateSync(data as Uint8Array<ArrayBuffer>, { library: "libdeflate" });
-      if (out.length === entry.size) return out;
+      if (out.length === entry.size) return { bytes: out, own: true };
     } catch {
       // corrupt: zlib below tells why
     }
   }
   try {
-    return inflateRawSync(data, { maxOutputLength: maxBytes });
+    // node:zlib's Buffer may share a pool: not the caller's to release.
+    return { bytes: inflateRawSync(data, { maxOutputLength: maxBytes }), own: false };
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       throw new FileRejectedError("too-large", `zip entry ${entry.name} inflates past the ${maxBytes}-byte limit`);
