@@ -41,7 +41,7 @@ test("a thread's SpentBytes keeps a file's inflated bytes until the next file is
   const held = (spent as unknown as { held: Uint8Array }).held;
   expect(held.length).toBeGreaterThan(0);
   const second = readPriceFilePacked(Bun.gzipSync(bytesOf(xml("6.10"))), NAME, memo, { spent });
-  expect(held.buffer.detached).toBe(true);
+  expect((held.buffer as ArrayBuffer).detached).toBe(true);
   for (const [result, agorot] of [[first, 590], [second, 610]] as const) {
     expect(result.parsed.kind).toBe("prices-packed");
     const parsed = result.parsed as { text: string; numbers: Float64Array; count: number };
