@@ -1,4 +1,4 @@
-import type { TextEncoding } from "./encoding.ts";
+import type { TextEncoding } from "./text-encoding.ts";
 
 const utf8 = new TextEncoder();
 const KEEP_CHUNK = 1 << 20;

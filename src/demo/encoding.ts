@@ -2,7 +2,9 @@
 
 import { windows1255Into } from "./byte-sink.ts";
 
-export type TextEncoding = "utf8" | "utf8-bom" | "utf16le" | "windows-1255";
+import type { TextEncoding } from "./text-encoding.ts";
+
+export type { TextEncoding };
 
 const utf8 = new TextEncoder();
 
