@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Registry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import type { ImportReport } from "../ingest/report.ts";
-import { runImportInWorker } from "../ingest/run-in-worker.ts";
+import { startImportWorker } from "../ingest/run-in-worker.ts";
 import { importProgressLogger } from "../http/observability/import-progress.ts";
 import type { ImportPriority } from "../ingest/import-priority.ts";
 import { generateDemo, type DemoReport } from "./generate.ts";
@@ -64,12 +64,20 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   const filename = (options.db as Database & { filename?: string }).filename ?? ":memory:";
   const inWorker = (options.importer ?? (filename === ":memory:" || filename === "" ? "inline" : "worker")) === "worker";
   log("demo: generating files", { dir: outDir });
-  // With the import in a worker the caller is a server: generation leaves its thread alone too.
-  const demo = await generateDemo({ registry: options.registry, outDir, seed: options.seed, now: options.now, scale: options.scale, offThread: inWorker });
+  // The import worker loads its modules while the files are written.
+  const importer = inWorker ? startImportWorker() : null;
+  let demo: DemoReport;
+  try {
+    // With the import in a worker the caller is a server: generation leaves its thread alone too.
+    demo = await generateDemo({ registry: options.registry, outDir, seed: options.seed, now: options.now, scale: options.scale, offThread: inWorker });
+  } catch (error) {
+    importer?.terminate();
+    throw error;
+  }
   log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
 
-  const report = inWorker
-    ? await runImportInWorker({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", fileReports: "problems", onProgress: importProgressLogger("demo", log) })
+  const report = importer
+    ? await importer.run({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", fileReports: "problems", onProgress: importProgressLogger("demo", log) })
     : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
   log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
   return { generated: true, report: { demo, import: report } };

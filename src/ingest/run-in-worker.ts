@@ -20,20 +20,53 @@ export interface WorkerImportOptions extends WorkerRequest {
  * const report = await runImportInWorker({ dbPath: join(dataDir, PRICES_FILE), paths: [demoDir], origin: "demo", source: "demo" });
  */
 export function runImportInWorker(options: WorkerImportOptions): Promise<ImportReport> {
-  const { onProgress, ...request } = options;
+  return startImportWorker().run(options);
+}
+
+/** An import worker started ahead of its run (see startImportWorker). */
+export interface ImportWorker {
+  /** Runs the import (once); as runImportInWorker. */
+  run(options: WorkerImportOptions): Promise<ImportReport>;
+  /** Ends a worker that will not be given its run. */
+  terminate(): void;
+}
+
+/**
+ * Starts an import worker now and gives it its run later: the worker loads its modules in the
+ * meantime (a few hundred milliseconds of one core), e.g. while a first start writes the demo files.
+ *
+ * @example const importer = startImportWorker(); await writeFiles(); const report = await importer.run({ dbPath, paths, origin: "demo", source: "demo" });
+ */
+export function startImportWorker(): ImportWorker {
   const worker = new Worker(workerSpecifier("ingest/import-worker.ts"));
-  return new Promise<ImportReport>((resolve, reject) => {
-    const finish = (settle: () => void) => {
-      worker.terminate();
-      settle();
-    };
-    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
-      const message = event.data;
-      if (message.kind === "progress") onProgress?.(message.done, message.total, message.file);
-      else if (message.kind === "done") finish(() => resolve(message.report));
-      else finish(() => reject(new Error(`import worker: ${message.message}`)));
-    };
-    worker.onerror = (event) => finish(() => reject(new Error(`import worker: ${event.message}`)));
-    worker.postMessage(request satisfies WorkerRequest);
-  });
+  // A worker that fails before its run is given (its modules did not load) fails the run.
+  let early: string | null = null;
+  let failed = (message: string): void => {
+    early = message;
+  };
+  worker.onerror = (event) => failed(event.message);
+  return {
+    terminate: () => worker.terminate(),
+    run(options) {
+      const { onProgress, ...request } = options;
+      return new Promise<ImportReport>((resolve, reject) => {
+        const finish = (settle: () => void) => {
+          worker.terminate();
+          settle();
+        };
+        failed = (message) => finish(() => reject(new Error(`import worker: ${message}`)));
+        if (early !== null) {
+          failed(early);
+          return;
+        }
+        worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+          const message = event.data;
+          if (message.kind === "progress") onProgress?.(message.done, message.total, message.file);
+          else if (message.kind === "done") finish(() => resolve(message.report));
+          else finish(() => reject(new Error(`import worker: ${message.message}`)));
+        };
+        worker.postMessage(request satisfies WorkerRequest);
+      });
+    },
+  };
 }

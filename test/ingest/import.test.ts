@@ -7,7 +7,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { importPaths, type ImportOptions } from "../../src/ingest/import.ts";
-import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
+import { runImportInWorker, startImportWorker } from "../../src/ingest/run-in-worker.ts";
 import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
@@ -177,6 +177,23 @@ describe("runImportInWorker", () => {
     const report = await runImportInWorker({ dbPath: path, paths: [join(root, "day1")], origin: "demo", source: "demo", priority: "normal", onProgress: (done) => progress.push(done) });
     expect(report.status).toBe("ok");
     expect(progress.at(-1)).toBe(day1.paths.length);
+    expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
+  });
+
+  test("a worker started ahead runs later; fileReports: problems replies with only the files not imported as they were", async () => {
+    const { db, path } = freshFileDb();
+    const files = join(root, "day1-and-junk");
+    mkdirSync(files);
+    for (const file of day1.paths) copyFileSync(file, join(files, file.split("/").pop()!));
+    writeFileSync(join(files, "PriceFull7290027600007-001-202611220300.xml"), "<Root><Items><Item><ItemCode>");
+    const importer = startImportWorker();
+    const report = await importer.run({ dbPath: path, paths: [files], origin: "demo", source: "demo", priority: "normal", fileReports: "problems" });
+    expect(report.totals.files).toBe(day1.paths.length + 1);
+    expect(report.files.map((f) => f.status)).not.toContain("ok");
+    expect(report.files.length).toBeGreaterThan(0);
+    expect(report.files.length).toBeLessThan(report.totals.files);
+    // Every file's report is in the run's tables all the same.
+    expect(db.query("SELECT count(*) AS n FROM import_files WHERE run_id = ?").get(report.runId)).toEqual({ n: day1.paths.length + 1 });
     expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
   });
 });
