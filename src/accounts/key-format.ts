@@ -49,7 +49,7 @@ const SECRET_KEY_IN_TEXT = /sk_(?:live|test)_[0-9A-Za-z]{32}/;
  * only when its text shows `sk_` (or an encoded `_`), so ordinary requests pay a few substring searches.
  * @example secretKeyInQuery(url, new URL(url).searchParams) // url = "https://x/api/v1/chains?api_key=sk_live_…" → true
  */
-export function secretKeyInQuery(url: string, params: URLSearchParams): boolean {
+export function secretKeyInQuery(url: string, params: Iterable<readonly [string, string]>): boolean {
   if (!url.includes("sk_") && !url.includes("%5F") && !url.includes("%5f")) return false;
   for (const [name, value] of params) if (SECRET_KEY_IN_TEXT.test(value) || SECRET_KEY_IN_TEXT.test(name)) return true;
   return false;

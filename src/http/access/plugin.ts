@@ -16,7 +16,7 @@ import { requestClient, type PeerSource } from "./client-address.ts";
 import { looksSecret, secretKeyInQuery } from "../../accounts/key-format.ts";
 import { originAllowed, pageOrigin } from "../../accounts/origins.ts";
 import { publicOrigin } from "../request/public-origin.ts";
-import { queryParams } from "../request/query-params.ts";
+import { paramValue, queryParams } from "../request/query-params.ts";
 import { PLAN_NAMES, planQuota, planRate } from "../../accounts/plan-limits.ts";
 import { deferredCharges, quotaExceeded, quotaReservations } from "./route-calls.ts";
 import { quotaHeaders, rateHeaders, SECRET_CACHE_CONTROL, WIDGET_CACHE_CONTROL } from "./response-headers.ts";
@@ -135,7 +135,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     // The query is read only when there is one (the widget's `key`, or a secret key sent where it
     // must not be), parsed once for the route too (query-params.ts).
     const params = request.url.includes("?") ? queryParams(request) : null;
-    const fromQuery = params?.get("key")?.trim() || null;
+    const fromQuery = (params && paramValue(params, "key")?.trim()) || null;
     if ((fromQuery !== null && looksSecret(fromQuery)) || (params !== null && secretKeyInQuery(request.url, params))) {
       return refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }
