@@ -1,4 +1,10 @@
-import { requestSlot } from "../request/request-slot.ts";
+// Request hashes by epoch, then method and URL: clients repeat the same URLs, and hashing one (URL
+// parsing, sorting the query) cost more than the rest of a cached answer's tag handling. Keyed on
+// the URL string as it is (a GET's; another method's is prefixed with it): no key text is made per
+// request, and a tag asked twice (If-None-Match before the handler, ETag after) costs two lookups.
+const HASHES_KEPT = 20_000;
+const hashes = new Map<string, Map<string, string>>();
+let hashesHeld = 0;
 
 /**
  * Weak ETags for API answers: the data version plus a short hash of the canonical request
@@ -11,24 +17,6 @@ import { requestSlot } from "../request/request-slot.ts";
  * @example etagFor(42, request, "20261122.17") // 'W/"42-…"', another hash once the epoch moves
  */
 export function etagFor(dataVersion: number, request: Request, epoch = ""): string {
-  // Asked twice per request (If-None-Match before, the ETag header after): computed once.
-  const known = computed.get(request);
-  if (known && known.version === dataVersion && known.epoch === epoch) return known.etag;
-  const etag = computeEtag(dataVersion, request, epoch);
-  computed.set(request, { version: dataVersion, epoch, etag });
-  return etag;
-}
-
-const computed = requestSlot<{ version: number; epoch: string; etag: string }>("etag");
-
-// Request hashes by epoch, then method and URL: clients repeat the same URLs, and hashing one (URL
-// parsing, sorting the query) cost more than the rest of a cached answer's tag handling. Keyed on
-// the URL string as it is (a GET's; another method's is prefixed with it): no key text is made per request.
-const HASHES_KEPT = 20_000;
-const hashes = new Map<string, Map<string, string>>();
-let hashesHeld = 0;
-
-function computeEtag(dataVersion: number, request: Request, epoch: string): string {
   const method = request.method === "HEAD" ? "GET" : request.method;
   const url = request.url;
   const key = method === "GET" ? url : `${method} ${url}`;
