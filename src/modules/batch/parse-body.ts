@@ -4,11 +4,11 @@ import { isProductId } from "../../identity/product-id.ts";
 import { BatchBody, CHAIN_SLUG, MAX_BATCH_ITEMS } from "./model.ts";
 
 /**
- * The batch body with its items taken as sent (zod still checks everything else: the filters,
- * their defaults and transforms, unknown members, the item count with BatchBody's messages).
+ * The batch body with its items taken as sent, 1–100 of them (zod still checks everything else:
+ * the filters, their defaults and transforms, unknown members); any refusal is BatchBody's to word.
  */
 const BatchEnvelope = BatchBody.extend({
-  items: z.array(z.unknown()).min(1, "send at least one item").max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+  items: z.custom<unknown[]>((items) => Array.isArray(items) && items.length >= 1 && items.length <= MAX_BATCH_ITEMS),
 });
 
 /**
