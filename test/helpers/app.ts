@@ -76,3 +76,10 @@ export async function get(app: { handle(r: Request): Promise<Response> }, path: 
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+/**
+ * Resolves after the onAfterResponse hooks (refunds, metrics, the request log) of the answers
+ * already handed back have run: Elysia runs them in a setImmediate queued before the answer is
+ * returned, and immediates run in order — so this waits for them however busy the machine is.
+ */
+export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

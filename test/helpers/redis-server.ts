@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe } from "bun:test";
 import { BunRedisStore } from "../../src/cluster/redis/bun-redis-store.ts";
+import { eachLine } from "./lines.ts";
 
 /** Why Redis tests are skipped here, or null when `redis-server` is installed (CI installs Debian's). */
 export const redisSkipReason: string | null = Bun.which("redis-server") ? null : "redis-server is not installed (Debian: apt-get install redis-server)";
@@ -29,21 +30,22 @@ export class TestRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it and resolves once it answers PING. */
+  /** Starts it and resolves once it says it accepts connections (its log line; no deadline of its own). */
   async start(): Promise<void> {
     if (this.port === 0) this.port = await freePort();
-    this.process = Bun.spawn(["redis-server", "--bind", "127.0.0.1", "--port", String(this.port), "--dir", this.dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes"], {
+    const process = Bun.spawn(["redis-server", "--bind", "127.0.0.1", "--port", String(this.port), "--dir", this.dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes"], {
       stdout: "pipe",
       stderr: "pipe",
     });
-    void new Response(this.process.stdout as ReadableStream).text().then((t) => (this.output += t));
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const ping = Bun.spawnSync(["redis-cli", "-p", String(this.port), "PING"]);
-      if (ping.stdout.toString().trim() === "PONG") return;
-      await Bun.sleep(25);
-    }
-    throw new Error(`redis-server did not start on ${this.port}: ${this.output}`);
+    this.process = process;
+    const ready = Promise.withResolvers<void>();
+    const drained = eachLine(process.stdout, (line) => {
+      this.output += `${line}\n`;
+      if (line.includes("Ready to accept connections")) ready.resolve();
+    });
+    void new Response(process.stderr).text().then((t) => (this.output += t));
+    void drained.then(() => ready.reject(new Error(`redis-server did not start on ${this.port}: ${this.output}`)));
+    await ready.promise;
   }
 
   /** Stops it (SIGKILL: as a crash) and waits for the process to end. */

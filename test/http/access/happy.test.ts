@@ -260,14 +260,15 @@ describe("quota under concurrency and across restarts", () => {
     expect(ctx.db.accounts.query("SELECT count FROM usage_daily WHERE subject = ?").get(`account:${accountId}`)).toEqual({ count: 200 });
   });
 
-  test("counts reach usage_daily within about a second, with no explicit flush", async () => {
+  test("counts reach usage_daily by themselves (a timer, about a second later), with no explicit flush", async () => {
     const ctx = testApp();
     const { key, accountId } = newKey(ctx.deps, "free", "live");
     await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     await call(ctx.app, "/api/v1/chains/", withApiKey(key));
     const row = () => ctx.db.accounts.query("SELECT day, count FROM usage_daily WHERE subject = ?").get(`account:${accountId}`);
     expect(row()).toBeNull(); // not a write per request
-    await Bun.sleep(1300);
+    // The flush timer's write, however late a busy machine runs it (the test's timeout bounds the wait).
+    while (row() === null) await Bun.sleep(20);
     expect(row()).toEqual({ day: "2026-11-22", count: 2 });
   });
 
@@ -320,7 +321,10 @@ describe("quota under concurrency and across restarts", () => {
 describe("operator CLI while the server runs (another connection)", () => {
   test("a key created, a plan changed and a key revoked by the CLI take effect within a second", async () => {
     const dir = tempDir();
-    const ctx = testApp({ db: openDataDir(dir) });
+    // The key cache's clock (it looks for changes at most every 250 ms of it): moved by hand, so
+    // "within a second" is the server's rule, not the machine's speed.
+    let clockMs = 0;
+    const ctx = testApp({ db: openDataDir(dir), limiterClock: () => clockMs });
     expect((await cli(runAccounts, ["create", "--email", "ops@example.com", "--data-dir", dir])).code).toBe(0);
     const created = await cli(runKeys, ["create", "--email", "ops@example.com", "--kind", "live", "--data-dir", dir]);
     expect(created.code).toBe(0);
@@ -332,18 +336,12 @@ describe("operator CLI while the server runs (another connection)", () => {
     expect((await call(ctx.app, "/api/v1/chains/x/catalog/", withApiKey(key))).body.code).toBe("plan_upgrade_required");
 
     expect((await cli(runAccounts, ["set-plan", "ops@example.com", "basic", "--data-dir", dir])).code).toBe(0);
-    await Bun.sleep(300);
+    clockMs += 1000;
     expect((await call(ctx.app, "/api/v1/chains/x/catalog/", withApiKey(key))).body.code).not.toBe("plan_upgrade_required");
 
     expect((await cli(runKeys, ["revoke", key.slice(0, 12), "--data-dir", dir])).code).toBe(0);
-    const started = performance.now();
-    let status = 200;
-    while (status !== 401 && performance.now() - started < 1000) {
-      status = (await call(ctx.app, "/api/v1/chains/", withApiKey(key))).status;
-      if (status !== 401) await Bun.sleep(50);
-    }
-    expect(status).toBe(401);
-    expect(performance.now() - started).toBeLessThan(1000);
+    clockMs += 1000;
+    expect((await call(ctx.app, "/api/v1/chains/", withApiKey(key))).status).toBe(401);
     ctx.db.accounts.close();
     ctx.db.prices.close();
   });

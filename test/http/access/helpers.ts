@@ -32,8 +32,8 @@ export async function call(app: { handle(r: Request): Promise<Response> }, path:
 
 export const withApiKey = (key: string, extra: Record<string, string> = {}): RequestInit => ({ headers: { "x-api-key": key, ...extra } });
 
-/** onAfterResponse (refunds) runs after the answer is handed back. */
-export const settle = () => Bun.sleep(5);
+/** onAfterResponse (refunds) runs after the answer is handed back: see settle in helpers/app.ts. */
+export { settle } from "../../helpers/app.ts";
 
 /** A new data version with the same data (as a re-import would). */
 export function bumpVersion(ctx: ReturnType<typeof testApp>): void {

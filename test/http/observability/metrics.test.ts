@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, spyOn, test } from "bun:test";
-import { testApp, commitData, get } from "../../helpers/app.ts";
+import { testApp, commitData, get, settle } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { loadSettings } from "../../../src/config.ts";
@@ -60,7 +60,7 @@ describe("GET /metrics", () => {
     await get(ctx.app, "/no/such/path"); // 404, no route
     await ctx.app.handle(new Request("http://localhost/api/v1/basket/compare/", { method: "GET", headers: pro })); // 405
     await get(ctx.app, "/api/v1/prices/?barcode=7290000066318"); // 401 missing key
-    await Bun.sleep(5); // onAfterResponse runs after the answer
+    await settle(); // onAfterResponse runs after the answer
     const { values } = await metrics();
     expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="200"}')).toBe(2);
     expect(values.get('mehir_http_requests_total{method="GET",route="/api/v1/prices",status="404"}')).toBe(1);
@@ -89,7 +89,7 @@ describe("GET /metrics", () => {
     }
     const long = await ctx.app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${"1".repeat(9000)}`, { headers: pro }));
     expect(long.status).toBe(414);
-    await Bun.sleep(5); // onAfterResponse runs after the answer (the two 200s)
+    await settle(); // onAfterResponse runs after the answer (the two 200s)
     const after = (await metrics()).values;
     expect(count(after, "/api/v1/prices", 304) - count(before, "/api/v1/prices", 304)).toBe(1);
     expect(count(after, "/api/v1/prices/:barcode/history", 304) - count(before, "/api/v1/prices/:barcode/history", 304)).toBe(1);
@@ -115,7 +115,7 @@ describe("GET /metrics", () => {
     const refused = await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", freeLive);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe("quota_exceeded");
-    await Bun.sleep(5);
+    await settle();
     const { values } = await metrics();
     expect(values.get("mehir_quota_rejections_total")).toBe(1);
     expect(values.get("mehir_rate_limited_total")).toBe(0);
@@ -172,7 +172,7 @@ describe("request log", () => {
     try {
       const ok = await get(ctx.app, "/api/v1/prices/?barcode=7290000066318", { ...pro, "x-request-id": "trace-123" });
       const missing = await get(ctx.app, "/api/v1/prices/?barcode=999", pro);
-      await Bun.sleep(5);
+      await settle();
       // Other tests' answers may still be logging (onAfterResponse runs later): pick ours by id.
       const ids = ["trace-123", missing.body.request_id];
       const requests = lines.filter((l) => l.msg === "request" && ids.includes(l.request_id));
@@ -197,7 +197,7 @@ describe("request log", () => {
     const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
     try {
       await get(proxied.app, "/healthz", { "x-forwarded-for": "203.0.113.7" });
-      await Bun.sleep(5);
+      await settle();
       expect(lines.find((l) => l.msg === "request" && l.route === "/healthz")).toMatchObject({ route: "/healthz", status: 200, client: "203.0.113.7", key_prefix: null });
     } finally {
       info.mockRestore();
