@@ -11,7 +11,11 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { monthOf } from "../../src/accounts/utc-month.ts";
-import { eachLine, MAIN, tempRoot } from "../faults/helpers.ts";
+import { createAccount } from "../../src/accounts/accounts.ts";
+import { createKey, revokeKeyById } from "../../src/accounts/keys.ts";
+import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
+import { ACCOUNTS_FILE, openDatabase } from "../../src/db/open.ts";
+import { eachLine, MAIN, tempRoot, twoDays } from "../faults/helpers.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
 import { withLogs as withLogsOf } from "../helpers/serve-process.ts";
 
@@ -39,6 +43,8 @@ function remember(line: string): void {
   if (logs.length > 4000) logs.splice(0, 1000);
 }
 let barcode: string;
+/** The second day's files (imported on the primary by a test). */
+let day2: string;
 
 function cli(...args: string[]): string {
   const out = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe" });
@@ -47,19 +53,32 @@ function cli(...args: string[]): string {
 }
 
 /**
+ * The primary's accounts.sqlite on a connection of its own, as `mehir accounts` / `mehir keys`
+ * open it (the CLI itself is tested in test/cli; here its writes are what the cluster must see).
+ */
+function onPrimaryAccounts<T>(use: (db: Database) => T): T {
+  const db = openDatabase(join(primary.dir, ACCOUNTS_FILE), ACCOUNT_MIGRATIONS);
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * A new account on `plan` with a live key (on the primary's accounts.sqlite, as an operator does),
  * once the primary has mirrored it into Redis (within a second: replicas find it from then on).
  */
-async function newKey(plan: "free" | "basic" | "pro"): Promise<{ key: string; accountId: number }> {
+async function newKey(plan: "free" | "basic" | "pro"): Promise<{ key: string; accountId: number; keyId: number }> {
   const email = `dev-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  cli("accounts", "create", "--data-dir", primary.dir, "--email", email, "--plan", plan);
-  const key = cli("keys", "create", "--data-dir", primary.dir, "--email", email, "--kind", "live").trim().split("\n").at(-1)!.trim();
-  const db = new Database(join(primary.dir, "accounts.sqlite"), { readonly: true });
-  const { id } = db.query("SELECT id FROM accounts WHERE email = ?").get(email) as { id: number };
-  db.close();
+  const { key, id, keyId } = onPrimaryAccounts((db) => {
+    const account = createAccount(db, { email, plan }, new Date());
+    const created = createKey(db, { accountId: account.id, kind: "live" }, new Date());
+    return { key: created.key, id: account.id, keyId: created.record.id };
+  });
   const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
   await until(async () => redis.cli("HEXISTS", "mehir:keys", hash) === "1");
-  return { key, accountId: id };
+  return { key, accountId: id, keyId };
 }
 
 async function start(name: string, env: Record<string, string>): Promise<Server> {
@@ -112,9 +131,10 @@ async function setUp() {
   root = tempRoot("cluster-e2e");
   redis = new TestRedis();
   await redis.start();
-  // The primary on the demo data (a small share of it: the test is about the cluster, not the data).
-  cli("demo", "--out", join(root, "demo1"), "--scale", "0.05");
-  cli("import", join(root, "demo1"), "--data-dir", join(root, "primary"), "--source", "demo");
+  // The primary on two days of small national-shaped files (the test is about the cluster, not the data).
+  const days = twoDays(root, { stores: 4, itemsPerStore: 200, products: 800, chains: 2, promos: true });
+  day2 = days.day2;
+  cli("import", days.day1, "--data-dir", join(root, "primary"), "--source", "demo");
   primary = await start("primary", { MEHIR_ROLE: "primary" });
   await ready(primary);
   replicas = await Promise.all([1, 2, 3].map((n) => start(`replica${n}`, { MEHIR_ROLE: "replica", MEHIR_PRIMARY_URL: primary.url })));
@@ -200,9 +220,7 @@ describeCluster("a primary and three replicas on loopback", () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       }
     });
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
-    cli("demo", "--out", join(root, "demo2"), "--scale", "0.05", "--now", tomorrow);
-    cli("import", join(root, "demo2"), "--data-dir", primary.dir, "--source", "demo");
+    cli("import", day2, "--data-dir", primary.dir, "--source", "demo");
     // Replicas poll the primary every 2 s (REPLICA_POLL_MS); how long the snapshot takes is the bench's business.
     for (const r of replicas) await ready(r, 2);
     asking = false;
@@ -244,11 +262,11 @@ describeCluster("a primary and three replicas on loopback", () => {
   }), 120_000);
 
   test("a key revoked on the primary is refused on every replica once the primary announces it (about a second on a quiet machine)", withLogs(async () => {
-    const { key } = await newKey("pro");
+    const { key, keyId } = await newKey("pro");
     // Each replica caches the key from its first lookup below, for 30 s at most (the TTL backstop).
     const cachedAt = Date.now();
     for (const r of replicas) await until(async () => (await get(r, "/api/v1/chains/", key)).status === 200);
-    cli("keys", "revoke", "--data-dir", primary.dir, key);
+    onPrimaryAccounts((db) => revokeKeyById(db, keyId, new Date()));
     for (const r of replicas) await until(async () => (await get(r, "/api/v1/chains/", key)).status === 401);
     // Refused before any cache entry could expire: the announcement reached them, not the TTL
     // backstop (a quiet machine takes about a second, README).

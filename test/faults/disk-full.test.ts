@@ -6,7 +6,7 @@ import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { newKey } from "../helpers/keys.ts";
-import { MAIN, appOn, ask, priceDigest, readyWithin, someBarcode, tempRoot, twoDays } from "./helpers.ts";
+import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays, untilReady } from "./helpers.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);
@@ -59,7 +59,7 @@ describe("full disk during import", () => {
       served.deps.data.refresh();
       expect(priceDigest(served.deps.db.prices)).toBe(digest);
       expect(await ask(served.app, `/api/v1/prices/?barcode=${barcode}&granularity=store`, key)).toMatchObject({ status: 200, body: { data: before.body.data } });
-      expect(await readyWithin(served.app, 5000)).toBe(true);
+      await untilReady(served.app);
 
       // With space again, the same import goes through.
       rmSync(join(dataDir, "filler"));
@@ -71,7 +71,7 @@ describe("full disk during import", () => {
       served.close();
       Bun.spawnSync(["umount", "-l", dataDir]);
     }
-  }, 90_000);
+  }, 180_000);
 
   test("SQLite page limit on the import's connection: the import fails, the old data stays and is served", async () => {
     const dataDir = join(root, "page-limit");
