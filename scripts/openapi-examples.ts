@@ -31,6 +31,9 @@ import { ManualTimers } from "../test/alerts/manual-timers.ts";
 
 // The file to write: the committed one, or another (the drift test compares the two).
 const OUT = process.argv[2] ?? join(import.meta.dir, "../src/http/openapi/response-examples.json");
+// A data dir to work in (removed at the end), already holding the demo as generated below (the
+// drift test passes a copy of the one it shares with other tests); a new temp dir otherwise.
+const GIVEN_DIR = process.argv[3];
 const NOW = new Date("2026-11-22T08:00:00Z");
 const MAX_ITEMS = 3;
 // Creating an alert resolves its URL's host: the documented one would be a DNS query, so the
@@ -56,7 +59,7 @@ function hasJsonSuccess(op: Operation): boolean {
   return op.success.schema !== undefined || op.success.content?.["application/json"] !== undefined;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "mehir-openapi-examples-"));
+const dir = GIVEN_DIR ?? mkdtempSync(join(tmpdir(), "mehir-openapi-examples-"));
 try {
   const db = openDataDir(dir);
   const registry = loadRegistry();

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testApp, get } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { ensureDemoData } from "../../src/demo/first-start.ts";
+import { openDataDir } from "../../src/db/open.ts";
+import { demoDataDir } from "../helpers/demo-data-dir.ts";
 import { loadSettings } from "../../src/config.ts";
 import { readFileSync } from "node:fs";
 import { resolveProduct } from "../../src/identity/resolve.ts";
@@ -13,19 +14,23 @@ import { resolveProduct } from "../../src/identity/resolve.ts";
 // every item of the first page of a search for these words, followed with its barcode and
 // chain_id, answers 200 with prices; the first item for עגבניות is the cross-chain generic
 // product, priced per kilogram at every chain that sells tomatoes.
-// Many requests from one key: a rate limit high enough not to be what the test measures.
-const ctx = testApp({ settings: loadSettings({ MEHIR_RATE_PRO: "1000000" }) });
+// The demo is the scale-1 one shared with the response-examples test (test/helpers/demo-data-dir.ts:
+// generated once, at the examples' clock, two hours before this app's).
+let ctx: ReturnType<typeof testApp>;
 let key: Record<string, string>;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "mehir-demo-identity-"));
-  await ensureDemoData({ db: ctx.db.prices, registry: ctx.deps.registry, dataDir, now: ctx.deps.now(), importer: "inline" });
-  ctx.deps.data.refresh();
+  dataDir = await demoDataDir(new Date("2026-11-22T08:00:00Z"));
+  // Many requests from one key: a rate limit high enough not to be what the test measures.
+  ctx = testApp({ settings: loadSettings({ MEHIR_RATE_PRO: "1000000" }), db: openDataDir(dataDir) });
   await ctx.deps.search!.rebuild(ctx.db.prices);
   key = newKey(ctx.deps, "pro").headers;
 }, 900_000);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }), 120_000);
+afterAll(() => {
+  ctx?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 120_000);
 
 const call = (path: string) => get(ctx.app, path, key);
 const search = (q: string) => call(`/api/v1/product-search/?q=${encodeURIComponent(q)}`);
