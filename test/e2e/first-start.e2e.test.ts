@@ -69,5 +69,5 @@ describe("mehir serve on an empty data dir", () => {
     const { body } = await waitReady();
     expect(body.data_version).toBe(1);
     await stop();
-  }), 90_000);
+  }), 180_000);
 });

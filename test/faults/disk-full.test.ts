@@ -30,6 +30,16 @@ function canMount(): boolean {
   return ok;
 }
 
+/**
+ * `mehir import DAY2` on `dataDir` in a child process, awaited (not spawnSync: this process serves
+ * the same data dir and must go on answering, and releasing what it reads, meanwhile).
+ */
+async function importInChild(dataDir: string): Promise<{ exitCode: number; output: string }> {
+  const child = Bun.spawn([process.execPath, MAIN, "import", day2, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { exitCode, output: out + err };
+}
+
 describe("full disk during import", () => {
   test.skipIf(!canMount())("data dir on a full tmpfs: mehir import fails saying so; serving and later imports are fine", async () => {
     const dataDir = join(root, "tmpfs-data");
@@ -49,8 +59,8 @@ describe("full disk during import", () => {
       // Leave 64 KiB free.
       const fs = statfsSync(dataDir);
       writeFileSync(join(dataDir, "filler"), Buffer.alloc(fs.bavail * fs.bsize - 64 * 1024));
-      const failed = Bun.spawnSync([process.execPath, MAIN, "import", day2, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
-      const output = failed.stdout.toString() + failed.stderr.toString();
+      const failed = await importInChild(dataDir);
+      const output = failed.output;
       expect(failed.exitCode).toBe(1);
       expect(output).toMatch(/nothing changed/);
       expect(output).toMatch(/disk is full/);
@@ -63,8 +73,8 @@ describe("full disk during import", () => {
 
       // With space again, the same import goes through.
       rmSync(join(dataDir, "filler"));
-      const retried = Bun.spawnSync([process.execPath, MAIN, "import", day2, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
-      expect(retried.exitCode).toBe(0);
+      const retried = await importInChild(dataDir);
+      expect(retried.exitCode, retried.output).toBe(0);
       expect(served.deps.data.refresh()).toBe(true);
       expect(priceDigest(served.deps.db.prices)).not.toBe(digest);
     } finally {

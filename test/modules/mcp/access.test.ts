@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { testApp, commitData } from "../../helpers/app.ts";
+import { testApp, commitData, settle } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
@@ -224,7 +224,7 @@ describe("request log", () => {
     const res = await send(rpc(callTool("get_prices", { barcode: MILK }), { ...pro, "x-request-id": "mcp-log-test-1" }));
     expect(res.status).toBe(200);
     await res.text();
-    await Bun.sleep(0); // onAfterResponse hooks run after the answer is handed over
+    await settle(); // onAfterResponse hooks run after the answer is handed over
     const inner = lines.find((l) => l.msg === "request" && l.parent_request_id === "mcp-log-test-1");
     expect(inner).toMatchObject({ route: "/api/v1/prices", status: 200, via: "mcp", tool: "get_prices", method: "GET" });
     expect(inner!.request_id).not.toBe("mcp-log-test-1");
