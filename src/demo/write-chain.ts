@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { carries, storePrice, type ChainPlan } from "./chain-plan.ts";
 import { addMinutes, type LocalTime } from "./clock.ts";
 import { compress } from "./compress.ts";
-import type { DialectWriter, PriceRow, StorePromotion } from "./documents.ts";
+import type { DialectWriter, PriceRow, RowKey, StorePromotion } from "./documents.ts";
 import { ByteSink } from "./byte-sink.ts";
 import { encodeText } from "./encoding.ts";
 import { storeFileName, storesFileName } from "./file-names.ts";
@@ -68,7 +68,7 @@ export function writeChain(plan: ChainPlan, dir: string): ChainOutput {
   const sink = new ByteSink();
   const codeRank = codeRanks(items);
   // Stores of a chain print most item rows identically: build each row's text once per code.
-  const rowCaches = new Map<string, Map<string, string | Uint8Array>>();
+  const rowCaches = new Map<string, Map<RowKey, string | Uint8Array>>();
   plan.stores.forEach((store, storeIndex) => {
     if (!rowCaches.has(store.code)) rowCaches.set(store.code, new Map());
     const rowCache = rowCaches.get(store.code)!;

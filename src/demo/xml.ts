@@ -67,7 +67,7 @@ export class XmlWriter {
    * Writes a block through `build` once per `key` and reuses the text after that: a chain's
    * stores repeat the same item rows, so each row is built once per chain, not per store.
    */
-  cached(cache: Map<string, string | Uint8Array> | undefined, key: string, build: (x: XmlWriter) => void): this {
+  cached<K extends string | number>(cache: Map<K, string | Uint8Array> | undefined, key: K, build: (x: XmlWriter) => void): this {
     let block = cache?.get(key);
     if (block === undefined) {
       const sub = new XmlWriter(this.style);
