@@ -67,16 +67,21 @@ test("backup while serving and importing: consistent copies that a server restor
   const importerOutput = Promise.all([new Response(importer.stdout).text(), new Response(importer.stderr).text()]);
   let stop = false;
   const traffic = (async () => {
-    while (!stop) await ask(url);
+    while (!stop) {
+      await ask(url);
+      await Bun.sleep(2); // paced: the rate is not what is tested
+    }
   })();
   const out = join(root, "backups", "2026-11-23");
   await Bun.sleep(100);
-  const backup = Bun.spawnSync([process.execPath, MAIN, "backup", out, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+  // Awaited, not spawnSync: the server is asked (and writes usage) while the backup runs.
+  const backupProc = Bun.spawn([process.execPath, MAIN, "backup", out, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+  const [backupOut, backupErr, backupCode] = await Promise.all([new Response(backupProc.stdout).text(), new Response(backupProc.stderr).text(), backupProc.exited]);
   stop = true;
   await traffic;
-  expect(backup.stderr.toString()).toBe("");
-  expect(backup.exitCode).toBe(0);
-  expect(backup.stdout.toString().trim().split("\n").sort()).toEqual([join(out, ACCOUNTS_FILE), join(out, PRICES_FILE)]);
+  expect(backupErr).toBe("");
+  expect(backupCode).toBe(0);
+  expect(backupOut.trim().split("\n").sort()).toEqual([join(out, ACCOUNTS_FILE), join(out, PRICES_FILE)]);
   expect(await importer.exited, (await importerOutput).join("\n")).toBe(0);
   // Copies hold credentials: readable by the owner only.
   for (const file of [ACCOUNTS_FILE, PRICES_FILE]) expect(statSync(join(out, file)).mode & 0o077).toBe(0);
