@@ -105,9 +105,10 @@ export function batchPricesJson(deps: DataSet, body: BatchBody): { json: Prebuil
   // The cached answers' own bytes (and, gzipped, their own compressed bytes) joined: see PrebuiltJson.joined.
   const parts: (Uint8Array | PrebuiltJson)[] = [OPEN];
   answers.forEach((a, i) => {
-    if (i) parts.push(COMMA);
-    if ("json" in a) parts.push(a.json);
+    // An answer after the first comes with its comma (made once per cached answer: see after).
+    if ("json" in a) parts.push(i ? a.json.after(COMMA) : a.json);
     else {
+      if (i) parts.push(COMMA);
       const item = body.items[i]!;
       const failed = {
         barcode: item.barcode,
