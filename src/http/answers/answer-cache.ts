@@ -58,13 +58,15 @@ export class AnswerCache<V> {
     private readonly background: Revalidator,
     /** What the cache is for ("prices", "search", …): its label in /metrics. */
     readonly name = "answers",
+    /** Which keys are also filed by group and member, for heldIn (see ResultCache). */
+    private readonly fileUnder?: FileUnder,
   ) {
-    this.current = new ResultCache(maxWeight);
+    this.current = new ResultCache(maxWeight, fileUnder);
   }
 
   /** An answer cache spending the process's cold budget, recomputing with its revalidator. */
-  static of<V>(pacing: Pick<Pacing, "coldBudget" | "revalidator">, maxWeight: number, name: string): AnswerCache<V> {
-    return new AnswerCache<V>(maxWeight, pacing.coldBudget, pacing.revalidator, name);
+  static of<V>(pacing: Pick<Pacing, "coldBudget" | "revalidator">, maxWeight: number, name: string, fileUnder?: FileUnder): AnswerCache<V> {
+    return new AnswerCache<V>(maxWeight, pacing.coldBudget, pacing.revalidator, name, fileUnder);
   }
 
   /**
@@ -109,6 +111,21 @@ export class AnswerCache<V> {
     };
   }
 
+  /**
+   * held for the keys filed under one group (see fileUnder), by member: no key built per member.
+   * On a miss (undefined) ask get with the full key.
+   */
+  heldIn(deps: AnswerSource, group: string, generation: number = deps.data.current.version): (member: string) => { value: V; snapshot: DataSnapshot } | undefined {
+    const now = deps.now().getTime();
+    this.rotate(generation, now);
+    const member = this.current.member(generation, group, now);
+    return (name) => {
+      const hit = member(name);
+      if (hit) this.counts.hit++;
+      return hit;
+    };
+  }
+
   /** The newest earlier generation's answer still valid, if any. */
   private peekPrevious(key: string, now: number): { value: V; snapshot: DataSnapshot } | undefined {
     for (const { cache, until } of this.previous) {
@@ -144,10 +161,13 @@ export class AnswerCache<V> {
     if (held >= 0 && held < version) {
       this.previous = [{ cache: this.current, until: now + STALE_FOR_MS }, ...this.previous.filter((p) => now < p.until)].slice(0, GENERATIONS_KEPT);
     }
-    this.current = new ResultCache(this.maxWeight);
+    this.current = new ResultCache(this.maxWeight, this.fileUnder);
     this.current.begin(version);
   }
 }
+
+/** A key's group and member, when it is filed under one (see ResultCache's groups). */
+type FileUnder = (key: string) => { group: string; member: string } | undefined;
 
 /** Earlier generations kept for stale answers (see `previous`). */
 const GENERATIONS_KEPT = 2;

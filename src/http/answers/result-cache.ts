@@ -13,11 +13,21 @@ export class ResultCache<V> {
    * 100), and moving only entries in the older half still did that on most hits once more than
    * half the entries were in use.
    */
-  private readonly entries = new Map<string, { value: V; validUntil: number; weight: number; used: boolean }>();
+  private readonly entries = new Map<string, Entry<V>>();
+  /**
+   * The same entries by group and member, for keys `fileUnder` splits (see ResultCache's
+   * constructor): a caller asking many members of one group (the batch's 100 barcodes with the
+   * same filters) finds each by its short member name, without building and hashing its full key.
+   */
+  private readonly groups = new Map<string, Map<string, Entry<V>>>();
   private cacheVersion = -1;
   private weight = 0;
 
-  constructor(private readonly maxWeight: number) {}
+  constructor(
+    private readonly maxWeight: number,
+    /** A key's group and member, or undefined for a key held by its key alone (read on set only). */
+    private readonly fileUnder?: (key: string) => { group: string; member: string } | undefined,
+  ) {}
 
   get(version: number, key: string, now: number): V | undefined {
     if (version !== this.cacheVersion) {
@@ -34,12 +44,32 @@ export class ResultCache<V> {
     return entry.value;
   }
 
+  /**
+   * The entries of one group, by member (see fileUnder), valid at `now` for `version`; an entry
+   * not found here (expired, another version, not filed) is get's to answer.
+   */
+  member(version: number, group: string, now: number): (member: string) => V | undefined {
+    const members = version === this.cacheVersion ? this.groups.get(group) : undefined;
+    return (member) => {
+      const entry = members?.get(member);
+      if (!entry || now >= entry.validUntil) return undefined;
+      entry.used = true;
+      return entry.value;
+    };
+  }
+
   set(version: number, key: string, value: V, validUntil: number, weight: number): void {
     if (version !== this.cacheVersion) this.reset(version);
     if (weight > this.maxWeight) return;
     this.remove(key);
-    const added = { value, validUntil, weight, used: false };
+    const filed = this.fileUnder?.(key);
+    const added: Entry<V> = { value, validUntil, weight, used: false, filed };
     this.entries.set(key, added);
+    if (filed) {
+      let members = this.groups.get(filed.group);
+      if (!members) this.groups.set(filed.group, (members = new Map()));
+      members.set(filed.member, added);
+    }
     this.weight += weight;
     // Entries moved to the newest end are met again, unmarked, if the walk gets that far; the
     // entry just added is passed over (it is the newest use).
@@ -79,11 +109,32 @@ export class ResultCache<V> {
     if (!entry) return;
     this.entries.delete(key);
     this.weight -= entry.weight;
+    const { filed } = entry;
+    if (filed) {
+      const members = this.groups.get(filed.group);
+      if (members?.get(filed.member) === entry) {
+        members.delete(filed.member);
+        if (members.size === 0) this.groups.delete(filed.group);
+      }
+    }
   }
 
   private reset(version: number): void {
     this.entries.clear();
+    // Emptied, not only dropped: a member lookup made before (see member) finds nothing in them.
+    for (const members of this.groups.values()) members.clear();
+    this.groups.clear();
     this.weight = 0;
     this.cacheVersion = version;
   }
+}
+
+interface Entry<V> {
+  value: V;
+  validUntil: number;
+  weight: number;
+  /** Hit since its last move in the eviction order (see entries). */
+  used: boolean;
+  /** Its group and member, when filed under one (see groups). */
+  filed: { group: string; member: string } | undefined;
 }

@@ -100,7 +100,7 @@ const MAX_REUSE_MS = 15 * 60_000;
 
 /** A data set's /prices/ answers (createServices builds one per data set). */
 export function priceAnswers(pacing: Pacing): AnswerCache<Answer> {
-  return AnswerCache.of<Answer>(pacing, CACHE_BYTES, "prices");
+  return AnswerCache.of<Answer>(pacing, CACHE_BYTES, "prices", pricesKeyFiling);
 }
 
 declare module "../../deps.ts" {
@@ -216,6 +216,24 @@ function pricesKeys(kind: AnswerKind, granularity: Granularity, query: PriceQuer
   return (barcode) => `${head}${JSON.stringify(barcodeKey(barcode))}${tail}`;
 }
 
+/**
+ * The group of a question's answers, one per barcode (see AnswerCache.heldIn): its key without
+ * the barcode. pricesKeyFiling files each /prices/ key under it.
+ */
+function pricesGroup(kind: AnswerKind, granularity: Granularity, query: PriceQuery): string {
+  return JSON.stringify([kind, granularity, ...filterKey(query)]);
+}
+
+/**
+ * A /prices/ key (pricesKeys) as its group (pricesGroup: the same JSON, the barcode left out) and
+ * member (the barcode's key); the widget's own keys (`w`) are held by key alone.
+ */
+function pricesKeyFiling(key: string): { group: string; member: string } | undefined {
+  const [kind, granularity, member, ...filters] = JSON.parse(key) as unknown[];
+  if ((kind !== "o" && kind !== "q") || typeof member !== "string") return undefined;
+  return { group: JSON.stringify([kind, granularity, ...filters]), member };
+}
+
 /** The key's tail of a question without filters. */
 const NO_FILTERS = `,${JSON.stringify(filterKey({})).slice(1)}`;
 
@@ -274,10 +292,9 @@ export function productPricesJsonLookup(
   granularity: Granularity,
   query: PriceQuery,
 ): (barcode: string, options?: { allowStale?: boolean }) => { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const keyOf = pricesKeys(answerKind(granularity), granularity, query);
-  const held = cacheOf(deps).held(deps);
+  const held = cacheOf(deps).heldIn(deps, pricesGroup(answerKind(granularity), granularity, query));
   return (barcode, options) => {
-    const hit = held(keyOf(barcode));
+    const hit = held(barcodeKey(barcode));
     return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
   };
 }
