@@ -65,4 +65,32 @@ describe("ResultCache", () => {
     cache.set(1, "d", "D", Infinity, 20); // a, b, c moved after d unmarked; then a and b evicted
     expect(["a", "b", "c", "d"].filter((k) => cache.peek(k, 0) !== undefined)).toEqual(["c", "d"]);
   });
+
+  test("keys filed under a group are found by member until they expire, are evicted or replaced, or the version changes", () => {
+    // Keys "group/member" are filed; others ("plain") are held by key alone.
+    const fileUnder = (key: string) => (key.includes("/") ? { group: key.split("/")[0]!, member: key.split("/")[1]! } : undefined);
+    const cache = new ResultCache<string>(30, fileUnder);
+    cache.set(1, "g/a", "A", 1000, 10);
+    cache.set(1, "g/b", "B", Infinity, 10);
+    cache.set(1, "plain", "P", Infinity, 10);
+    const inG = cache.member(1, "g", 0);
+    expect([inG("a"), inG("b"), inG("plain"), inG("c")]).toEqual(["A", "B", undefined, undefined]);
+    expect(cache.member(1, "other", 0)("a")).toBeUndefined();
+    expect(cache.member(2, "g", 0)("a")).toBeUndefined(); // another version: get's to answer
+    expect(cache.member(1, "g", 1000)("a")).toBeUndefined(); // expired
+    cache.set(1, "g/b", "B2", Infinity, 10);
+    expect(inG("b")).toBe("B2");
+    cache.get(2, "g/b", 0); // a new version drops everything, also from lookups made before
+    expect([inG("a"), inG("b"), cache.member(2, "g", 0)("b")]).toEqual([undefined, undefined, undefined]);
+  });
+
+  test("an evicted filed entry leaves its group", () => {
+    const cache = new ResultCache<string>(20, (key) => ({ group: "g", member: key }));
+    cache.set(1, "a", "A", Infinity, 10);
+    cache.set(1, "b", "B", Infinity, 10);
+    cache.set(1, "c", "C", Infinity, 10); // evicts a, the oldest unused
+    const inG = cache.member(1, "g", 0);
+    expect([inG("a"), inG("b"), inG("c")]).toEqual([undefined, "B", "C"]);
+    expect(cache.peek("a", 0)).toBeUndefined();
+  });
 });
