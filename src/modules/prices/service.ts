@@ -80,7 +80,7 @@ export type Granularity = "chain" | "store";
 
 type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
 
-/** A cached answer: the entries as objects (for other modules), or the route's `data` serialized. */
+/** A cached answer: the entries as objects (for other modules; `json` then their serialization, made on first use), or the route's `data` serialized. */
 export interface Answer {
   product: ProductRow;
   prices?: readonly PriceEntry[];
@@ -307,16 +307,14 @@ function answerKind(granularity: Granularity): AnswerKind {
   return granularity === "chain" ? "o" : "q";
 }
 
-/** A cached answer's `data` serialized (once per answer: see answerKind). */
+/**
+ * A cached answer's `data` serialized (once per answer: see answerKind), kept on the answer: its
+ * entries are frozen, the answer object itself holds this memo (read without a map lookup, which
+ * a batch would pay per item).
+ */
 function answerJson(value: Answer): PrebuiltJson {
-  if (value.json) return value.json;
-  let json = serializedAnswers.get(value);
-  if (!json) serializedAnswers.set(value, (json = PrebuiltJson.of(pricesData(value.product, value.prices!))));
-  return json;
+  return (value.json ??= PrebuiltJson.of(pricesData(value.product, value.prices!)));
 }
-
-// A memo attached to each (frozen, immutable) cached answer, gone with it: no app state.
-const serializedAnswers = new WeakMap<Answer, PrebuiltJson>();
 
 /**
  * A product's chain-granularity answer (no filters) by barcode, from the cache when it holds:
