@@ -164,4 +164,4 @@ test("subscribe → lower price imported → signed delivery → failures retrie
   expect(receiver.received).toHaveLength(4);
   expect(timers.nextDue()).toBeNull();
   server.close();
-}, 60_000);
+}, 180_000);

@@ -39,7 +39,9 @@ export function testApp(options: TestAppOptions = {}) {
   const registry = loadRegistry();
   const chainIds = syncRegistry(db.prices, registry);
   const clock = { now: FIXED_NOW };
-  const settings = given ?? loadSettings({ MEHIR_TRUST_PROXY: trustProxy ? "on" : "off", ...env });
+  // Imports and the alerts' evaluation thread at normal CPU priority unless a test says otherwise:
+  // at the production default (idle) a busy machine starves them (see test/helpers/setup.ts).
+  const settings = given ?? loadSettings({ MEHIR_TRUST_PROXY: trustProxy ? "on" : "off", MEHIR_IMPORT_PRIORITY: "normal", ...env });
   const deps = createServices(settings, db, {
     registry,
     data: new DataState(db.prices),

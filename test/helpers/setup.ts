@@ -10,5 +10,8 @@ process.env.MEHIR_LOG_LEVEL ||= "error";
 
 // Imports run by servers and commands under test share the CPU with the test runner and whatever
 // else runs on the machine: at the idle priority (the production default, SCHED_IDLE) a busy
-// machine starves them for minutes. Tests of the priority itself set their own.
+// machine starves them for minutes. Tests of the priority itself set their own. This line covers
+// code in this process; Bun.spawn does not pass on changes made to process.env at run time
+// (measured with Bun 1.4.5), so `npm test` sets the variable for the whole process tree
+// (package.json) — without it, `mehir import` children starved beside two busy processes.
 process.env.MEHIR_IMPORT_PRIORITY ||= "normal";
