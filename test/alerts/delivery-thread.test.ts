@@ -6,12 +6,10 @@ import { DeliveryThread } from "../../src/alerts/delivery-thread-client.ts";
 import { DeliveryStore } from "../../src/alerts/delivery-store.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { loadRegistry } from "../../src/registry.ts";
 import { call } from "./call.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { writePriceFull } from "./price-files.ts";
+import { importStoreDay } from "./price-files.ts";
 import { Receiver } from "./receiver.ts";
 
 /**
@@ -29,17 +27,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function importDay(day: number, agorot: number) {
-  const dir = join(root, `day${day}`);
-  writePriceFull(dir, day, "001", { [BARCODE]: agorot });
-  const db = openDataDir(dataDir);
-  try {
-    expect((await importPaths({ db: db.prices, registry: loadRegistry(), paths: [dir], origin: "cli", source: "live" })).status).not.toBe("failed");
-  } finally {
-    db.prices.close();
-    db.accounts.close();
-  }
-}
+const importDay = (day: number, agorot: number) => importStoreDay(root, dataDir, day, { [BARCODE]: agorot });
 
 test("a server's deliveries go out from their own thread: test event and price event, signed, logged", async () => {
   await importDay(20, 1290);

@@ -6,12 +6,10 @@ import { EvaluationThread } from "../../src/alerts/evaluation-thread.ts";
 import { AlertEvaluator } from "../../src/alerts/evaluator.ts";
 import type { EvaluationJob } from "../../src/alerts/evaluation-job.ts";
 import { openDataDir } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { loadRegistry } from "../../src/registry.ts";
 import { call } from "./call.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { writePriceFull } from "./price-files.ts";
+import { importStoreDay } from "./price-files.ts";
 
 /**
  * A server on its data dir evaluates its alerts in one worker thread kept between passes
@@ -33,17 +31,7 @@ const serve = () =>
     now: () => new Date(),
   });
 
-async function importDay(day: number, agorot: number) {
-  const dir = join(root, `day${day}`);
-  writePriceFull(dir, day, "001", { [BARCODE]: agorot });
-  const db = openDataDir(dataDir);
-  try {
-    expect((await importPaths({ db: db.prices, registry: loadRegistry(), paths: [dir], origin: "cli", source: "live" })).status).not.toBe("failed");
-  } finally {
-    db.prices.close();
-    db.accounts.close();
-  }
-}
+const importDay = (day: number, agorot: number) => importStoreDay(root, dataDir, day, { [BARCODE]: agorot });
 
 test("every pass of a server goes to one evaluation thread, which its stop ends", async () => {
   await importDay(20, 1290);

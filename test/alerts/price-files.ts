@@ -1,5 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "bun:test";
+import { openDataDir } from "../../src/db/open.ts";
+import { importPaths } from "../../src/ingest/import.ts";
+import { loadRegistry } from "../../src/registry.ts";
 
 export const RAMI_LEVY_CODE = "7290058140886";
 
@@ -26,4 +30,20 @@ ${rows}
   const path = join(dir, `PriceFull${RAMI_LEVY_CODE}-${store}-${stamp}.xml`);
   writeFileSync(path, xml);
   return path;
+}
+
+/**
+ * Writes day `day`'s PriceFull of one Rami Levy store (001) under `root` and imports it into the
+ * data dir on connections of its own, as `mehir import` does beside a running server.
+ */
+export async function importStoreDay(root: string, dataDir: string, day: number, items: Record<string, number>): Promise<void> {
+  const dir = join(root, `day${day}`);
+  writePriceFull(dir, day, "001", items);
+  const db = openDataDir(dataDir);
+  try {
+    expect((await importPaths({ db: db.prices, registry: loadRegistry(), paths: [dir], origin: "cli", source: "live" })).status).not.toBe("failed");
+  } finally {
+    db.prices.close();
+    db.accounts.close();
+  }
 }
