@@ -99,6 +99,8 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     source.stop();
     exporter?.stop();
     await app.stop();
+    deps.search.stop();
+    sandbox.search?.stop();
     db.prices.close();
     db.accounts.close();
     sandboxDb.close();

@@ -44,6 +44,8 @@ export interface BuildOptions {
    * loop: lets the caller pace a rebuild while the server is busy (see createApp).
    */
   pace?: (workedMs: number) => Promise<void>;
+  /** Aborts the build between slices (the holder stopped: its database is about to close). */
+  signal?: AbortSignal;
 }
 
 /** Indexing runs in slices this long, so a request waits at most about this long for the CPU. */
@@ -190,6 +192,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   // Started by a data change, beside its other listeners (and, on a first start, right after the
   // import's reply was read): the event loop turns first.
   await yieldToLoop();
+  options.signal?.throwIfAborted();
   const version = readDataVersion(db);
   const chainIds = (db.query("SELECT id FROM chains ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   const table = new TableBuilder(chainIds);
@@ -207,6 +210,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
       do writer.add(prepare(rows[i++]!, table));
       while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
+      options.signal?.throwIfAborted();
     }
   }
   const steps = table.finish();
@@ -216,6 +220,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
     step = steps.next();
     if (step.done) break;
     await pace(performance.now() - started);
+    options.signal?.throwIfAborted();
   }
   const arrays = step.value;
   await yieldToLoop();

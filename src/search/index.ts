@@ -31,6 +31,7 @@ export class ProductSearch {
   private completed = 0;
   private failures = 0;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: SearchOptions = {}) {}
 
@@ -64,6 +65,16 @@ export class ProductSearch {
     return this.failures;
   }
 
+  /**
+   * Stops following the data before its database closes: a build under way ends at its next
+   * slice, no retry or rebuild starts, and nothing more is logged. The serving index stays.
+   */
+  stop(): void {
+    this.stopping.abort();
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+  }
+
   /** Resolves once no build is running or queued (whether the last one succeeded or not). */
   async settled(): Promise<void> {
     while (this.queued || this.running) await (this.queued ?? this.running)!.catch(() => undefined);
@@ -89,7 +100,7 @@ export class ProductSearch {
 
   private start(db: Database): Promise<void> {
     const started = performance.now();
-    const run = buildSearchIndex(db, this.options).then(
+    const run = buildSearchIndex(db, { ...this.options, signal: this.stopping.signal }).then(
       (index) => {
         this.index = index;
         this.completed++;
@@ -118,7 +129,9 @@ export class ProductSearch {
     const rebuild = () => {
       if (this.retry) clearTimeout(this.retry);
       this.retry = null;
+      if (this.stopping.signal.aborted) return;
       this.rebuild(db).catch((error) => {
+        if (this.stopping.signal.aborted) return;
         const delay = base * 2 ** Math.min(this.failures - 1, 4);
         log.error("search index build failed", { error: String((error as Error)?.stack ?? error), retry_in_ms: delay });
         if (this.retry) return;

@@ -55,6 +55,7 @@ export function testApp(options: TestAppOptions = {}) {
   const close = () => {
     deps.alerts?.stop();
     deps.access?.flush();
+    deps.search.stop();
     db.prices.close();
     db.accounts.close();
   };

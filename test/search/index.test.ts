@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { DataState, bumpDataVersion } from "../../src/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ProductSearch } from "../../src/search/index.ts";
-import { setLogLevel } from "../../src/log.ts";
+import { log, setLogLevel } from "../../src/log.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
 
 /** A price database with products sold in stores of the given chains. */
@@ -222,6 +222,42 @@ describe("ProductSearch", () => {
     expect(patient.ready).toBe(true);
     expect(page(patient, "במבה").total).toBe(1);
     setLogLevel("warn");
+  });
+
+  test("stop() before the database closes: the build under way ends quietly, and nothing rebuilds or logs after", async () => {
+    const { db, add, commit } = database();
+    for (let i = 0; i < 40; i++) add(`72900000${String(i).padStart(5, "0")}`, `מוצר ${i}`, ["shufersal"]);
+    commit();
+    const errors: unknown[] = [];
+    const spy = spyOn(log, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+    try {
+      const data = new DataState(db);
+      // One row per chunk, and every slice waits on the test: the build is mid-way when it stops.
+      let slices = 0;
+      let reachedSlice!: () => void;
+      const reached = new Promise<void>((r) => (reachedSlice = r));
+      const search = new ProductSearch({ readChunk: 1, retryMs: 1, pace: async () => void (++slices === 3 && reachedSlice()) }).follow(data, db);
+      await reached;
+      search.stop();
+      db.close(); // what a server's stop does next
+      await search.settled();
+      expect(search.ready).toBe(false);
+      expect(search.builds).toBe(0);
+      expect(slices).toBe(3); // it ended at the next slice, not after reading the closed database
+      expect(search.building).toBe(false);
+      expect(errors).toEqual([]);
+      // Before stop(), the same closing is a failure, logged and retried (the test log's old noise).
+      const { db: other, add: addOther, commit: commitOther } = database();
+      addOther("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+      commitOther();
+      const unstopped = new ProductSearch({ retryMs: 60_000 }).follow(new DataState(other), other);
+      other.close();
+      await unstopped.settled();
+      expect(errors.length).toBe(1);
+      unstopped.stop();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   test("chain and category filters", async () => {
