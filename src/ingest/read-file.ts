@@ -1,9 +1,10 @@
 import { decompress, type Compression, type Decompressed } from "./files/compression.ts";
-import { decodeText, textForScan, type ScanText, type TextEncodingName } from "./files/decode.ts";
+import { decodeText, textForScan, utf8Body, type ScanText, type TextEncodingName } from "./files/decode.ts";
 import { parseFileName } from "./files/name.ts";
 import { FileRejectedError } from "./files/rejected.ts";
 import { release, type SpentBytes } from "./files/release.ts";
-import { NonAsciiName, rowNode } from "./files/xml-scan.ts";
+import { NonAsciiName, rowNode, type RowHandler } from "./files/xml-scan.ts";
+import { NotOnBytes, scanBytes } from "./files/xml-scan-bytes.ts";
 import { parseXml, ROW_ELEMENTS, type ParsedXml, type XmlNode } from "./files/xml.ts";
 import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
 import { priceRowParser } from "./dialects/prices.ts";
@@ -78,16 +79,7 @@ function readWith(bytes: Uint8Array, fileName: string, options: ReadOptions, pac
 
 function readInflated(raw: Decompressed, name: FileName | null, pack: { memo: ProductMemo | null } | null): PackedReadResult {
   const nameKind = name ? kindOfType(name.type) : null;
-  const fast = textForScan(raw.bytes);
-  let scanned: Scan;
-  try {
-    scanned = scan(fast, nameKind, pack);
-  } catch (error) {
-    // The Latin-1 view does not do (a non-ASCII name) or the file is malformed: read the decoded
-    // text, so that names and error positions are those of the text.
-    if (fast.bytes === null || !(error instanceof NonAsciiName || (error instanceof FileRejectedError && error.reason === "malformed-xml"))) throw error;
-    scanned = scan({ ...decodeText(raw.bytes), bytes: null }, nameKind, pack);
-  }
+  const scanned = (nameKind === "prices" && pack !== null ? scanOnBytes(raw.bytes, pack) : null) ?? scanText(raw.bytes, nameKind, pack);
   const { decoded, xml, firstRow, parser } = scanned;
   const warnings = [...raw.warnings, ...decoded.warnings, ...xml.warnings];
   const { dialect, kind } = detectDialect(xml.rootName, xml.root, name?.type ?? null, firstRow);
@@ -137,25 +129,64 @@ const parserFor = (kind: Kind, pack: { memo: ProductMemo | null } | null, textLe
       ? promoRowParser()
       : storeRowParser();
 
+/**
+ * A price file to pack, scanned on its bytes (no document-sized string; see scanBytes) when it
+ * is valid UTF-8 with Hebrew; null when it is not, or holds what only the text scanner reads.
+ */
+function scanOnBytes(bytes: Uint8Array, pack: { memo: ProductMemo | null }): Scan | null {
+  const body = utf8Body(bytes);
+  if (body === null) return null;
+  const rows = new Rows("prices", pack, body.length);
+  try {
+    const scanned = scanBytes(body, { rowNames: ROW_ELEMENTS, onRow: rows.onRow });
+    const xml: ParsedXml = { rootName: scanned.rootName, root: scanned.root, partial: false, warnings: [] };
+    return { decoded: { text: "", encoding: "utf-8", warnings: [], bytes: body }, xml, parser: rows.parser, firstRow: rows.firstRow };
+  } catch (error) {
+    if (error instanceof NotOnBytes) return null;
+    throw error;
+  }
+}
+
+/** The file scanned as text: the Latin-1 view of UTF-8 with Hebrew, else the decoded text. */
+function scanText(bytes: Uint8Array, nameKind: Kind | null, pack: { memo: ProductMemo | null } | null): Scan {
+  const fast = textForScan(bytes);
+  try {
+    return scan(fast, nameKind, pack);
+  } catch (error) {
+    // The Latin-1 view does not do (a non-ASCII name) or the file is malformed: read the decoded
+    // text, so that names and error positions are those of the text.
+    if (fast.bytes === null || !(error instanceof NonAsciiName || (error instanceof FileRejectedError && error.reason === "malformed-xml"))) throw error;
+    return scan({ ...decodeText(bytes), bytes: null }, nameKind, pack);
+  }
+}
+
 /** Streams the document's rows into records; the first row decides the parser. */
 function scan(decoded: ScanText, nameKind: Kind | null, pack: { memo: ProductMemo | null } | null): Scan {
-  let parser: RowParser<ParsedFile | PackedPrices> | null = null;
-  let firstRow: { name: string; row: XmlNode } | null = null;
-  const xml = parseXml(decoded.text, {
-    rowNames: ROW_ELEMENTS,
-    inPlace: pack !== null,
-    bytes: decoded.bytes ?? undefined,
-    onRow(rowName, row, path) {
-      if (!parser) {
-        firstRow = { name: rowName, row: rowNode(row) };
-        const kind = kindOfRow(rowName, firstRow.row) ?? nameKind;
-        if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
-        parser = parserFor(kind, pack, decoded.text.length);
-      }
-      parser.row(row, path);
-    },
-  });
-  return { decoded, xml, parser, firstRow };
+  const rows = new Rows(nameKind, pack, decoded.text.length);
+  const xml = parseXml(decoded.text, { rowNames: ROW_ELEMENTS, inPlace: pack !== null, bytes: decoded.bytes ?? undefined, onRow: rows.onRow });
+  return { decoded, xml, parser: rows.parser, firstRow: rows.firstRow };
+}
+
+/** The rows of one scan: the first decides the parser, which reads them all. */
+class Rows {
+  parser: RowParser<ParsedFile | PackedPrices> | null = null;
+  firstRow: { name: string; row: XmlNode } | null = null;
+
+  constructor(
+    private readonly nameKind: Kind | null,
+    private readonly pack: { memo: ProductMemo | null } | null,
+    private readonly documentLength: number,
+  ) {}
+
+  readonly onRow: RowHandler = (rowName, row, path) => {
+    if (!this.parser) {
+      this.firstRow = { name: rowName, row: rowNode(row) };
+      const kind = kindOfRow(rowName, this.firstRow.row) ?? this.nameKind;
+      if (!kind) throw new FileRejectedError("unknown-kind", `cannot tell what <${rowName}> rows hold and the file name does not say`);
+      this.parser = parserFor(kind, this.pack, this.documentLength);
+    }
+    this.parser.row(row, path);
+  };
 }
 
 const kindOfType = (type: FileType): Kind => (type === "stores" ? "stores" : type.startsWith("price") ? "prices" : "promos");

@@ -1,10 +1,10 @@
-import { leafValue, type PathElement, type RowElement } from "../files/xml-scan.ts";
+import { latin1, leafValue, rowText, type PathElement, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import type { PriceRecord, PricesFile } from "../records.ts";
 import { parseIsraelDateTime } from "./dates.ts";
 import { detach } from "../load/detach.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
-import { toAgorot } from "./money.ts";
+import { agorotOfBytes, toAgorot } from "./money.ts";
 import { PRICE_FIELDS } from "./price-fields.ts";
 import type { KnownProduct, ProductFacts, ProductMemo } from "./product-facts.ts";
 import { collectRows, headerOf } from "./tree.ts";
@@ -33,7 +33,9 @@ const PRODUCT_SLOTS = [S.itemCode, S.itemType, S.name, S.description, S.manufact
  * `OrderXml/…/Details/Line`, `NewDataSet/item`): a row's product facts, its price, discount
  * flag, status and time. Rows without an item code or a readable price are skipped and counted.
  * With a {@link ProductMemo}, a product whose raw fields were seen before is not read again;
- * fields the scanner left in place (`inPlace`) are then read without slicing a string.
+ * fields the scanner left in place (`inPlace`) are then read without slicing a string — on the
+ * document's bytes when the row was scanned on them (`onBytes`), so that a remembered product's
+ * row costs no string at all; reading any other value gives the row its text (rowText).
  */
 export class PriceRowReader {
   private readonly leaves = new Int32Array(PRICE_FIELDS.fields.length);
@@ -84,7 +86,9 @@ export class PriceRowReader {
     }
     const priceLeaf = this.inPlace(S.price);
     // In place, a price with an entity in it does not read: the decoded value decides.
-    const price = (priceLeaf >= 0 ? toAgorot(row.text, row.starts[priceLeaf], row.ends[priceLeaf]) : null) ?? toAgorot(textOf(this.value(S.price)));
+    const price =
+      (priceLeaf < 0 ? null : row.onBytes ? agorotOfBytes(row.bytes!, row.starts[priceLeaf]!, row.ends[priceLeaf]!) : toAgorot(row.text, row.starts[priceLeaf], row.ends[priceLeaf])) ??
+      toAgorot(textOf(this.value(S.price)));
     if (price === null || price < 0) {
       this.noPrice++;
       return null;
@@ -103,7 +107,7 @@ export class PriceRowReader {
   private flag(slot: number): boolean | null {
     const leaf = this.inPlace(slot);
     if (leaf < 0 || this.row.ends[leaf]! - this.row.starts[leaf]! !== 1) return null;
-    const c = this.row.text.charCodeAt(this.row.starts[leaf]!);
+    const c = this.code(this.row.starts[leaf]!);
     return c === 49 ? true : c === 48 ? false : null;
   }
 
@@ -111,13 +115,12 @@ export class PriceRowReader {
   private digits(slot: number): number | null {
     const leaf = this.inPlace(slot);
     if (leaf < 0) return null;
-    const { text } = this.row;
     const start = this.row.starts[leaf]!;
     const end = this.row.ends[leaf]!;
     if (end === start || end - start > 9) return null;
     let n = 0;
     for (let i = start; i < end; i++) {
-      const d = text.charCodeAt(i) - 48;
+      const d = this.code(i) - 48;
       if (d < 0 || d > 9) return null;
       n = n * 10 + d;
     }
@@ -128,14 +131,15 @@ export class PriceRowReader {
   private updated(): string | null {
     const leaf = this.inPlace(S.updatedAt);
     if (leaf >= 0) {
-      const { text } = this.row;
       const start = this.row.starts[leaf]!;
       const end = this.row.ends[leaf]!;
       const last = this.lastRaw;
-      if (last !== null && last.length === end - start && text.startsWith(last, start)) return this.lastIso;
-      this.lastRaw = text.slice(start, end);
+      if (last !== null && this.rawIs(last, start, end)) return this.lastIso;
+      const raw = this.row.onBytes ? latin1(this.row.bytes as Buffer, start, end) : this.row.text.slice(start, end);
+      this.lastRaw = raw;
       this.lastValue = undefined;
-      this.lastIso = this.timeOf(textOf(this.value(S.updatedAt)));
+      // Plain ASCII on the bytes is its own value: the row keeps off text (rowText) for a new time.
+      this.lastIso = this.timeOf(this.row.onBytes && plainAscii(raw) ? raw : textOf(this.value(S.updatedAt)));
       return this.lastIso;
     }
     // Not in place (absent, sliced or a node): compared by value.
@@ -148,6 +152,20 @@ export class PriceRowReader {
     return this.lastIso;
   }
 
+  /** Char `i` of the row's raw text: its byte when the row is on the bytes (the Latin-1 view's char). */
+  private code(i: number): number {
+    return this.row.onBytes ? this.row.bytes![i]! : this.row.text.charCodeAt(i);
+  }
+
+  /** The row's raw text from `start` to `end` is `raw`. */
+  private rawIs(raw: string, start: number, end: number): boolean {
+    if (end - start !== raw.length) return false;
+    if (!this.row.onBytes) return this.row.text.startsWith(raw, start);
+    const bytes = this.row.bytes!;
+    for (let k = 0; k < raw.length; k++) if (bytes[start + k] !== raw.charCodeAt(k)) return false;
+    return true;
+  }
+
   /** parseIsraelDateTime, through the run's memo when there is one. */
   private timeOf(value: string | undefined): string | null {
     return this.memo && value ? this.memo.time(value, parseIsraelDateTime) : parseIsraelDateTime(value);
@@ -158,7 +176,8 @@ export class PriceRowReader {
    * them is not a plain leaf in place (attributes, repeats, CDATA): such rows are read afresh.
    */
   private productKey(): number {
-    const { text, starts, ends } = this.row;
+    const { text, starts, ends, onBytes } = this.row;
+    const bytes = this.row.bytes!;
     // Raw text of a Latin-1 view (bytes) and of decoded text are never compared: their hashes start apart.
     let a = this.row.bytes === null ? 0x811c9dc5 : 0x2f3c8d71;
     let b = 0x9e3779b9;
@@ -173,10 +192,18 @@ export class PriceRowReader {
       }
       const start = starts[leaf]!;
       const end = ends[leaf]!;
-      for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        a = Math.imul(a ^ c, 0x01000193);
-        b = Math.imul(b ^ c, 0x5bd1e995);
+      if (onBytes) {
+        for (let i = start; i < end; i++) {
+          const c = bytes[i]!;
+          a = Math.imul(a ^ c, 0x01000193);
+          b = Math.imul(b ^ c, 0x5bd1e995);
+        }
+      } else {
+        for (let i = start; i < end; i++) {
+          const c = text.charCodeAt(i);
+          a = Math.imul(a ^ c, 0x01000193);
+          b = Math.imul(b ^ c, 0x5bd1e995);
+        }
       }
       a = Math.imul(a ^ 0x10000, 0x01000193);
       b = Math.imul(b ^ (end - start), 0x5bd1e995);
@@ -186,13 +213,13 @@ export class PriceRowReader {
 
   /** The current row's product fields have exactly this raw text (null: absent). */
   private readonly sameProduct = (raws: readonly (string | null)[]): boolean => {
-    const { text, starts, ends } = this.row;
+    const { starts, ends } = this.row;
     for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
       const raw = raws[k]!;
       const leaf = this.inPlace(PRODUCT_SLOTS[k]!);
       if (raw === null) {
         if (leaf >= 0) return false;
-      } else if (leaf < 0 || ends[leaf]! - starts[leaf]! !== raw.length || !text.startsWith(raw, starts[leaf]!)) {
+      } else if (leaf < 0 || !this.rawIs(raw, starts[leaf]!, ends[leaf]!)) {
         return false;
       }
     }
@@ -201,6 +228,7 @@ export class PriceRowReader {
 
   /** The product fields' raw text, copied (kept by the memo across files). */
   private rawProductFields(): (string | null)[] {
+    rowText(this.row);
     const { text, starts, ends } = this.row;
     return PRODUCT_SLOTS.map((slot) => {
       const leaf = this.inPlace(slot);
@@ -226,6 +254,15 @@ export class PriceRowReader {
       storeCode: stripCode(fromContext(header, HEADER_FIELDS.storeCode) ?? first?.storeCode),
     };
   }
+}
+
+/** ASCII without `&`: raw text that reads as itself (no entity, nothing to decode). */
+function plainAscii(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c > 127 || c === 38) return false;
+  }
+  return true;
 }
 
 function productFacts(v: (slot: number) => XmlValue | undefined, itemCode: string): ProductFacts {

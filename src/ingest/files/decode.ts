@@ -36,39 +36,52 @@ function utf16ByNuls(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
 }
 
 const DECLARATION = /^\s*<\?xml[^>]*\?>/;
-/** A Hebrew letter (U+05D0–U+05EA) in UTF-8 bytes seen through Latin-1. */
-const HEBREW_UTF8 = /\xd7[\x90-\xaa]/;
 
 export interface ScanText extends DecodedText {
   /** When set, `text` is the Latin-1 view of these UTF-8 bytes (one char per byte; see {@link textForScan}). */
   bytes: Uint8Array | null;
 }
 
+/** A Hebrew letter (U+05D0–U+05EA) in UTF-8: D7 90–D7 AA. */
+function hasHebrewUtf8(bytes: Uint8Array): boolean {
+  for (let i = bytes.indexOf(0xd7); i >= 0; i = bytes.indexOf(0xd7, i + 1)) {
+    const next = bytes[i + 1];
+    if (next !== undefined && next >= 0x90 && next <= 0xaa) return true;
+  }
+  return false;
+}
+
 /**
- * The text the XML scanner reads. For the common case — valid UTF-8 holding Hebrew — it is the
- * Latin-1 view of the bytes (one char per byte, as cheap as a copy): the markup is ASCII, so the
- * scanner reads it as is and decodes from `bytes` only the values kept. Decoding a whole file to
- * UTF-16 first cost more than inflating it. Anything else (UTF-16, windows-1255, damaged or cut
- * UTF-8, text without Hebrew that may need its gibberish repaired) is {@link decodeText}'s, `bytes` null.
+ * The document's bytes when they can be read as they are — valid UTF-8 holding Hebrew, the common
+ * case (every published PriceFull) — without BOM and `<?xml …?>` declaration; else null (UTF-16,
+ * windows-1255, damaged or cut UTF-8, text without Hebrew that may need its gibberish repaired:
+ * {@link decodeText}'s). The markup is ASCII, so a scanner reads these bytes, or their Latin-1
+ * view ({@link textForScan}), as it would the decoded text, and decodes only the values it keeps.
+ *
+ * @example utf8Body(new TextEncoder().encode("\ufeff<A>חלב</A>")) // the bytes of "<A>חלב</A>"
+ */
+export function utf8Body(bytes: Uint8Array): Buffer | null {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  const plausible = bom || (!(bytes[0] === 0xff && bytes[1] === 0xfe) && !(bytes[0] === 0xfe && bytes[1] === 0xff) && utf16ByNuls(bytes) === null);
+  // A BOM encoded again after the first (EF BB BF) would be U+FEFF in decoded text.
+  if (!plausible || (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) || !isUtf8(body) || !hasHebrewUtf8(body)) return null;
+  const view = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const declaration = DECLARATION.exec(view.toString("latin1", 0, 512));
+  return declaration ? view.subarray(declaration[0].length) : view;
+}
+
+/**
+ * The text the XML scanner reads. For the common case ({@link utf8Body}) it is the Latin-1 view
+ * of the bytes (one char per byte, as cheap as a copy): the markup is ASCII, so the scanner reads
+ * it as is and decodes from `bytes` only the values kept. Decoding a whole file to UTF-16 first
+ * cost more than inflating it. Anything else is {@link decodeText}'s, `bytes` null.
  *
  * @example textForScan(new TextEncoder().encode("<A>חלב</A>")).text // "<A>\xd7\x97\xd7\x9c\xd7\x91</A>"
  */
 export function textForScan(bytes: Uint8Array): ScanText {
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  const plausible = body === bytes ? !(bytes[0] === 0xff && bytes[1] === 0xfe) && !(bytes[0] === 0xfe && bytes[1] === 0xff) && utf16ByNuls(bytes) === null : true;
-  if (plausible && isUtf8(body)) {
-    let text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
-    // A BOM encoded again after the first (EF BB BF) would be U+FEFF in decoded text.
-    if (HEBREW_UTF8.test(text) && !text.startsWith("\xef\xbb\xbf")) {
-      const declaration = DECLARATION.exec(text.slice(0, 512));
-      let view = body;
-      if (declaration) {
-        text = text.slice(declaration[0].length);
-        view = body.subarray(declaration[0].length);
-      }
-      return { text, encoding: "utf-8", warnings: [], bytes: view };
-    }
-  }
+  const view = utf8Body(bytes);
+  if (view !== null) return { text: view.toString("latin1"), encoding: "utf-8", warnings: [], bytes: view };
   return { ...decodeText(bytes), bytes: null };
 }
 

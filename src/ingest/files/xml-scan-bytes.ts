@@ -1,0 +1,251 @@
+import { asNode, attach, decodeEntities, emptyRow, EMPTY, finish, isNameEnd, isSpace, latin1, localName, textOfBytes, type Open, type RowHandler, type Scanned } from "./xml-scan.ts";
+import type { XmlNode, XmlValue } from "./xml-value.ts";
+
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47; // /
+const QMARK = 63; // ?
+const BANG = 33; // !
+const EQ = 61; // =
+const DQ = 34; // "
+const SQ = 39; // '
+
+/**
+ * Thrown by {@link scanBytes} for what it leaves to scanXml over the document's text: the
+ * caller reads the whole file that way, which gives the same result or the same error.
+ */
+export class NotOnBytes extends Error {}
+
+export interface ByteScanOptions {
+  /** Lower-case local names of row elements (`item`, `promotion`, …). */
+  rowNames: ReadonlySet<string>;
+  /** Called for each complete row, its leaves left in place on the bytes (`onBytes`, see RowElement). */
+  onRow: RowHandler;
+}
+
+/** `name` (ASCII) is written at `at`. */
+function matches(bytes: Uint8Array, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (bytes[at + k] !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/** An ASCII tag or attribute name; anything else is the text scanner's (a non-ASCII name is read from the decoded text). */
+function asciiName(bytes: Buffer, from: number, to: number): string {
+  for (let i = from; i < to; i++) if (bytes[i]! > 127) throw new NotOnBytes("non-ASCII name");
+  return latin1(bytes, from, to);
+}
+
+/**
+ * scanXml for the common case, on the UTF-8 bytes of a document (no BOM, no declaration)
+ * instead of a document-sized string: rows are streamed with their leaves in place on the bytes
+ * (`onBytes`), so a row the caller reads from the bytes alone costs no string at all. What
+ * the published price files never hold — `<!` anywhere (comments, CDATA, declarations), a
+ * non-ASCII name, a stray `<`, a closing tag with spaces, malformed or truncated XML — throws
+ * {@link NotOnBytes}, and the caller reads the file with scanXml: the two agree on every
+ * document this one reads (test/ingest/files/scan-bytes.test.ts).
+ *
+ * @example scanBytes(Buffer.from("<Root><Item><A>1</A></Item></Root>"), { rowNames: new Set(["item"]), onRow }) // onRow("Item", row, [Root])
+ */
+export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
+  const { rowNames, onRow } = options;
+  const n = bytes.length;
+  for (let i = bytes.indexOf(BANG); i >= 0; i = bytes.indexOf(BANG, i + 1)) if (i > 0 && bytes[i - 1] === LT) throw new NotOnBytes("<! in the document");
+  let pos = 0;
+  while (pos < n && bytes[pos]! <= 32) pos++;
+  if (bytes[pos] !== LT) throw new NotOnBytes("does not start with a tag");
+  const top: Open = { name: "", node: null, text: "", last: "", isRow: false, children: false };
+  const stack: Open[] = [top];
+  let rowDepth = -1; // stack index of the row being read, -1 outside rows
+  const row = emptyRow({}, "", bytes);
+  let current = top;
+  let rootName: string | null = null;
+  let rootValue: XmlValue | undefined;
+  // Sibling order repeats row after row: the next tag name is predicted from the previous sibling's.
+  const nextName = new Map<string, string>();
+  const blanks = new Map<number, string>();
+
+  while (pos < n) {
+    const lt = bytes.indexOf(LT, pos);
+    if (lt < 0) {
+      if (stack.length > 1) throw new NotOnBytes("truncated");
+      break;
+    }
+    if (lt > pos && stack.length > 1) addText(current, bytes, pos, lt, blanks);
+    const c = bytes[lt + 1];
+    if (c === SLASH) {
+      // Closing tag: `</Name>` of the open element; anything else is the text scanner's to judge.
+      const name = current.name;
+      const gt = lt + 2 + name.length;
+      if (stack.length < 2 || !matches(bytes, lt + 2, name) || bytes[gt] !== GT) throw new NotOnBytes("closing tag");
+      const depth = stack.length - 1;
+      stack.pop();
+      const parent = stack[stack.length - 1]!;
+      if (depth === rowDepth) {
+        rowDepth = -1;
+        row.node = current.node === null && !current.text.trim() ? EMPTY : (finish(current) as XmlNode);
+        row.text = "";
+        row.bytes = bytes;
+        row.onBytes = true;
+        onRow(name, row, stack.slice(1, depth));
+        row.count = 0;
+      } else {
+        const value = finish(current);
+        if (parent === top) {
+          rootName = name;
+          rootValue = value;
+        } else {
+          add(depth - 1, name, value);
+        }
+      }
+      current = parent;
+      pos = gt + 1;
+      continue;
+    }
+    if (c === QMARK) {
+      const end = bytes.indexOf("?>", lt + 2, "latin1");
+      if (end < 0) throw new NotOnBytes("truncated");
+      pos = end + 2;
+      continue;
+    }
+    if (c === undefined || !((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58)) throw new NotOnBytes("not a tag name");
+    // Opening tag.
+    let name = nextName.get(current.last);
+    let i: number;
+    if (name !== undefined && matches(bytes, lt + 1, name) && isNameEnd(bytes[lt + 1 + name.length]!)) {
+      i = lt + 1 + name.length;
+    } else {
+      i = lt + 1;
+      while (i < n && !isNameEnd(bytes[i]!)) i++;
+      if (i >= n) throw new NotOnBytes("truncated");
+      name = asciiName(bytes, lt + 1, i);
+      nextName.set(current.last, name);
+    }
+    current.last = name;
+    if (stack.length === 1 && rootName !== null) throw new NotOnBytes("second root");
+    if (bytes[i] === GT) {
+      // Leaf fast path: `<Name>text</Name>`.
+      const close = bytes.indexOf(LT, i + 1);
+      if (close > 0 && bytes[close + 1] === SLASH && matches(bytes, close + 2, name) && bytes[close + 2 + name.length] === GT && stack.length > 1) {
+        if (stack.length - 1 === rowDepth) {
+          stack[rowDepth]!.children = true;
+          const k = row.count++;
+          row.tags[k] = name;
+          row.values[k] = undefined;
+          row.starts[k] = i + 1;
+          row.ends[k] = close;
+        } else {
+          const raw = close === i + 1 ? "" : textOfBytes(bytes, i + 1, close);
+          add(stack.length - 1, name, raw.indexOf("&") < 0 ? raw : decodeEntities(raw));
+        }
+        pos = close + 3 + name.length;
+        continue;
+      }
+      push(name, null);
+      pos = i + 1;
+      continue;
+    }
+    let node: XmlNode | null = null;
+    let selfClosing = false;
+    // Attributes until `>`; quoted values may hold `>`.
+    for (;;) {
+      while (isSpace(bytes[i]!)) i++;
+      if (i >= n) throw new NotOnBytes("truncated");
+      const ch = bytes[i];
+      if (ch === GT) {
+        i++;
+        break;
+      }
+      if (ch === SLASH && bytes[i + 1] === GT) {
+        selfClosing = true;
+        i += 2;
+        break;
+      }
+      const start = i;
+      while (i < n && !isNameEnd(bytes[i]!)) i++;
+      if (i === start) throw new NotOnBytes("bad attribute");
+      const attr = asciiName(bytes, start, i);
+      while (isSpace(bytes[i]!)) i++;
+      let value = "";
+      if (bytes[i] === EQ) {
+        i++;
+        while (isSpace(bytes[i]!)) i++;
+        const q = bytes[i];
+        if (q === DQ || q === SQ) {
+          const end = bytes.indexOf(q, i + 1);
+          if (end < 0) throw new NotOnBytes("truncated");
+          value = textOfBytes(bytes, i + 1, end);
+          i = end + 1;
+        } else {
+          // Unquoted (`Count=5`): up to whitespace or the tag end.
+          const from = i;
+          while (i < n) {
+            const d = bytes[i]!;
+            if (isSpace(d) || d === GT || (d === SLASH && bytes[i + 1] === GT)) break;
+            i++;
+          }
+          value = textOfBytes(bytes, from, i);
+        }
+      }
+      (node ??= {})[`@${attr}`] = decodeEntities(value);
+    }
+    if (selfClosing) {
+      if (stack.length === 1) {
+        rootName = name;
+        rootValue = node ?? "";
+      } else if (!(rowDepth < 0 && stack.length > 1 && rowNames.has(localName(name)))) {
+        // (an empty row element carries no fields and is dropped)
+        add(stack.length - 1, name, node ?? "");
+      }
+      pos = i;
+      continue;
+    }
+    push(name, node);
+    pos = i;
+  }
+  if (stack.length > 1) throw new NotOnBytes("truncated");
+  if (rootName === null) throw new NotOnBytes("no root element");
+  return { rootName, root: asNode(rootValue), truncated: null };
+
+  /** Adds a child to the open element at `depth`; text-only children of a streamed row go to its leaf lists. */
+  function add(depth: number, name: string, value: XmlValue): void {
+    if (depth === rowDepth && typeof value === "string") {
+      stack[depth]!.children = true;
+      row.tags[row.count] = name;
+      row.starts[row.count] = -1;
+      row.values[row.count++] = value;
+    } else {
+      attach(stack[depth]!, name, value);
+    }
+  }
+
+  function push(name: string, node: XmlNode | null): void {
+    const isRow = rowDepth < 0 && stack.length > 1 && rowNames.has(localName(name));
+    const open: Open = { name, node, text: "", last: "", isRow, children: false };
+    stack.push(open);
+    if (isRow) rowDepth = stack.length - 1;
+    current = open;
+  }
+}
+
+/** Text between tags, as scanXml keeps it: between child elements only non-blank text counts. */
+function addText(open: Open, bytes: Buffer, from: number, to: number, blanks: Map<number, string>): void {
+  let i = from;
+  while (i < to && isSpace(bytes[i]!)) i++;
+  if (i === to && open.children) return;
+  const chunk = i === to ? blank(bytes, from, to, blanks) : textOfBytes(bytes, from, to);
+  open.text = open.text ? open.text + chunk : chunk;
+}
+
+/** Whitespace between tags (the indentation before a row's first field, once per row): short runs repeat, so they are made once per document. */
+function blank(bytes: Buffer, from: number, to: number, blanks: Map<number, string>): string {
+  if (to - from > 24) return latin1(bytes, from, to);
+  // Two bits per char (space, \n, \r, \t) and the length: one number per distinct run.
+  let key = to - from;
+  for (let i = from; i < to; i++) {
+    const c = bytes[i]!;
+    key = key * 4 + (c === 32 ? 0 : c === 10 ? 1 : c === 13 ? 2 : 3);
+  }
+  let text = blanks.get(key);
+  if (text === undefined) blanks.set(key, (text = latin1(bytes, from, to)));
+  return text;
+}
