@@ -1,0 +1,136 @@
+/**
+ * scanBytes (the markup scanned on a document's UTF-8 bytes, rows left in place on them) must
+ * read every document it takes exactly as scanXml reads the Latin-1 view and the decoded text,
+ * and hand everything else back (NotOnBytes) for scanXml to read or refuse. The price reader's
+ * in-place readings on bytes (price, flags, time, the memo's product hash and confirmation)
+ * must give what they give on text: checked through readPriceFilePacked against the same
+ * documents forced through the decoded text (UTF-16 with a BOM).
+ */
+import { describe, expect, test } from "bun:test";
+import { decodeText, textForScan, utf8Body } from "../../../src/ingest/files/decode.ts";
+import { NotOnBytes, scanBytes } from "../../../src/ingest/files/xml-scan-bytes.ts";
+import { rowNode, scanXml } from "../../../src/ingest/files/xml-scan.ts";
+import { ROW_ELEMENTS } from "../../../src/ingest/files/xml.ts";
+import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/read-file.ts";
+import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
+import { agorotOfBytes, toAgorot } from "../../../src/ingest/dialects/money.ts";
+import type { PackedPrices } from "../../../src/ingest/packed.ts";
+import { encodeUtf16 } from "../helpers/zip.ts";
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+const withBom = (bytes: Uint8Array) => new Uint8Array(Buffer.concat([BOM, bytes]));
+const NAME = "PriceFull7290027600007-001-202501010000.xml";
+
+/** Rows (as nodes, with their path and whether they came on bytes), root and root name. */
+function viaBytes(bytes: Uint8Array) {
+  const body = utf8Body(bytes);
+  if (body === null) throw new Error("not valid UTF-8 with Hebrew");
+  const rows: unknown[] = [];
+  const scanned = scanBytes(body, { rowNames: ROW_ELEMENTS, onRow: (name, row, path) => rows.push({ name, onBytes: row.onBytes, row: rowNode(row), path: path.map((p) => p.name) }) });
+  return { ...scanned, rows };
+}
+
+function viaText(text: string, bytes?: Uint8Array) {
+  const rows: unknown[] = [];
+  const scanned = scanXml(text, { rowNames: ROW_ELEMENTS, inPlace: true, bytes, onRow: (name, row, path) => rows.push({ name, onBytes: true, row: rowNode(row), path: path.map((p) => p.name) }) });
+  return { ...scanned, rows };
+}
+
+/** A price file without `<!` (what scanBytes takes): Hebrew everywhere, entities, attributes, nesting, CRLF, a PI. */
+const prices = [
+  `<?xml version="1.0" encoding="utf-8"?>\r\n<Root>\r\n  <ChainId>7290027600007</ChainId>\r\n  <ChainName>שופרסל &amp; בנו</ChainName>\r\n  <StoreId>1</StoreId>`,
+  `  <Items Count="4" Note='ש"ב' Bare=5 Ent="&lt;x&gt;">`,
+  `    <Item>\r\n      <PriceUpdateDate>2025-01-01 10:00:00</PriceUpdateDate>\r\n      <ItemCode>7290000000015</ItemCode>\r\n      <ItemNm>חלב 3% &amp; "טרי"</ItemNm>\r\n      <ManufacturerName>ש&amp;ב &#x5D0;&#1489; &nbsp; & co</ManufacturerName>\r\n      <ItemPrice> 5.90 </ItemPrice>\r\n      <AllowDiscount>0</AllowDiscount>\r\n      <ItemStatus>1</ItemStatus>\r\n    </Item>`,
+  `    <Item Kind="מבצע &lt;חם&gt;"><PriceUpdateDate>2025-01-01 10:00:00</PriceUpdateDate><ItemCode>7290000000022</ItemCode><ItemNm>  גבינה\r\n  לבנה  </ItemNm><UnitQty/><Nested a="ב"><Deep>ג</Deep></Nested><ItemPrice>12</ItemPrice><AllowDiscount>1</AllowDiscount></Item>`,
+  `    <?pi inside?><Item><PriceUpdateDate>2025-01-0&#50; 09:00:00</PriceUpdateDate><ItemCode>7290000000015</ItemCode><ItemNm>חלב 3% &amp; "טרי"</ItemNm><ManufacturerName>ש&amp;ב &#x5D0;&#1489; &nbsp; & co</ManufacturerName><ItemPrice>&#53;.90</ItemPrice><AllowDiscount>x</AllowDiscount></Item>`,
+  `    <Item><PriceUpdateDate>2025-01-03 09:00:00</PriceUpdateDate><ItemCode>7290000000039</ItemCode><ItemNm>לחם</ItemNm><ItemPrice>7,5</ItemPrice><ItemStatus>12a</ItemStatus></Item>`,
+  `    <Item><PriceUpdateDate>תאריך</PriceUpdateDate><ItemCode>7290000000046</ItemCode><ItemNm>ביצים</ItemNm><ItemPrice>-1</ItemPrice></Item><Item/>`,
+  `    <Item><ItemCode>7290000000053</ItemCode><ItemNm>ריק</ItemNm><ItemPrice></ItemPrice></Item><Item><ItemCode></ItemCode><ItemPrice>1</ItemPrice></Item>`,
+  `  </Items>\r\n  <Note>טקסט ועוד &gt; סוף</Note>\r\n  <Blank>\r\n  </Blank>\r\n</Root>\r\n`,
+].join("\r\n");
+
+describe("scanBytes", () => {
+  test("reads a document as scanXml reads its Latin-1 view and its decoded text (rows, paths, root, attributes, entities)", () => {
+    for (const bytes of [utf8(prices), withBom(utf8(prices))]) {
+      const onBytes = viaBytes(bytes);
+      const view = textForScan(bytes);
+      expect(onBytes).toEqual(viaText(view.text, view.bytes!));
+      expect(onBytes).toEqual(viaText(decodeText(bytes).text));
+      expect(onBytes.rows).toHaveLength(7);
+      expect(onBytes.root.ChainName).toBe("שופרסל & בנו");
+      expect((onBytes.root.Items as Record<string, string>)["@Note"]).toBe('ש"ב');
+      expect((onBytes.rows[1] as { row: Record<string, unknown> }).row["@Kind"]).toBe("מבצע <חם>");
+    }
+  });
+
+  test("hands back (NotOnBytes) what only the text scanner reads: scanXml then reads or refuses it", () => {
+    const refused = {
+      CDATA: "<Root><Items><Item><ItemNm><![CDATA[חלב]]></ItemNm></Item></Items></Root>",
+      comment: "<Root><!-- הערה --><A>חלב</A></Root>",
+      "DOCTYPE in text": '<Root><A t="<!DOCTYPE">חלב</A></Root>',
+      "non-ASCII tag name": "<Root><שם>חלב</שם></Root>",
+      "non-ASCII attribute name": '<Root><A שם="1">חלב</A></Root>',
+      "stray <": "<Root><A>חלב < 3</A></Root>",
+      "closing tag with a space": "<Root><A>חלב</A ></Root>",
+      "mismatched closing tag": "<Root><Items><Item><ItemName>חלב</ItemNm></Item></Items></Root>",
+      "starts with text": "חלב<Root></Root>",
+      "second root": "<Root><A>חלב</A></Root><Other/>",
+    };
+    for (const [label, doc] of Object.entries(refused)) {
+      expect({ label, refused: (() => { try { viaBytes(utf8(doc)); return false; } catch (error) { return error instanceof NotOnBytes; } })() }).toEqual({ label, refused: true });
+    }
+    // Cut anywhere: the text scanner keeps the complete rows.
+    const whole = utf8(prices);
+    for (let cut = 40; cut < whole.length; cut += 97) {
+      if (utf8Body(whole.subarray(0, cut)) === null) continue;
+      expect(() => viaBytes(whole.subarray(0, cut))).toThrow(NotOnBytes);
+    }
+  });
+});
+
+describe("readPriceFilePacked on bytes and on the decoded text give the same file", () => {
+  const decodedWay = (bytes: Uint8Array) => encodeUtf16(decodeText(bytes).text, false, true);
+  const plain = (p: object) => ("numbers" in p ? { ...p, numbers: Array.from((p as PackedPrices).numbers), offsets: Array.from((p as PackedPrices).offsets) } : p);
+
+  test("new products, remembered ones (from the bytes), times and prices with entities, flags, skipped rows", () => {
+    const bytes = utf8(prices);
+    const memo = new ProductMemo();
+    // Round 1 reads every product; round 2 finds them in the memo and reads those rows from the bytes.
+    for (const round of [1, 2, 3]) {
+      const onBytes = readPriceFilePacked(bytes, NAME, memo);
+      const other = readPriceFilePacked(decodedWay(bytes), NAME, new ProductMemo());
+      expect({ round, ...onBytes, parsed: plain(onBytes.parsed), encoding: null }).toEqual({ round, ...other, parsed: plain(other.parsed), encoding: null });
+    }
+    const read = readPriceFilePacked(bytes, NAME, memo).parsed as PackedPrices;
+    expect(read.count).toBe(4);
+    expect(read.updates).toContain("2025-01-02T09:00:00+02:00");
+  });
+
+  test("truncated and malformed files: the same rows or the same error as the text", () => {
+    const whole = utf8(prices);
+    for (let cut = 300; cut < whole.length; cut += 131) {
+      const part = whole.subarray(0, cut);
+      const a = readPriceFilePacked(part, NAME, new ProductMemo());
+      const b = readPriceFilePacked(decodedWay(part), NAME, new ProductMemo());
+      expect({ cut, ...a, parsed: plain(a.parsed), encoding: null }).toEqual({ cut, ...b, parsed: plain(b.parsed), encoding: null });
+    }
+    const malformed = utf8("<Root><Items><Item><ItemCode>1</ItemCode><ItemName>חלב</ItemNm></Item></Items></Root>");
+    let message = "";
+    try {
+      readPriceFile(decodedWay(malformed), NAME);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("unexpected closing tag </ItemNm>");
+    expect(() => readPriceFilePacked(malformed, NAME, new ProductMemo())).toThrow(message);
+  });
+});
+
+test("agorotOfBytes reads a price as toAgorot reads its text", () => {
+  const cases = ["5.90", " 5.9 ", "65", "0.0295", "0.0250", "-1.5", "+2", "7,5", "", "  ", ".", "-", "1.2.3", "12a", "1e3", "99999999999999999999", "０", "3.", ".5"];
+  for (const price of cases) {
+    const bytes = Buffer.from(`<P>${price}</P>`, "latin1");
+    expect({ price, value: agorotOfBytes(bytes, 3, 3 + price.length) }).toEqual({ price, value: toAgorot(bytes.toString("latin1"), 3, 3 + price.length) });
+  }
+});
