@@ -64,7 +64,8 @@ export class PriceStatements {
   readonly oneRow: Statement;
   /** New rows, written in batches (flushed at the end of each file). */
   readonly insert: BatchInsert;
-  readonly update: Statement;
+  /** Rows whose price changed: price, updated_at and allow_discount, written in batches like `insert`. */
+  readonly changes: BatchInsert;
   readonly setAllow: Statement;
   readonly remove: Statement;
   /** Products whose current price changed in some store this run (for chain_products). */
@@ -82,7 +83,13 @@ export class PriceStatements {
     );
     this.oneRow = db.prepare("SELECT price, allow_discount FROM price_current WHERE store_id = ? AND product_id = ?");
     this.insert = new BatchInsert(db, "INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES", 5);
-    this.update = db.prepare("UPDATE price_current SET price = ?, updated_at = ?, allow_discount = ? WHERE store_id = ? AND product_id = ?");
+    // Every row of a batch exists (read just before): the conflict branch is the update.
+    this.changes = new BatchInsert(
+      db,
+      "INSERT INTO price_current (store_id, product_id, price, updated_at, allow_discount) VALUES",
+      5,
+      "ON CONFLICT (store_id, product_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at, allow_discount = excluded.allow_discount",
+    );
     this.setAllow = db.prepare("UPDATE price_current SET allow_discount = ? WHERE store_id = ? AND product_id = ?");
     this.remove = db.prepare("DELETE FROM price_current WHERE store_id = ? AND product_id = ?");
     this.generic = new Set((db.query("SELECT id FROM products WHERE scope_chain_id = -1").values() as [number][]).map((r) => r[0]));
@@ -193,7 +200,7 @@ function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, c
  * `price_history` row at the file's time; an unchanged price writes nothing (only an AllowDiscount
  * change is written; `updated_at` stays the time the price took effect). With `replace` (a complete
  * PriceFull), items the store no longer lists are deleted and get a history row with price
- * NULL. Rows are written in primary-key order (product id), new ones in multi-row batches;
+ * NULL. Rows are written in primary-key order (product id), new and changed ones in multi-row batches;
  * history rows go to the run's HistoryBuffer (written sorted at the end of the run). The file's
  * rows and the store's current rows are matched by one ordered walk over both.
  *
@@ -244,7 +251,7 @@ export function loadPrices(
     const oldAllow = existing.allows[e]!;
     e++;
     if (oldPrice !== price) {
-      st.update.run(price, rows.updatedAt(i) ?? time, allow, storeId, id);
+      st.changes.add(storeId, id, price, rows.updatedAt(i) ?? time, allow);
       history.addAt(id, storeId, timeId, price);
       st.touched.add(id);
       changed++;
@@ -257,6 +264,7 @@ export function loadPrices(
   }
   while (e < exCount) gone.push(exIds[e++]!);
   st.insert.flush();
+  st.changes.flush();
 
   let removed = 0;
   if (options.replace) {

@@ -183,6 +183,7 @@ export class LoadSession {
       this.db.run("RELEASE import_file");
       this.history.truncate(historyMark);
       this.prices.insert.discard();
+      this.prices.changes.discard();
       this.products.rollbackFile();
       this.stores.clear();
       this.promos.clear();

@@ -59,4 +59,18 @@ describe("BatchInsert", () => {
     rows.flush();
     expect(db.query("SELECT a FROM t ORDER BY rowid").values().flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
+
+  test("every remainder size is written in order, an upsert's later row winning", () => {
+    const db = new Database(":memory:");
+    db.run("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)");
+    const rows = new BatchInsert(db, "INSERT INTO t (a, b) VALUES", 2, "ON CONFLICT (a) DO UPDATE SET b = excluded.b", 64);
+    for (let n = 0; n <= 130; n++) {
+      db.run("DELETE FROM t");
+      // Each key twice in a row: the second (later) value must be the one kept.
+      for (let i = 0; i < n; i++) rows.add(i >> 1, `${n}:${i}`);
+      rows.flush();
+      const want = Array.from({ length: (n + 1) >> 1 }, (_, k) => [k, `${n}:${Math.min(2 * k + 1, n - 1)}`]);
+      expect(db.query("SELECT a, b FROM t ORDER BY a").values()).toEqual(want);
+    }
+  });
 });
