@@ -21,6 +21,7 @@ import { observability, RequestObserver } from "./http/observability/plugin.ts";
 import { directPrices } from "./modules/prices/direct.ts";
 import { directBatch } from "./modules/batch/direct.ts";
 import type { PeerSource } from "./http/access/client-address.ts";
+import type { MaybePromise } from "./maybe-promise.ts";
 import { portalModule } from "./portal/index.ts";
 import { alertsModule } from "./modules/alerts/index.ts";
 import { mcpModule } from "./modules/mcp/index.ts";
@@ -63,8 +64,21 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const batch = options.directRoutes === false ? null : directBatch({ access, observer, services: deps });
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
   const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
+  /** The direct routes' answer, or undefined for every other request (and an over-long URL: see below). */
+  const directAnswer = (request: Request): MaybePromise<Response> | undefined => {
+    if (requestTargetLength(request.url) > MAX_URL_BYTES) return undefined;
+    const server = (app.server ?? null) as PeerSource | null;
+    return direct?.(request, server) ?? batch?.(request, server);
+  };
   const app = new Elysia({ name: "mehir" })
-    .onRequest(({ request, set, server }) => {
+    // GET /api/v1/prices/ and POST /api/v1/prices/batch/ answered before Elysia makes the request's
+    // context and runs its hooks (by the same steps, see src/http/direct-route.ts). Elysia calls this
+    // for every request with the function that would answer it otherwise, and calls what it returns.
+    .wrap((elysia, request) => {
+      const answered = directAnswer(request);
+      return answered === undefined ? elysia : () => answered;
+    })
+    .onRequest(({ request, set }) => {
       const state = requestState(request);
       // Below the runtime's own limit (16 KiB of request line and headers), so an over-long URL
       // gets a problem+json answer with its request id, not a bare status from the server.
@@ -74,10 +88,6 @@ export function createApp(services: Services, options: AppOptions = {}) {
         observer.ended(request, undefined, { set: { status: response.status }, error, responseValue: response });
         return response;
       }
-      // GET /api/v1/prices/ and POST /api/v1/prices/batch/ answered here, by the same steps as the
-      // hooks below (see src/http/direct-route.ts).
-      const answered = direct?.(request, (server ?? null) as PeerSource | null) ?? batch?.(request, (server ?? null) as PeerSource | null);
-      if (answered !== undefined) return answered;
       set.headers["x-request-id"] = state.id;
     })
     .onError({ as: "global" }, ({ code, error, request }) => {

@@ -20,8 +20,8 @@ export interface DirectDeps {
 const ANSWERED: EndedRequest = { set: { status: 200 } };
 
 /**
- * The steps of a route answered in the app's first onRequest hook, before Elysia's lifecycle (the
- * hottest reads: src/modules/prices/direct.ts, src/modules/batch/direct.ts), for the route `path`
+ * The steps of a route answered before Elysia's lifecycle, in the app's `wrap` (the hottest
+ * reads: src/modules/prices/direct.ts, src/modules/batch/direct.ts), for the route `path`
  * (its pattern, as metrics and the request log name it). They are the hooks' own steps, in the
  * hooks' order, with the same functions: `admit` records the start and runs the access layer's
  * guard (keys, rate limit, quota) before the route's `answer`; `answered` writes a handler's

@@ -92,6 +92,19 @@ describe("GET /api/v1/prices/ answered directly, as the lifecycle answers it", (
     expect({ ...direct, id: undefined }).toEqual({ ...lifecycle, id: undefined });
   });
 
+  test("the app answers it before Elysia's lifecycle: at once, not through a promise as the lifecycle does", async () => {
+    const { headers } = newKey(ctx.deps, "pro", "live");
+    const request = () => new Request("http://localhost/api/v1/prices/?barcode=7290000066318", { headers });
+    const direct = ctx.app.fetch(request()) as Response | Promise<Response>;
+    expect(direct).toBeInstanceOf(Response);
+    expect((direct as Response).status).toBe(200);
+    const routed = lifecycle.fetch(request()) as Response | Promise<Response>;
+    expect(routed).toBeInstanceOf(Promise);
+    expect((await routed).status).toBe(200);
+    // Without the trailing slash too (Bun's own router takes that path: Elysia's route handler, wrapped the same way).
+    expect(ctx.app.fetch(new Request("http://localhost/api/v1/prices?barcode=7290000066318", { headers }))).toBeInstanceOf(Response);
+  });
+
   test("requests it does not take are left to the lifecycle before any step ran", () => {
     const routes = new RouteTable(() => lifecycle.routes, OPERATIONS);
     const observer = new RequestObserver(routes, false);

@@ -62,8 +62,12 @@ export class RequestObserver {
     private readonly trustProxy: boolean,
   ) {}
 
-  /** The peer's address is gone once the answer is sent: read (and remembered) before, for the log line. */
+  /**
+   * The request's start (its state made, if no hook made it yet: its duration counts from here) and
+   * its peer's address, gone once the answer is sent: read (and remembered) now, for the log line.
+   */
   started(request: Request, server: PeerSource | null): void {
+    requestState(request);
     requestClient(request, server, this.trustProxy);
   }
 

@@ -7,10 +7,10 @@ import type { Services } from "../../services.ts";
 import { BATCH_PRICES, batchAnswer } from "./index.ts";
 
 /**
- * `POST /api/v1/prices/batch/` answered in the app's first onRequest hook, before Elysia's
- * lifecycle, as `GET /api/v1/prices/` is (src/modules/prices/direct.ts): the same steps as the
- * hooks, with the same functions (directSteps) and the route's own handler (batchAnswer). Other
- * requests return undefined before any step ran.
+ * `POST /api/v1/prices/batch/` answered before Elysia's lifecycle (the app's `wrap`), as
+ * `GET /api/v1/prices/` is (src/modules/prices/direct.ts): the same steps as the hooks, with the
+ * same functions (directSteps) and the route's own handler (batchAnswer). Other requests return
+ * undefined before any step ran.
  */
 export function directBatch(deps: DirectDeps & { services: Pick<Services, "access" | "now"> }) {
   const steps = directSteps(deps, BATCH_PRICES.path);

@@ -8,10 +8,10 @@ import { GET_PRICES, pricesAnswer } from "./index.ts";
 export type { DirectDeps } from "../../http/direct-route.ts";
 
 /**
- * `GET /api/v1/prices/` answered in the app's first onRequest hook, before Elysia's lifecycle —
- * the API's hottest read, where that lifecycle (context, hook chain, promises, header merging,
- * an after-response task per request) cost more than the answer itself. It runs the same steps
- * the hooks run, in the same order, with the same functions (directSteps): the access layer's
+ * `GET /api/v1/prices/` answered before Elysia's lifecycle (the app's `wrap`, before Elysia makes
+ * the request's context) — the API's hottest read, where that lifecycle (context, hook chain,
+ * promises, header merging, an after-response task per request) cost more than the answer
+ * itself. It runs the same steps the hooks run, in the same order, with the same functions (directSteps): the access layer's
  * guard (keys, rate limit, quota), the route's handler (pricesAnswer), the answer's meta,
  * validators and encoding, then the quota's settlement and the request's metrics and log line.
  * Errors are rendered as the app's error hook renders them. Requests it does not take — another
