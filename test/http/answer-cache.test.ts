@@ -241,3 +241,29 @@ describe("AnswerCache.held (the batch's lookups)", () => {
     expect(cache.get(deps, "k", compute)).toEqual({ value: "answer 1", snapshot: v1, stale: true });
   });
 });
+
+describe("AnswerCache.heldAt (GET /prices/'s lookup by group and member)", () => {
+  test("the answer filed under the group and member for the current data, counted as a hit; else undefined and nothing computed", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const fileUnder = (key: string) => (key.startsWith("g:") ? { group: "g", member: key.slice(2) } : undefined);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget), "test", fileUnder);
+    const { deps, state } = fakeDeps(v1);
+    const compute = () => ({ value: `answer ${state.snapshot.version}`, validUntil: state.now + 10, weight: 1 });
+    cache.get(deps, "g:a", compute);
+    cache.get(deps, "b", compute);
+    expect(cache.heldAt(deps, "g", "a")).toEqual({ value: "answer 1", snapshot: v1 });
+    expect(cache.heldAt(deps, "g", "b")).toBeUndefined(); // "b" is held by its key alone
+    expect(cache.heldAt(deps, "other", "a")).toBeUndefined();
+    expect(cache.counts).toEqual({ hit: 1, stale: 0, computed: 2 });
+    // After validUntil: gone, as for get.
+    state.now += 10;
+    expect(cache.heldAt(deps, "g", "a")).toBeUndefined();
+    // A new data version over budget: get would serve the previous answer as stale; heldAt does not.
+    cache.get(deps, "g:a", compute);
+    state.snapshot = v2;
+    budget.spend(300);
+    expect(cache.heldAt(deps, "g", "a")).toBeUndefined();
+    expect(cache.get(deps, "g:a", compute)).toEqual({ value: "answer 1", snapshot: v1, stale: true });
+    expect(cache.counts).toEqual({ hit: 1, stale: 1, computed: 3 });
+  });
+});

@@ -126,6 +126,20 @@ export class AnswerCache<V> {
     };
   }
 
+  /**
+   * heldIn for one member: the answer held for the current data version under `group` and
+   * `member`, or undefined (then ask get with the full key). For a hot single lookup (GET
+   * /prices/): no key built and hashed, no function or answer object made on a hit.
+   */
+  heldAt(deps: AnswerSource, group: string, member: string): { value: V; snapshot: DataSnapshot } | undefined {
+    const generation = deps.data.current.version;
+    const now = deps.now().getTime();
+    this.rotate(generation, now);
+    const hit = this.current.memberEntry(generation, group, member, now);
+    if (hit) this.counts.hit++;
+    return hit;
+  }
+
   /** The newest earlier generation's answer still valid, if any. */
   private peekPrevious(key: string, now: number): { value: V; snapshot: DataSnapshot } | undefined {
     for (const { cache, until } of this.previous) {

@@ -224,6 +224,14 @@ function pricesGroup(kind: AnswerKind, granularity: Granularity, query: PriceQue
   return JSON.stringify([kind, granularity, ...filterKey(query)]);
 }
 
+/** The groups of questions without filters (most), by granularity: made once. */
+const UNFILTERED_GROUPS: Record<Granularity, string> = { chain: pricesGroup(answerKind("chain"), "chain", {}), store: pricesGroup(answerKind("store"), "store", {}) };
+
+/** pricesGroup, made once for a question without filters. */
+function pricesGroupOf(kind: AnswerKind, granularity: Granularity, query: PriceQuery): string {
+  return hasFilters(query) ? pricesGroup(kind, granularity, query) : UNFILTERED_GROUPS[granularity];
+}
+
 /**
  * A /prices/ key (pricesKeys) as its group (pricesGroup: the same JSON, the barcode left out) and
  * member (the barcode's key); the widget's own keys (`w`) are held by key alone.
@@ -276,8 +284,11 @@ export function productPricesJson(
   query: PriceQuery,
   options: { allowStale?: boolean } = {},
 ): { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const resolve = () => requireProduct(deps, barcode, query.chainId);
   const kind = answerKind(granularity);
+  // Held for the current data (most requests): found by its group and barcode, as the batch finds it.
+  const held = cacheOf(deps).heldAt(deps, pricesGroupOf(kind, granularity, query), barcodeKey(barcode));
+  if (held) return { json: answerJson(held.value), snapshot: held.snapshot };
+  const resolve = () => requireProduct(deps, barcode, query.chainId);
   const { value, snapshot } = cachedAnswer(deps, pricesKey(kind, barcode, granularity, query), resolve, granularity, query, kind === "q", options.allowStale ?? true);
   return { json: answerJson(value), snapshot };
 }
@@ -292,7 +303,7 @@ export function productPricesJsonLookup(
   granularity: Granularity,
   query: PriceQuery,
 ): (barcode: string, options?: { allowStale?: boolean }) => { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const held = cacheOf(deps).heldIn(deps, pricesGroup(answerKind(granularity), granularity, query));
+  const held = cacheOf(deps).heldIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
   return (barcode, options) => {
     const hit = held(barcodeKey(barcode));
     return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
