@@ -3,6 +3,7 @@ import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
 import { productPricesJson } from "./service.ts";
+import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../http/answers/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
@@ -63,7 +64,7 @@ export const GET_PRICE_HISTORY = operation({
 
 /** GET /api/v1/prices/'s answer: `data` serialized once per cached answer, `meta` filled by the app. */
 export function pricesAnswer(request: Request, dataSet: DataSet): { data: PrebuiltJson; meta: Record<string, unknown> } {
-  const query = parseQuery(request, PricesQuery);
+  const query = parsePricesQuery(request);
   requireData(dataSet);
   const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
   requestState(request).snapshot = snapshot;

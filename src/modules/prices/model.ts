@@ -12,9 +12,12 @@ export const Barcode = ProductId;
 
 export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug").describe("Chain identifier, e.g. `rami-levy`");
 
+/** What `granularity` takes: one entry per chain (the default) or per store. */
+export const GRANULARITIES = ["chain", "store"] as const;
+
 export const PricesQuery = z.object({
   barcode: Barcode,
-  granularity: z.enum(["chain", "store"]).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
+  granularity: z.enum(GRANULARITIES).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
   chain_id: ChainSlug.optional(),
   city: z
     .string()
