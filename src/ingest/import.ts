@@ -15,6 +15,7 @@ import { LoadSession, type SessionTimings } from "./load/session.ts";
 import { detach } from "./load/detach.ts";
 import type { Classifier } from "./load/products.ts";
 import type { FileOutcome } from "./load/types.ts";
+import { checkpointWal } from "../db/checkpoint.ts";
 import { saveRunReport, totalsOf, type FileReport, type ImportOrigin, type ImportReport } from "./report.ts";
 
 /** Default ceiling on a file's size, compressed and decompressed (the largest real files are ~40 MB of XML). */
@@ -91,7 +92,8 @@ function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, 
  * entries; files are loaded Stores first, then price files, then promotion files, each oldest
  * first (full before delta at equal times).
  * A bad file is reported and skipped (its savepoint rolled back), the rest imports. The run's
- * report is written to `import_runs`/`import_files` after the commit. Between files the event
+ * report is written to `import_runs`/`import_files` after the commit, then the write-ahead log is
+ * checkpointed into the database file (checkpointWal). Between files the event
  * loop gets a turn, so a server in the same process keeps answering.
  *
  * @example
@@ -180,6 +182,8 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
   } catch (caught) {
     report.error = [report.error, `run report not saved: ${(caught as Error).message}`].filter(Boolean).join("; ");
   }
+  // The run's pages go into prices.sqlite itself (a copy of the file alone is then complete).
+  if (dataVersion !== null) checkpointWal(options.db);
   return report;
 }
 

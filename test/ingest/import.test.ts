@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import type { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
@@ -133,6 +133,30 @@ describe("importPaths", () => {
     expect(report.status).toBe("failed");
     expect(report.error).toBe("disk on fire");
     expect(digest(db)).toBe(before);
+  });
+
+  test("the run's pages end in prices.sqlite itself: a copy of the file alone holds the data, the log is emptied", async () => {
+    const { db, path } = freshFileDb();
+    // Another connection (a server's) keeps SQLite from checkpointing when the importing one closes.
+    const reader = new Database(path, { readonly: true });
+    try {
+      expect(reader.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: 0 });
+      const report = await run(db, [join(root, "day1")]);
+      expect(report.status).toBe("ok");
+      expect(statSync(`${path}-wal`).size).toBe(0);
+      const copy = join(root, `copy${++dirs}.sqlite`);
+      copyFileSync(path, copy);
+      const alone = new Database(copy, { readonly: true });
+      try {
+        expect(alone.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
+        expect(alone.query("SELECT status FROM import_runs WHERE id = ?").get(report.runId)).toEqual({ status: "ok" });
+      } finally {
+        alone.close();
+      }
+      expect(reader.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
+    } finally {
+      reader.close();
+    }
   });
 
   test("a reader on another connection sees only the old data until the commit", async () => {
