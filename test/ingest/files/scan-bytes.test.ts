@@ -64,6 +64,23 @@ describe("scanBytes", () => {
     }
   });
 
+  test("rows whose fields change order, repeat, hold text between them or nest read as scanXml reads them", () => {
+    const doc = [
+      "<Root><Items>",
+      "<Item>\r\n <A>א</A>\r\n <B>1</B> <C>2</C></Item>",
+      "<Item><B>3</B><A>ב</A><A>ג</A><C></C></Item>",
+      "<Item>\n<A>ד</A> טקסט <B>4</B>\n</Item>",
+      "<Item><A>ה</A><B><Deep>5</Deep></B><C x=\"1\">6</C><D/><E>&amp;</E></Item>",
+      "<Item>  </Item><Item><A>ו</A><Bb>7</Bb><B>8</B></Item>",
+      "</Items></Root>",
+    ].join("\n");
+    const bytes = utf8(doc);
+    const onBytes = viaBytes(bytes);
+    expect(onBytes).toEqual(viaText(decodeText(bytes).text));
+    // (`<Item>  </Item>` is a leaf of Items, not a row, either way)
+    expect(onBytes.rows).toHaveLength(5);
+  });
+
   test("hands back (NotOnBytes) what only the text scanner reads: scanXml then reads or refuses it", () => {
     const refused = {
       CDATA: "<Root><Items><Item><ItemNm><![CDATA[חלב]]></ItemNm></Item></Items></Root>",
