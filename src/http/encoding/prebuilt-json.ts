@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type * as z from "zod";
-import { acceptsGzip, compressHead, gzipWithTail, joinHeads, unfilledBytes, type CompressedHead } from "./gzip-answer.ts";
+import { acceptsGzip, compressHead, gzipWithTail, HeadJoiner, joinHeads, unfilledBytes, type CompressedHead } from "./gzip-answer.ts";
 import { AnswerBuffer } from "./answer-buffer.ts";
 
 /**
@@ -12,17 +12,23 @@ import { AnswerBuffer } from "./answer-buffer.ts";
 export class PrebuiltJson {
   /** `{"data":<bytes>` deflated, made when a client first accepts gzip (see gzip-answer.ts). */
   private head: CompressedHead | undefined;
-  /** The bytes alone deflated, for answers that embed this one (see joined). */
+  /** The bytes alone deflated, for answers that embed this one (see list). */
   private body: CompressedHead | undefined;
-  /** The JSON text as UTF-8, when made (a joined answer is copied into one buffer only if asked). */
+  /** The JSON text as UTF-8, when made (a list is copied into one buffer only if asked). */
   private flat: Uint8Array | undefined;
-  /** This answer after a prefix (see after), made once for the last prefix asked. */
-  private prefixed: { prefix: PrebuiltJson; joined: PrebuiltJson } | undefined;
+  /**
+   * This answer as a list's member after the first (see list): `,` and its text deflated, in one
+   * buffer, with the CRC-32 of that text and its crc32Shift — made once, kept as plain fields so a
+   * list of 100 cached answers reads each one's compressed bytes through no other object.
+   */
+  private listed: Uint8Array | undefined;
+  private listedCrc = 0;
+  private listedShift = 0;
 
   private constructor(
     flat: Uint8Array | undefined,
-    /** For a joined answer: its parts, written straight into the sent bytes and reused for gzip. */
-    private readonly parts: readonly (Uint8Array | PrebuiltJson)[] | undefined,
+    /** For a list: its members, written straight into the sent bytes and reused for gzip. */
+    private readonly members: readonly (Uint8Array | PrebuiltJson)[] | undefined,
     /** Length of the UTF-8 text. */
     readonly size: number,
   ) {
@@ -30,32 +36,22 @@ export class PrebuiltJson {
   }
 
   /**
-   * JSON made of plain UTF-8 pieces and cached answers (trusted to form valid JSON together).
-   * Nothing is copied here: the envelope is written from the parts (one copy, into the buffer
-   * sent), and sent gzipped, the cached answers' compressed bytes are reused (each deflated once,
-   * when first embedded) with only the plain pieces added as stored blocks. A batch of 100 cached
-   * answers (~0.5 MB) costs one copy per request, not a compression of the whole — nor two more
+   * A JSON array of cached answers and plain UTF-8 JSON values (trusted to be valid JSON). Nothing
+   * is copied here: the envelope is written from the members (one copy, into the buffer sent), and
+   * sent gzipped, the cached answers' compressed bytes are reused (each deflated once, when first
+   * listed) with only the plain pieces added as stored blocks. A batch of 100 cached answers
+   * (~0.5 MB) costs one copy per request, not a compression of the whole — nor two more
    * zero-filled half-megabyte buffers, which is what a batch's time went on (bench/batch.ts).
    *
-   * @example PrebuiltJson.joined([utf8("["), a, utf8(","), b, utf8("]")])
+   * @example PrebuiltJson.list([a, utf8('{"error":1}'), b]) // [a,{"error":1},b]
    */
-  static joined(parts: readonly (Uint8Array | PrebuiltJson)[]): PrebuiltJson {
-    let size = 0;
-    for (const p of parts) size += p instanceof PrebuiltJson ? p.size : p.length;
-    return new PrebuiltJson(undefined, parts, size);
+  static list(members: readonly (Uint8Array | PrebuiltJson)[]): PrebuiltJson {
+    let size = OPEN.length + CLOSE.length + Math.max(0, members.length - 1);
+    for (const m of members) size += m instanceof PrebuiltJson ? m.size : m.length;
+    return new PrebuiltJson(undefined, members, size);
   }
 
-  /**
-   * `prefix` then this answer, made once per answer and prefix (the batch's `,` before each answer
-   * but the first): a list of n answers is then about n parts, not 2n — half the chunks gathered
-   * and CRCs combined per request. Gzipped, the same bytes as the two parts joined in the list.
-   */
-  after(prefix: PrebuiltJson): PrebuiltJson {
-    if (this.prefixed?.prefix !== prefix) this.prefixed = { prefix, joined: PrebuiltJson.joined([prefix, this]) };
-    return this.prefixed.joined;
-  }
-
-  /** The JSON text as UTF-8 (a joined answer's parts copied into one buffer on first use). */
+  /** The JSON text as UTF-8 (a list's members copied into one buffer on first use). */
   get bytes(): Uint8Array {
     if (!this.flat) {
       const out = new Uint8Array(this.size);
@@ -67,32 +63,70 @@ export class PrebuiltJson {
 
   /** Copies the UTF-8 text into `out` at `at`; returns the offset after it. */
   writeTo(out: Uint8Array, at: number): number {
-    if (this.flat || !this.parts) {
+    const { members } = this;
+    if (this.flat || !members) {
       out.set(this.bytes, at);
       return at + this.size;
     }
-    for (const p of this.parts) {
-      if (p instanceof PrebuiltJson) at = p.writeTo(out, at);
+    out[at++] = OPEN[0]!;
+    for (let i = 0; i < members.length; i++) {
+      if (i) out[at++] = COMMA[0]!;
+      const m = members[i]!;
+      if (m instanceof PrebuiltJson) at = m.writeTo(out, at);
       else {
-        out.set(p, at);
-        at += p.length;
+        out.set(m, at);
+        at += m.length;
       }
     }
+    out[at++] = CLOSE[0]!;
     return at;
   }
 
   /**
-   * The bytes alone deflated once (sync-flushed raw deflate, see compressHead); a joined answer's
-   * from its parts' own (joinHeads), as its compressedHead is.
+   * The bytes alone deflated once (sync-flushed raw deflate, see compressHead); a list's from its
+   * members' own (joinList), as its compressedHead is.
    */
   private deflatedBody(): CompressedHead {
-    this.body ??= this.parts ? joinHeads(this.parts.map(PrebuiltJson.deflatedPart)) : compressHead(this.bytes);
+    this.body ??= this.members ? this.joinList(new HeadJoiner(), this.members) : compressHead(this.bytes);
     return this.body;
   }
 
-  /** A part of a joined answer as joinHeads takes it: a cached answer's deflated bytes, or plain bytes. */
-  private static deflatedPart(part: Uint8Array | PrebuiltJson): Uint8Array | CompressedHead {
-    return part instanceof PrebuiltJson ? part.deflatedBody() : part;
+  /**
+   * A list's text deflated from its members' compressed bytes: `[` and `]` as stored blocks, the
+   * first member's own deflated bytes, each later one's with its comma (listed), plain members as
+   * stored blocks after the comma's deflated bytes.
+   */
+  private joinList(joiner: HeadJoiner, members: readonly (Uint8Array | PrebuiltJson)[]): CompressedHead {
+    joiner.plain(OPEN);
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      if (m instanceof PrebuiltJson) {
+        if (i === 0) joiner.head(m.deflatedBody());
+        else m.addListed(joiner);
+      } else {
+        if (i) joiner.head(DEFLATED_COMMA);
+        joiner.plain(m);
+      }
+    }
+    joiner.plain(CLOSE);
+    return joiner.joined();
+  }
+
+  /** Adds this answer after a comma (making its listed form on first use). */
+  private addListed(joiner: HeadJoiner): void {
+    if (!this.listed) {
+      const withComma = joinHeads([DEFLATED_COMMA, this.deflatedBody()]);
+      const bytes = new Uint8Array(withComma.deflated.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const chunk of withComma.deflated) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      this.listed = bytes;
+      this.listedCrc = withComma.crc;
+      this.listedShift = withComma.shift;
+    }
+    joiner.chunk(this.listed, this.listedCrc, this.size + 1, this.listedShift);
   }
 
   /** Serializes a JSON value once (to UTF-8: Hebrew text would otherwise be re-encoded on every send). */
@@ -107,10 +141,10 @@ export class PrebuiltJson {
 
   /** The envelope's constant head, deflated once. */
   compressedHead(): CompressedHead {
-    if (!this.head && this.parts) {
-      const parts: (Uint8Array | CompressedHead)[] = [HEAD];
-      for (const p of this.parts) parts.push(PrebuiltJson.deflatedPart(p));
-      this.head = joinHeads(parts);
+    if (!this.head && this.members) {
+      const joiner = new HeadJoiner();
+      joiner.plain(HEAD);
+      this.head = this.joinList(joiner, this.members);
     }
     if (!this.head) {
       const head = new Uint8Array(HEAD.length + this.size);
@@ -127,6 +161,12 @@ const GZIP_FROM_BYTES = 1024;
 
 const encoder = new TextEncoder();
 const HEAD = encoder.encode('{"data":');
+const OPEN = encoder.encode("[");
+const COMMA = encoder.encode(",");
+const CLOSE = encoder.encode("]");
+
+/** `,` deflated (as a cached answer is: compressHead), between a list's members. */
+const DEFLATED_COMMA = compressHead(COMMA);
 const META = encoder.encode(',"meta":');
 const TAIL = encoder.encode("}");
 

@@ -102,27 +102,16 @@ export function batchPricesJson(deps: DataSet, body: BatchBody): { json: Prebuil
     });
   }
 
-  // The cached answers' own bytes (and, gzipped, their own compressed bytes) joined: see PrebuiltJson.joined.
-  const parts: (Uint8Array | PrebuiltJson)[] = [OPEN];
-  answers.forEach((a, i) => {
-    // An answer after the first comes with its comma (made once per cached answer: see after).
-    if ("json" in a) parts.push(i ? a.json.after(COMMA) : a.json);
-    else {
-      if (i) parts.push(COMMA);
-      const item = body.items[i]!;
-      const failed = {
-        barcode: item.barcode,
-        ...(item.chain_id ? { chain_id: item.chain_id } : {}),
-        error: { code: a.error.code, detail: a.error.message, ...(a.error.options.extensions ?? {}) },
-      };
-      parts.push(utf8(JSON.stringify(failed)));
-    }
+  // The cached answers' own bytes (and, gzipped, their own compressed bytes) listed: see PrebuiltJson.list.
+  const members = answers.map((a, i) => {
+    if ("json" in a) return a.json;
+    const item = items[i]!;
+    const failed = {
+      barcode: item.barcode,
+      ...(item.chain_id ? { chain_id: item.chain_id } : {}),
+      error: { code: a.error.code, detail: a.error.message, ...(a.error.options.extensions ?? {}) },
+    };
+    return utf8(JSON.stringify(failed));
   });
-  parts.push(CLOSE);
-  return { json: PrebuiltJson.joined(parts), snapshot: snapshot ?? deps.data.current };
+  return { json: PrebuiltJson.list(members), snapshot: snapshot ?? deps.data.current };
 }
-
-const OPEN = utf8("[");
-// A PrebuiltJson, so its deflated form (for gzip) is made once, not for each item of each batch.
-const COMMA = PrebuiltJson.fromBytes(utf8(","));
-const CLOSE = utf8("]");
