@@ -11,7 +11,7 @@ import { accessLayer } from "../../src/http/access/plugin.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
 import { directBatch } from "../../src/modules/batch/direct.ts";
 import { BatchBody } from "../../src/modules/batch/model.ts";
-import { parseBatchBody } from "../../src/modules/batch/parse-body.ts";
+import { parseBatchBody, parseBatchJson } from "../../src/modules/batch/parse-body.ts";
 import { validateBody } from "../../src/http/request/json-body.ts";
 import { accountSubject } from "../../src/accounts/quota-ledger.ts";
 
@@ -178,5 +178,69 @@ describe("the batch body's common shape, checked without zod's per-item copies (
       }
     };
     for (const body of bodies) expect({ body, ...outcome(() => parseBatchBody(body)) }).toEqual({ body, ...outcome(() => validateBody(BatchBody, body)) });
+  });
+
+  test("parseBatchJson reads every text as JSON.parse does: the same value, members in the same order, or the same error", () => {
+    const items = (n: number, chain?: string) => Array.from({ length: n }, (_, i) => (chain && i % 2 ? { barcode: String(7290000000000 + i), chain_id: chain } : { barcode: String(7290000000000 + i) }));
+    const texts: string[] = [];
+    const values: unknown[] = [
+      { items: items(1) },
+      { items: items(100), granularity: "chain" },
+      { items: items(5, "rami-levy"), granularity: "store", chain_ids: ["shufersal"], city: "חיפה", near: "32.08,34.78", radius_km: 2 },
+      { items: [{ barcode: "g-tomatoes" }, { barcode: "0007290000066318", chain_id: "osher-ad" }] },
+      { items: [{ chain_id: "rami-levy", barcode: MILK }] },
+      { items: [{ barcode: MILK, chain_id: "Rami" }] },
+      { items: [{ barcode: "12ab" }] },
+      { items: [{ barcode: "" }] },
+      { items: [{ barcode: 'a"b' }, { barcode: "a\\b" }] },
+      { items: [{ barcode: MILK, price: 1 }] },
+      { items: [{ barcode: MILK }], extra: { items: 1 } },
+      { items: [] },
+      { granularity: "chain", items: items(3) },
+    ];
+    for (const value of values) texts.push(JSON.stringify(value), JSON.stringify(value, null, 1));
+    const one = `{"items":[{"barcode":"${MILK}"}]`;
+    texts.push(
+      `${one}}`,
+      `${one},}`,
+      `${one},"items":[{"barcode":"1"}]}`,
+      `${one},"__proto__":{"x":1}}`,
+      `${one},"1":2,"city":"x"}`,
+      `${one},"city":"x"} `,
+      `${one},"city":"x"}}`,
+      `${one}} `,
+      `${one}`,
+      `${one},`,
+      `${one},"city":}`,
+      `{"items":[{"barcode":"\u0037290000066318"}]}`,
+      `{"items":[{"barcode":"${MILK}","barcode":"1"}]}`,
+      `{"items":[{"barcode":"${MILK}"},]}`,
+      `{"items":[{"barcode":"${MILK}"}{"barcode":"1"}]}`,
+      `{"items":[{"barcode":"${MILK}","chain_id":"rami-levy","x":1}]}`,
+      `{"items":[{"barcode":"${MILK}","chain_id":"rami-levy"`,
+      `{"items":[{"barcode":"${MILK}`,
+      `{"items":[{"barcode":"`,
+    );
+    const outcome = (parse: () => unknown) => {
+      try {
+        const value = parse();
+        return { json: JSON.stringify(value), keys: Object.keys(value as object), proto: Object.getPrototypeOf(value) === Object.prototype, value };
+      } catch (error) {
+        return { error: `${(error as Error).name}: ${(error as Error).message}` };
+      }
+    };
+    for (const text of texts) expect({ text, ...outcome(() => parseBatchJson(text)) }).toEqual({ text, ...outcome(() => JSON.parse(text)) });
+
+    // The compact shape's items are read by position: JSON.parse sees only the members after them.
+    const parse = JSON.parse;
+    const parsed: string[] = [];
+    JSON.parse = ((text: string) => (parsed.push(text), parse(text))) as typeof JSON.parse;
+    try {
+      parseBatchJson(JSON.stringify({ items: items(100, "rami-levy"), granularity: "chain" }));
+      parseBatchJson(JSON.stringify({ items: items(3) }));
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(parsed).toEqual(['{"granularity":"chain"}']);
   });
 });

@@ -7,8 +7,9 @@ export const MAX_JSON_BODY = 64 * 1024;
  * Reads a JSON request body with a size limit, without trusting Content-Length alone:
  * 415 unless the media type is JSON, 413 past `limit` bytes, 400 `invalid_parameter` with
  * `param: "body"` when it is empty or does not parse (the contract's code for an invalid body value).
+ * `parse`: JSON.parse, or a function giving the same value or throwing as it does (the batch's).
  */
-export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
+export async function readJsonBody(request: Request, limit = MAX_JSON_BODY, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new ApiError("unsupported_media_type", "Send the body as application/json.");
@@ -16,7 +17,7 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY): Pro
   const text = await readBodyText(request, limit);
   if (text.trim() === "") throw new ApiError("invalid_parameter", "The request body is empty.", { param: "body" });
   try {
-    return JSON.parse(text);
+    return parse(text);
   } catch {
     throw new ApiError("invalid_parameter", "The request body is not valid JSON.", { param: "body" });
   }
