@@ -104,6 +104,7 @@ export function appOn(dataDir: string) {
     deps,
     close() {
       deps.access?.flush();
+      deps.search.stop();
       db.prices.close();
       db.accounts.close();
     },

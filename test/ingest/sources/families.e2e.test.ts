@@ -308,6 +308,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const s of servers) s.stop();
+  deps?.search.stop();
   db?.prices.close();
   db?.accounts.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -81,6 +81,7 @@ describe("fetchAndImport after a demo first start", () => {
   }, 60_000);
   afterAll(() => {
     portal?.stop();
+    deps?.search.stop();
     db?.prices.close();
     db?.accounts.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -292,6 +293,7 @@ describe("fetchAndImport when a chain fails", () => {
       const deps = createServices(loadSettings({}), db, { registry, data: new DataState(db.prices), now: () => new Date("2026-11-23T07:00:00+02:00") });
       const app = createApp(deps);
       const headers = newKey(deps, "pro", "live").headers;
+      await deps.search.settled(); // its first build, before the database closes
       const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
       expect(chains.find((c) => c.chain_id === "king-store")).toMatchObject({
         status: "ok",
