@@ -1,6 +1,6 @@
 import type { MaybePromise } from "../../maybe-promise.ts";
 import { then } from "../../maybe-promise.ts";
-import type { QuotaLedger, Reservation } from "../../accounts/quota-ledger.ts";
+import type { QuotaLedger, Reservation, ReserveResult } from "../../accounts/quota-ledger.ts";
 import type { RateLimiter, RateVerdict } from "./rate-limiter.ts";
 
 /** What one metered request asks for: a token of its bucket and, when it counts, calls of its quota. */
@@ -46,19 +46,28 @@ export class LocalMeter implements Meter {
     private readonly quota: QuotaLedger,
   ) {}
 
+  // The steps as methods, not closures made per request (the in-process limiter and ledger answer
+  // at once: no function is made for a later step that runs right away).
   admit(request: MeterRequest): MaybePromise<MeterVerdict> {
-    return then(this.limiter.take(request.bucket.id, request.bucket.perMinute), (rate) => {
-      const asked = request.quota;
-      if (asked === null) return { rate, quota: null };
-      const left = (used: number) => Math.max(0, asked.limit - used);
-      if (!rate.allowed || asked.calls === 0) {
-        return then(this.quota.usedThisMonth(asked.subject, request.now), (used) => ({ rate, quota: { reservation: null, remaining: left(used) } }));
-      }
-      return then(this.quota.tryReserve(asked.subject, asked.limit, request.now, asked.calls, request.requestId), (reserved) =>
-        reserved.ok
-          ? { rate, quota: { reservation: reserved.reservation, remaining: reserved.remaining } }
-          : then(this.quota.usedThisMonth(asked.subject, request.now), (used) => ({ rate, quota: { reservation: null, remaining: left(used) } })),
-      );
-    });
+    const rate = this.limiter.take(request.bucket.id, request.bucket.perMinute);
+    return rate instanceof Promise ? rate.then((taken) => this.withQuota(request, taken)) : this.withQuota(request, rate);
+  }
+
+  /** The quota step, once the token was decided. */
+  private withQuota(request: MeterRequest, rate: RateVerdict): MaybePromise<MeterVerdict> {
+    const asked = request.quota;
+    if (asked === null) return { rate, quota: null };
+    if (!rate.allowed || asked.calls === 0) return this.unreserved(request, asked, rate);
+    const reserved = this.quota.tryReserve(asked.subject, asked.limit, request.now, asked.calls, request.requestId);
+    return reserved instanceof Promise ? reserved.then((result) => this.reservedOr(request, asked, rate, result)) : this.reservedOr(request, asked, rate, reserved);
+  }
+
+  private reservedOr(request: MeterRequest, asked: NonNullable<MeterRequest["quota"]>, rate: RateVerdict, reserved: ReserveResult): MaybePromise<MeterVerdict> {
+    return reserved.ok ? { rate, quota: { reservation: reserved.reservation, remaining: reserved.remaining } } : this.unreserved(request, asked, rate);
+  }
+
+  /** Nothing reserved: what is left of the quota. */
+  private unreserved(request: MeterRequest, asked: NonNullable<MeterRequest["quota"]>, rate: RateVerdict): MaybePromise<MeterVerdict> {
+    return then(this.quota.usedThisMonth(asked.subject, request.now), (used) => ({ rate, quota: { reservation: null, remaining: Math.max(0, asked.limit - used) } }));
   }
 }

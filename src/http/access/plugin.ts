@@ -10,7 +10,7 @@ import { ApiError } from "../encoding/problem.ts";
 import { planAllows, type Plan } from "../../accounts/plans.ts";
 import type { Audience } from "../openapi/operation.ts";
 import type { MatchedRoute, RouteTable } from "../routes.ts";
-import { requestState, type AccessContext } from "../request/request-state.ts";
+import { requestState, type AccessContext, type RequestState } from "../request/request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../answers/etag.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
 import { looksSecret, secretKeyInQuery } from "../../accounts/key-format.ts";
@@ -93,7 +93,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     const state = requestState(request);
     const taken = widget ? access.limiter.take(`widget:${address}`, settings.widgetRate) : access.limiter.take(`ip:${address}`, settings.rateAnonymous);
     return then(taken, (verdict) => {
-      Object.assign(state.headers, rateHeaders(verdict));
+      rateHeaders(verdict, state.headers);
       if (!verdict.allowed) throw rateLimited(verdict.retryAfter);
       throw error;
     });
@@ -116,13 +116,11 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
       // Every response carries X-RateLimit-* (the contract): public paths are not limited, so they
       // show the client address's bucket for calls without a key, without taking from it.
       return then(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous), (verdict) => {
-        Object.assign(state.headers, rateHeaders(verdict));
+        rateHeaders(verdict, state.headers);
         return undefined;
       });
     }
     meter.note();
-    // Only refusals without a usable key and the widget's buckets need it (a native call per use).
-    const address = () => state.internal?.client ?? requestClient(request, server, settings.trustProxy);
 
     const widget = audience === "publishable";
     const origin = request.headers.get("origin");
@@ -137,7 +135,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     const params = request.url.includes("?") ? queryParams(request) : null;
     const fromQuery = (params && paramValue(params, "key")?.trim()) || null;
     if ((fromQuery !== null && looksSecret(fromQuery)) || (params !== null && secretKeyInQuery(request.url, params))) {
-      return refuseAnonymous(request, address(), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
+      return refuseAnonymous(request, addressOf(request, server), widget, new ApiError("secret_key_not_allowed", "Secret keys go in the X-API-Key header, never in a URL; roll this key if it was exposed."));
     }
     const presented = header ?? fromQuery;
     if (presented === null) {
@@ -146,51 +144,64 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
         : mcp
           ? "Send your API key in the X-API-Key header or as Authorization: Bearer."
           : "Send your API key in the X-API-Key header.";
-      return refuseAnonymous(request, address(), widget, new ApiError("missing_api_key", how));
+      return refuseAnonymous(request, addressOf(request, server), widget, new ApiError("missing_api_key", how));
     }
-    return then(access.keys.lookup(presented), (key) => {
-      if (!key) return refuseAnonymous(request, address(), widget, new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
-      return guardKey(request, key, audience, route, address);
+    // No function made per request for the next step when the lookup answers at once (in process).
+    const key = access.keys.lookup(presented);
+    if (key instanceof Promise) return key.then((found) => guardFound(request, server, found, audience, route));
+    return guardFound(request, server, key, audience, route);
+  }
+
+  /** The client's address: only refusals without a usable key and the widget's buckets need it here (a native call per use). */
+  function addressOf(request: Request, server: PeerSource | null): string {
+    return requestState(request).internal?.client ?? requestClient(request, server, settings.trustProxy);
+  }
+
+  /** After the key lookup: a refusal for no such key, else the key's checks and metering. */
+  function guardFound(request: Request, server: PeerSource | null, key: ActiveKey | null, audience: Audience, route: MatchedRoute | null): MaybePromise<Response | undefined> {
+    if (!key) return refuseAnonymous(request, addressOf(request, server), audience === "publishable", new ApiError("invalid_api_key", "The API key is malformed, unknown or revoked."));
+    return guardKey(request, key, audience, route, server);
+  }
+
+  /** A refusal for a known key: its bucket's figures (nothing taken) and its quota figures. */
+  function refuseKey(state: RequestState, bucket: { id: string; perMinute: number }, quotaLimit: number | null, quotaSubject: string, now: Date, error: ApiError): MaybePromise<never> {
+    return then(access.limiter.peek(bucket.id, bucket.perMinute), (verdict) => {
+      rateHeaders(verdict, state.headers);
+      if (quotaLimit === null) throw error;
+      return then(access.quota.usedThisMonth(quotaSubject, now), (used): never => {
+        quotaHeaders(quotaLimit, quotaLimit - used, state.headers);
+        throw error;
+      });
     });
   }
 
   /** The checks and metering of a request presenting an active key. */
-  function guardKey(request: Request, key: ActiveKey, audience: Audience, route: MatchedRoute | null, address: () => string): MaybePromise<Response | undefined> {
+  function guardKey(request: Request, key: ActiveKey, audience: Audience, route: MatchedRoute | null, server: PeerSource | null): MaybePromise<Response | undefined> {
     const state = requestState(request);
     const widget = audience === "publishable";
     const mcp = audience === "mcp";
     // The MCP envelope (initialize, tools/list, …) has a bucket of its own: a tool call's API
     // request takes from the key's bucket exactly as the same call made directly would.
-    const bucket = { id: widget ? `widget:${address()}` : mcp ? `mcp:${key.id}` : `key:${key.id}`, perMinute: widget ? settings.widgetRate : planRate(settings, key.plan) };
+    const bucket = { id: widget ? `widget:${addressOf(request, server)}` : mcp ? `mcp:${key.id}` : `key:${key.id}`, perMinute: widget ? settings.widgetRate : planRate(settings, key.plan) };
     const now = deps.now();
     const secret = key.kind !== "publishable";
     const quotaLimit = secret ? planQuota(settings, key.plan) : null;
     const quotaSubject = secret ? accountSubject(key.accountId) : widgetSubject(key.id);
 
-    /** A refusal for a known key: its bucket's figures (nothing taken) and its quota figures. */
-    const refuse = (error: ApiError): MaybePromise<never> =>
-      then(access.limiter.peek(bucket.id, bucket.perMinute), (verdict) => {
-        Object.assign(state.headers, rateHeaders(verdict));
-        if (quotaLimit === null) throw error;
-        return then(access.quota.usedThisMonth(quotaSubject, now), (used): never => {
-          Object.assign(state.headers, quotaHeaders(quotaLimit, quotaLimit - used));
-          throw error;
-        });
-      });
-    if (widget && secret) return refuse(new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
-    if (!widget && !secret) return refuse(new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
+    if (widget && secret) return refuseKey(state, bucket, quotaLimit, quotaSubject, now, new ApiError("secret_key_not_allowed", "Secret keys never go to the widget endpoint: they would be visible in the page. Use a publishable key (pk_live_…)."));
+    if (!widget && !secret) return refuseKey(state, bucket, quotaLimit, quotaSubject, now, new ApiError("publishable_key_not_allowed", "Publishable keys work only on the widget endpoint; use a secret key (sk_live_… or sk_test_…)."));
     if (widget) {
       // A widget on one of the service's own pages (the demo page) asks without an Origin header.
       const own = () => publicOrigin(request, settings.trustProxy);
       const from = pageOrigin(request, own);
-      if (!originAllowed(key.allowedOrigins, from, own)) return refuse(new ApiError("origin_not_allowed", `This publishable key is not allowed on ${from}.`));
+      if (!originAllowed(key.allowedOrigins, from, own)) return refuseKey(state, bucket, quotaLimit, quotaSubject, now, new ApiError("origin_not_allowed", `This publishable key is not allowed on ${from}.`));
     }
     if (!widget && !mcp && !planAllows(key.plan, audience as Plan)) {
-      return refuse(new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
+      return refuseKey(state, bucket, quotaLimit, quotaSubject, now, new ApiError("plan_upgrade_required", `This operation needs the ${PLAN_NAMES[audience as Plan]} plan or higher; this key's account is on ${PLAN_NAMES[key.plan]}.`));
     }
     const rules = route?.operation;
     if (key.kind === "test" && rules?.liveOnly) {
-      return refuse(new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
+      return refuseKey(state, bucket, quotaLimit, quotaSubject, now, new ApiError("live_key_required", "This operation works on live data only (price alerts and the daily exports); use an sk_live_ key. Test keys read the sandbox."));
     }
 
     // What the request will count, decided before metering: the data set it reads (null while a
@@ -214,8 +225,8 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
 
     return then(access.meter.admit({ requestId: state.id, bucket, quota, now, notModified: etag !== null }), (verdict) => {
       const remaining = verdict.quota?.remaining ?? 0;
-      Object.assign(state.headers, rateHeaders(verdict.rate));
-      if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, remaining));
+      rateHeaders(verdict.rate, state.headers);
+      if (quotaLimit !== null) quotaHeaders(quotaLimit, remaining, state.headers);
       if (!verdict.rate.allowed) throw rateLimited(verdict.rate.retryAfter);
 
       state.access = contextFor(key, quotaLimit, quotaLimit === null ? null : remaining);
@@ -234,7 +245,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
         // Counted by the work the body asks for: the handler takes every call at once (chargeCalls),
         // so concurrent requests never hold part of what they need. Refused now if nothing is left.
         if (remaining <= 0) {
-          Object.assign(state.headers, quotaHeaders(quotaLimit!, 0));
+          quotaHeaders(quotaLimit!, 0, state.headers);
           state.access.quotaRemaining = 0;
           throw quotaExceeded(now, `This month's quota is spent (the ${PLAN_NAMES[key.plan]} plan's ${limit} calls); it renews at 00:00 UTC on the 1st.`);
         }
@@ -243,7 +254,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
       }
       const reservation = verdict.quota?.reservation ?? null;
       if (!reservation) {
-        if (quotaLimit !== null) Object.assign(state.headers, quotaHeaders(quotaLimit, 0));
+        if (quotaLimit !== null) quotaHeaders(quotaLimit, 0, state.headers);
         state.access.quotaRemaining = quotaLimit === null ? null : 0;
         const what = secret ? `${PLAN_NAMES[key.plan]} plan's ${limit} calls` : `publishable key's ${limit} widget views`;
         throw quotaExceeded(now, `This month's quota is spent (the ${what}); it renews at 00:00 UTC on the 1st.`);
@@ -309,7 +320,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
         void access.quota.refund(reservation);
         if (state.access.quotaLimit !== null && state.access.quotaRemaining !== null) {
           state.access.quotaRemaining += 1;
-          Object.assign(state.headers, quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining));
+          quotaHeaders(state.access.quotaLimit, state.access.quotaRemaining, state.headers);
         }
       }
       return notModified(request, etag, state.access.keyKind === "publishable", dataSet);

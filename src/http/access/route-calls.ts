@@ -48,7 +48,7 @@ export function chargeCalls(quota: QuotaLedger, now: Date, request: Request, cal
       return then(quota.usedThisMonth(deferred.subject, now), (used): never => {
         const left = Math.max(0, deferred.limit - used);
         access.quotaRemaining = left;
-        Object.assign(state.headers, quotaHeaders(deferred.limit, left));
+        quotaHeaders(deferred.limit, left, state.headers);
         throw quotaExceeded(
           now,
           `This request counts ${calls} calls and ${left} of this month's ${deferred.limit} are left; send less, or wait until the quota renews at 00:00 UTC on the 1st.`,
@@ -58,6 +58,6 @@ export function chargeCalls(quota: QuotaLedger, now: Date, request: Request, cal
     quotaReservations.set(request, result.reservation);
     access.quotaReserved = true;
     access.quotaRemaining = result.remaining;
-    Object.assign(state.headers, quotaHeaders(deferred.limit, result.remaining));
+    quotaHeaders(deferred.limit, result.remaining, state.headers);
   });
 }
