@@ -266,4 +266,16 @@ describe("AnswerCache.heldAt (GET /prices/'s lookup by group and member)", () =>
     expect(cache.get(deps, "g:a", compute)).toEqual({ value: "answer 1", snapshot: v1, stale: true });
     expect(cache.counts).toEqual({ hit: 1, stale: 1, computed: 3 });
   });
+
+  test("members named by digits (barcodes, held by their number) and by other text are found alike", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const fileUnder = (key: string) => ({ group: "g", member: key });
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget), "test", fileUnder);
+    const { deps } = fakeDeps(v1);
+    const names = ["7290000066318", "555", "0555", "1".repeat(15), "1".repeat(16), "g-tomatoes"];
+    for (const name of names) cache.get(deps, name, () => ({ value: `answer ${name}`, validUntil: Infinity, weight: 1 }));
+    for (const name of names) expect(cache.heldAt(deps, "g", name)?.value).toBe(`answer ${name}`);
+    expect(cache.heldAt(deps, "g", "7290000066319")).toBeUndefined();
+    expect(cache.counts.hit).toBe(names.length);
+  });
 });

@@ -61,7 +61,7 @@ export class ResultCache<V> {
   /** One member's entry of a group (see member), valid at `now` for `version`, without a function made for the group. */
   memberEntry(version: number, group: string, member: string, now: number): V | undefined {
     if (version !== this.cacheVersion) return undefined;
-    const entry = this.groups.get(group)?.get(member);
+    const entry = this.groups.get(group)?.get(memberKey(member));
     if (!entry || now >= entry.validUntil) return undefined;
     entry.used = true;
     return entry.value;
