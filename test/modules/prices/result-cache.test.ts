@@ -94,13 +94,15 @@ describe("ResultCache", () => {
     expect(cache.peek("a", 0)).toBeUndefined();
   });
 
-  test("members named by digits are told apart as their text is: leading zeros, lengths, digits among letters", () => {
+  test("members named by digits are told apart as their text is, by member and by memberEntry: leading zeros, lengths, digits among letters", () => {
     const names = ["7290000066318", "07290000066318", "0", "00", "1", "123456789012345", "1234567890123456", "12345678901234567890", "1e3", "1000", "12a", "-1", "g-tomatoes", ""];
     const cache = new ResultCache<string>(1000, (key) => ({ group: "g", member: key }));
     names.forEach((name) => cache.set(1, name, `value of ${name}`, Infinity, 1));
     const inG = cache.member(1, "g", 0);
     expect(names.map(inG)).toEqual(names.map((name) => `value of ${name}`));
+    expect(names.map((name) => cache.memberEntry(1, "g", name, 0))).toEqual(names.map((name) => `value of ${name}`));
     expect(["7.29e12", " 1", "01000", "+1", "1.0"].map(inG)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(["7.29e12", " 1", "01000", "+1", "1.0"].map((name) => cache.memberEntry(1, "g", name, 0))).toEqual([undefined, undefined, undefined, undefined, undefined]);
     // Replaced and evicted digit members leave as others do.
     cache.set(1, "1000", "again", Infinity, 1);
     expect(inG("1000")).toBe("again");
