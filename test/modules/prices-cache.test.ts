@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
@@ -103,5 +103,17 @@ describe("cached /prices/ answers", () => {
       (entries[0] as { price_ils: string }).price_ils = "0.01";
     }).toThrow();
     expect(chainAnswer(ctx.deps.dataSets.live, "7290000066318").answer.prices[0]!.price_ils).not.toBe("0.01");
+  });
+
+  test("an answer held for the current data is found by its group and barcode: no keyed lookup (AnswerCache.get) on a hit", async () => {
+    const cache = ctx.deps.dataSets.live.answers.prices;
+    for (const query of ["barcode=7290000066318", "barcode=7290000066318&granularity=store", "barcode=7290000066318&city=חיפה"]) {
+      await get(ctx.app, `/api/v1/prices/?${query}`, key);
+      const keyed = spyOn(cache, "get");
+      const hits = cache.counts.hit;
+      const { status } = await get(ctx.app, `/api/v1/prices/?${query}`, key);
+      expect({ query, status, keyed: keyed.mock.calls.length, hits: cache.counts.hit - hits }).toEqual({ query, status: 200, keyed: 0, hits: 1 });
+      keyed.mockRestore();
+    }
   });
 });
