@@ -54,50 +54,34 @@ function isoNow(): string {
   return isoAt.text;
 }
 
-// stdout lines are gathered for up to FLUSH_MS (or FLUSH_BYTES) and written with one blocking write
+// stdout lines are batched for up to FLUSH_MS (or FLUSH_BYTES) and written with one blocking write
 // (like console.log, nothing is dropped when the reader is slow): under load one syscall serves
-// hundreds of request lines instead of one each. They are written as UTF-8 into one buffer, reused:
-// no string joining the lines, and no text and bytes of a quarter megabyte made at every flush
-// (large allocations the runtime maps, frees and maps again). Flushed at exit; a SIGKILL loses at
-// most FLUSH_MS of lines.
+// hundreds of request lines instead of one each. Flushed at exit; a SIGKILL loses at most
+// FLUSH_MS of lines.
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 256 * 1024;
-const pending = Buffer.allocUnsafeSlow(FLUSH_BYTES);
-let pendingBytes = 0;
+let batch = "";
 let scheduled = false;
 
 function toStdout(line: string): void {
-  // At most 3 UTF-8 bytes per UTF-16 unit, and the newline: a line that may not fit is not split.
-  const most = line.length * 3 + 1;
-  if (pendingBytes + most > FLUSH_BYTES) {
-    flushStdout();
-    if (most > FLUSH_BYTES) return writeStdout(Buffer.from(`${line}\n`), `${line}\n`);
-  }
-  pendingBytes += pending.write(line, pendingBytes);
-  pending[pendingBytes++] = 0x0a;
-  if (!scheduled) {
+  batch += line + "\n";
+  if (batch.length >= FLUSH_BYTES) flushStdout();
+  else if (!scheduled) {
     scheduled = true;
     setTimeout(flushStdout, FLUSH_MS).unref();
   }
 }
 
-/** Writes the lines gathered so far (called automatically; exported for tests and shutdown). */
+/** Writes the lines batched so far (called automatically; exported for tests and shutdown). */
 export function flushStdout(): void {
   scheduled = false;
-  if (pendingBytes === 0) return;
-  const bytes = pending.subarray(0, pendingBytes);
-  pendingBytes = 0;
-  writeStdout(bytes);
-}
-
-/** All of `bytes` to stdout; when that fails, what is left through console.log. */
-function writeStdout(bytes: Uint8Array, text?: string): void {
-  let written = 0;
+  if (batch === "") return;
+  const text = batch;
+  batch = "";
   try {
-    while (written < bytes.length) written += writeSync(1, bytes, written, bytes.length - written);
+    writeSync(1, text);
   } catch {
-    const rest = written === 0 && text !== undefined ? text : Buffer.from(bytes.buffer, bytes.byteOffset + written, bytes.length - written).toString("utf8");
-    console.log(rest.endsWith("\n") ? rest.slice(0, -1) : rest);
+    console.log(text.slice(0, -1));
   }
 }
 
