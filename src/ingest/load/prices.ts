@@ -3,6 +3,7 @@ import type { ProductCache } from "./products.ts";
 import type { PriceRows } from "./price-rows.ts";
 import { BatchInsert } from "./batch.ts";
 import type { HistoryBuffer } from "./history.ts";
+import { StoreRowsMemo, type StoreRows } from "./store-rows.ts";
 
 export interface PriceOptions {
   /** PriceFull: items absent from the file are no longer sold there (removed, history NULL). */
@@ -75,6 +76,8 @@ export class PriceStatements {
    * a run (generic-products.ts), never published, so a complete PriceFull does not remove them.
    */
   readonly generic: Set<number>;
+  /** Stores whose current rows this run knows whole (their next file reads no table row). */
+  readonly known = new StoreRowsMemo();
 
   constructor(db: Database) {
     this.storeRows = db.prepare(
@@ -96,12 +99,6 @@ export class PriceStatements {
   }
 }
 
-/** A store's current rows, ascending by product id. */
-interface Existing {
-  ids: number[];
-  prices: number[];
-  allows: number[];
-}
 
 // Below this many items a delta file looks its rows up one by one instead of reading the store.
 const POINT_LOOKUP_LIMIT = 200;
@@ -175,16 +172,55 @@ function byProduct(
   return { ids, at, count, conflicting, notLast };
 }
 
-function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, count: number, wholeStore: boolean): Existing {
+function keepRow(rows: StoreRows, id: number, price: number, allow: number): void {
+  rows.ids.push(id);
+  rows.prices.push(price);
+  rows.allows.push(allow);
+}
+
+/** `rows` with new items (id, price, allow triples, ascending by id, none already in `rows`) merged in. */
+function mergeAdded(rows: StoreRows, added: number[]): StoreRows {
+  const m = added.length / 3;
+  if (m <= 32) {
+    // A delta's few new items: each put in its place (a native move of the rows after it).
+    let from = 0;
+    for (let a = 0; a < m; a++) {
+      const id = added[a * 3]!;
+      let lo = from;
+      let hi = rows.ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (rows.ids[mid]! < id) lo = mid + 1;
+        else hi = mid;
+      }
+      rows.ids.splice(lo, 0, id);
+      rows.prices.splice(lo, 0, added[a * 3 + 1]!);
+      rows.allows.splice(lo, 0, added[a * 3 + 2]!);
+      from = lo + 1;
+    }
+    return rows;
+  }
+  const out: StoreRows = { ids: [], prices: [], allows: [] };
+  let a = 0;
+  for (let r = 0; r < rows.ids.length; r++) {
+    for (; a < m && added[a * 3]! < rows.ids[r]!; a++) keepRow(out, added[a * 3]!, added[a * 3 + 1]!, added[a * 3 + 2]!);
+    keepRow(out, rows.ids[r]!, rows.prices[r]!, rows.allows[r]!);
+  }
+  for (; a < m; a++) keepRow(out, added[a * 3]!, added[a * 3 + 1]!, added[a * 3 + 2]!);
+  return out;
+}
+
+/** The store's current rows: all of them, or those of the file's `ids` one by one. */
+function readExisting(st: PriceStatements, storeId: number, ids: Float64Array, count: number, wholeStore: boolean): StoreRows {
   if (wholeStore) {
     const row = st.storeRows.get(storeId) as { ids: string; prices: string; allows: string };
-    const existing: Existing = { ids: JSON.parse(row.ids), prices: JSON.parse(row.prices), allows: JSON.parse(row.allows) };
+    const existing: StoreRows = { ids: JSON.parse(row.ids), prices: JSON.parse(row.prices), allows: JSON.parse(row.allows) };
     for (let e = 1; e < existing.ids.length; e++) {
       if (existing.ids[e]! <= existing.ids[e - 1]!) throw new Error("price_current rows of a store not in product order");
     }
     return existing;
   }
-  const existing: Existing = { ids: [], prices: [], allows: [] };
+  const existing: StoreRows = { ids: [], prices: [], allows: [] };
   for (let k = 0; k < count; k++) {
     const row = st.oneRow.values(storeId, ids[k]!)[0] as [number, number] | undefined;
     if (!row) continue;
@@ -225,7 +261,14 @@ export function loadPrices(
   // The row that counts describes the product too (the cache took the last row's description).
   for (const i of notLast) products.upsert(rows, i, chainId, time, timeMs);
 
-  const existing = readExisting(st, storeId, ids, count, options.replace || count > POINT_LOOKUP_LIMIT);
+  const held = st.known.get(storeId);
+  const whole = held !== undefined || options.replace || count > POINT_LOOKUP_LIMIT;
+  const existing = held ?? readExisting(st, storeId, ids, count, whole);
+  // With all of the store's rows at hand, its rows after this file are kept for its next file: a
+  // complete PriceFull's are built as they are walked; other files change the rows in place, and
+  // their new items are merged in at the end.
+  const next: StoreRows | null = whole && options.replace ? { ids: [], prices: [], allows: [] } : null;
+  const added: number[] | null = whole && !options.replace ? [] : null;
   const exIds = existing.ids;
   const exCount = exIds.length;
   const timeId = history.timeId(time);
@@ -237,18 +280,32 @@ export function loadPrices(
   for (let k = 0; k < count; k++) {
     const id = ids[k]!;
     const i = at[k]!;
-    while (e < exCount && exIds[e]! < id) gone.push(exIds[e++]!);
+    if (options.replace) {
+      for (; e < exCount && exIds[e]! < id; e++) {
+        gone.push(exIds[e]!);
+        // A complete PriceFull removes the rows it does not list, but not generic products'.
+        if (next && st.generic.has(exIds[e]!)) keepRow(next, exIds[e]!, existing.prices[e]!, existing.allows[e]!);
+      }
+    } else {
+      while (e < exCount && exIds[e]! < id) e++;
+    }
     const price = rows.price(i);
     const allow = rows.allowDiscount(i) ? 1 : 0;
+    if (next) keepRow(next, id, price, allow);
     if (e >= exCount || exIds[e] !== id) {
       st.insert.add(storeId, id, price, rows.updatedAt(i) ?? time, allow);
       history.addAt(id, storeId, timeId, price);
       st.touched.add(id);
+      added?.push(id, price, allow);
       inserted++;
       continue;
     }
     const oldPrice = existing.prices[e]!;
     const oldAllow = existing.allows[e]!;
+    if (added) {
+      existing.prices[e] = price;
+      existing.allows[e] = allow;
+    }
     e++;
     if (oldPrice !== price) {
       st.changes.add(storeId, id, price, rows.updatedAt(i) ?? time, allow);
@@ -262,7 +319,12 @@ export function loadPrices(
       unchanged++;
     }
   }
-  while (e < exCount) gone.push(exIds[e++]!);
+  if (options.replace) {
+    for (; e < exCount; e++) {
+      gone.push(exIds[e]!);
+      if (next && st.generic.has(exIds[e]!)) keepRow(next, exIds[e]!, existing.prices[e]!, existing.allows[e]!);
+    }
+  }
   st.insert.flush();
   st.changes.flush();
 
@@ -276,5 +338,8 @@ export function loadPrices(
     }
     removed = st.generic.size > 0 ? gone.filter((id) => !st.generic.has(id)).length : gone.length;
   }
+  if (next) st.known.keep(storeId, next);
+  else if (added) st.known.keep(storeId, added.length === 0 ? existing : mergeAdded(existing, added));
+  else st.known.forget(storeId);
   return { rows: n, inserted, changed, unchanged, removed, duplicates, conflicting };
 }

@@ -184,6 +184,7 @@ export class LoadSession {
       this.history.truncate(historyMark);
       this.prices.insert.discard();
       this.prices.changes.discard();
+      this.prices.known.clear();
       this.products.rollbackFile();
       this.stores.clear();
       this.promos.clear();

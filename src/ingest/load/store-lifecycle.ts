@@ -77,6 +77,7 @@ export function closeMissingStores(
       run.prices.touched.add(productId);
     }
     dropPrices.run(store.id);
+    run.prices.known.forget(store.id);
     for (const [list] of lists.values(store.id) as [number][]) run.promos.released.add(list);
     dropLinks.run(store.id);
   }

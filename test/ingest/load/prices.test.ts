@@ -96,6 +96,39 @@ describe("PriceFull and Price", () => {
   });
 });
 
+describe("a store's files in one run", () => {
+  // Within a run a store's rows after each file are kept in memory for its next file: the result
+  // must be what loading each file in a run of its own (reading the table) gives.
+  test("full, deltas, a full that removes, an AllowDiscount change, a cut full and a big delta: the same as one run per file", () => {
+    const D = gtin(4), E = gtin(5);
+    const big = Array.from({ length: 250 }, (_, k) => item(gtin(100 + k), 1000 + k));
+    const inputs = [
+      pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 500), item(B, 700), item(C, 900)]),
+      pricesInput("price", RAMI_LEVY, "1", at(20, 9), [item(B, 650), item(D, 300)]),
+      pricesInput("pricefull", RAMI_LEVY, "2", at(20, 10), [item(A, 510)]),
+      pricesInput("price", RAMI_LEVY, "1", at(20, 11), [item(B, 650, { allowDiscount: false }), item(A, 480)]),
+      pricesInput("pricefull", RAMI_LEVY, "1", at(21), [item(A, 480), item(C, 950), item(E, 120)]),
+      pricesInput("pricefull", RAMI_LEVY, "1", at(21, 8), [item(A, 470)], { partial: true }),
+      pricesInput("price", RAMI_LEVY, "1", at(21, 9), big),
+      pricesInput("price", RAMI_LEVY, "1", at(21, 10), [item(B, 99), ...big.slice(0, 3).map((row) => ({ ...row, price: row.price + 1 }))]),
+      pricesInput("pricefull", RAMI_LEVY, "1", at(22), [item(C, 950), ...big.slice(10, 20)]),
+      pricesInput("price", RAMI_LEVY, "2", at(22, 9), [item(A, 520), item(E, 130)]),
+    ];
+    const dump = (db: ReturnType<typeof freshDb>) => [
+      db.query("SELECT store_id, product_id, price, updated_at, allow_discount FROM price_current ORDER BY store_id, product_id").values(),
+      db.query("SELECT product_id, store_id, valid_from, price FROM price_history ORDER BY product_id, store_id, valid_from").values(),
+    ];
+    const together = freshDb();
+    const { outcomes } = runInputs(together, inputs);
+    const apart = freshDb();
+    const one = inputs.map((input) => runInputs(apart, [input]).outcomes[0]!);
+    expect(outcomes.map((o) => o.counts)).toEqual(one.map((o) => o.counts));
+    expect(dump(together)).toEqual(dump(apart));
+    expect(storePrices(together, RAMI_LEVY, "1")[B]).toBeUndefined();
+    expect(count(together, "SELECT count(*) AS n FROM price_current")).toBe(11 + 2);
+  });
+});
+
 describe("products", () => {
   test("leading zeros are not significant: one product for 0-padded and plain barcodes", () => {
     const db = freshDb();
