@@ -3,6 +3,7 @@ import { bestName } from "../../identity/names.ts";
 import { detach } from "./detach.ts";
 import type { PriceRows } from "./price-rows.ts";
 import type { Classifier } from "./classifier.ts";
+import { BatchInsert } from "./batch.ts";
 
 interface NameNote {
   /** productHash of the description the chain published (NaN: not computed ahead). */
@@ -79,6 +80,20 @@ export class ChainNames {
        RETURNING product_id`,
     );
     const changed = new Set<number>();
+    if (!db.query("SELECT 1 FROM product_names LIMIT 1").get()) {
+      // A first import: every note is a new row. Written in key order (the table's), in batches.
+      const keys = Float64Array.from(this.notes.keys()).sort();
+      const insert = new BatchInsert(db, "INSERT INTO product_names (product_id, chain_id, name, manufacturer) VALUES", 4);
+      for (const key of keys) {
+        const note = this.notes.get(key)!;
+        const productId = Math.floor(key / CHAIN_SLOTS);
+        insert.add(productId, key % CHAIN_SLOTS, note.name, note.manufacturer);
+        changed.add(productId);
+      }
+      insert.flush();
+      this.notes.clear();
+      return chooseNames(db, changed, classify);
+    }
     let chunk: [number, number, string, string | null][] = [];
     const write = () => {
       for (const [id] of upsert.values(JSON.stringify(chunk)) as [number][]) changed.add(id);
