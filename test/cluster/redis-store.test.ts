@@ -37,6 +37,31 @@ describeRedis("BunRedisStore", () => {
     expect(await within(SETTLE_MS, () => store.send("PING", []).then((r) => r === "PONG", () => false))).toBe(true);
   });
 
+  test("the timeout counts from the sending: a call followed by a stall of this thread longer than the timeout is still answered", async () => {
+    const store = newStore(300);
+    expect(await store.send("PING", [])).toBe("PONG");
+    // The thread busy right after the call, in the same turn of the event loop (a cold answer or a
+    // snapshot switch on a loaded machine): the command is written only after it; Redis is fine.
+    const call = store.send("PING", []);
+    // A few hops of the microtask queue (the store's own awaits before it sends), still this turn.
+    for (let hop = 0; hop < 10; hop++) await null;
+    const until = performance.now() + 900;
+    while (performance.now() < until);
+    expect(await call).toBe("PONG");
+    // And a stall in a later turn, once the command was written and the clock started: the answer
+    // waiting on the socket is read before the expired timer fires (what the fix relies on).
+    const later = store.send("PING", []);
+    for (let hop = 0; hop < 10; hop++) await null;
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const end = performance.now() + 900;
+        while (performance.now() < end);
+        resolve();
+      }),
+    );
+    expect(await later).toBe("PONG");
+  });
+
   test("a subscriber hears messages, reports the gap of a restart, and hears messages after it", async () => {
     const listener = newStore();
     const publisher = newStore();

@@ -102,13 +102,20 @@ export class BunRedisStore implements SharedStore {
   }
 
   /**
-   * A call's answer, or StoreUnavailable after timeoutMs. A lost connection replaces the client;
-   * a slow answer does not (the other calls on the connection may still be answered).
+   * A call's answer, or StoreUnavailable when Redis has not answered it within timeoutMs of its
+   * sending. Bun writes the commands a turn of the event loop queued once that turn's JavaScript
+   * has run, so the clock starts at the next turn: a long synchronous stretch on this thread right
+   * after the call (a cold answer, a snapshot switch — seconds on a loaded machine) delays the
+   * sending and is not Redis failing to answer. A lost connection replaces the client; a slow
+   * answer does not (the other calls on the connection may still be answered).
    */
   private async bounded<T>(client: RedisClient, call: Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let sent: ReturnType<typeof setImmediate> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailable(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      sent = setImmediate(() => {
+        timer = setTimeout(() => reject(new StoreUnavailable(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      });
     });
     try {
       return await Promise.race([call, timeout]);
@@ -122,6 +129,7 @@ export class BunRedisStore implements SharedStore {
       this.fail(client);
       throw new StoreUnavailable(`Redis: ${(error as Error).message}`);
     } finally {
+      clearImmediate(sent);
       clearTimeout(timer);
       call.catch(() => undefined);
     }
