@@ -13,6 +13,7 @@ export const WORKER_ENTRYPOINTS = [
   "alerts/evaluation-worker.ts",
   "alerts/delivery-thread.ts",
   "cluster/snapshot-worker.ts",
+  "cluster/snapshot-check-worker.ts",
 ] as const;
 
 export type WorkerEntrypoint = (typeof WORKER_ENTRYPOINTS)[number];

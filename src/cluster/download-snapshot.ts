@@ -1,7 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { open, rm, stat } from "node:fs/promises";
 import { clusterAuthorization } from "./cluster-secret.ts";
-import { openCheckedSnapshot, sha256File } from "./snapshot-file.ts";
+import { checkSnapshotOffThread } from "./snapshot-check.ts";
+import { openSnapshot, sha256File } from "./snapshot-file.ts";
 import { snapshotFilePath } from "./snapshot-routes.ts";
 import { SnapshotManifestSchema, type SnapshotManifest, type SnapshotStore } from "./snapshot-store.ts";
 
@@ -52,7 +53,7 @@ export interface DownloadOptions {
 /**
  * Downloads a snapshot into a temporary file, never past the manifest's size (and never one
  * announcing more than `maxBytes`), resuming after a broken connection; then checks its size,
- * SHA-256 and `PRAGMA quick_check` and publishes it in the replica's store. Returns it opened
+ * SHA-256 and `PRAGMA quick_check` (in a worker thread) and publishes it in the replica's store. Returns it opened
  * read-only. A file failing a check is deleted and SnapshotRefused thrown: the caller keeps
  * serving what it served.
  */
@@ -77,12 +78,12 @@ export async function downloadSnapshot(options: DownloadOptions): Promise<Databa
     const sha256 = await sha256File(temporary);
     if (sha256 !== manifest.sha256) throw new SnapshotRefused(`snapshot v${manifest.data_version}: SHA-256 mismatch`);
     try {
-      openCheckedSnapshot(temporary, manifest.data_version).close();
+      await checkSnapshotOffThread({ path: temporary, expectedVersion: manifest.data_version });
     } catch (error) {
       throw new SnapshotRefused(`snapshot v${manifest.data_version}: ${(error as Error).message}`);
     }
     store.publish(temporary, manifest);
-    return openCheckedSnapshot(store.filePath(manifest.data_version), manifest.data_version);
+    return openSnapshot(store.filePath(manifest.data_version));
   } finally {
     await rm(temporary, { force: true });
   }

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { downloadSnapshot, fetchLatestManifest, type PrimaryEndpoint } from "./download-snapshot.ts";
-import { openCheckedSnapshot, sha256File } from "./snapshot-file.ts";
+import { openSnapshot, sha256File } from "./snapshot-file.ts";
 import type { SnapshotManifest, SnapshotStore } from "./snapshot-store.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
@@ -81,7 +81,7 @@ export class ReplicaFollower {
       try {
         const path = store.filePath(manifest.data_version);
         if ((await sha256File(path)) !== manifest.sha256) throw new Error("SHA-256 mismatch");
-        await this.switchTo(openCheckedSnapshot(path, manifest.data_version), manifest);
+        await this.switchTo(openSnapshot(path), manifest);
         info("replica: serving the local snapshot", { data_version: manifest.data_version });
         return;
       } catch (e) {

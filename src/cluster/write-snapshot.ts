@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { statSync, rmSync } from "node:fs";
-import { openCheckedSnapshot, readMeta, sha256File } from "./snapshot-file.ts";
+import { checkSnapshotFile, readMeta, sha256File } from "./snapshot-file.ts";
 import { SnapshotStore, type SnapshotManifest } from "./snapshot-store.ts";
 
 export interface SnapshotJob {
@@ -35,9 +35,7 @@ export async function writeSnapshot(job: SnapshotJob): Promise<SnapshotResult> {
     // VACUUM INTO reads in one transaction: the copy is consistent, and its own meta rows say
     // which data version it holds (an import committed after the check above may be in it).
     source.run("VACUUM INTO ?", [temporary]);
-    const copy = openCheckedSnapshot(temporary);
-    const meta = readMeta(copy);
-    copy.close();
+    const meta = checkSnapshotFile(temporary);
     const manifest: SnapshotManifest = {
       data_version: meta.version,
       data_updated_at: meta.updatedAt,

@@ -77,7 +77,11 @@ describeRedis("keys through Redis", () => {
   test("Redis unreachable: the lookup fails with 503 service_unavailable, not a hang", async () => {
     const lookup = new SharedKeyLookup(new BunRedisStore("redis://127.0.0.1:1", { timeoutMs: 200 }));
     // Bounded by the store's 200 ms timeout, never a hang (the test's timeout would catch one).
-    expect(await lookup.lookup("sk_live_abcdefabcdefabcdefabcdefabcdefab").catch((e) => e)).toMatchObject({ code: "service_unavailable", status: 503 });
+    const refused = await lookup.lookup("sk_live_abcdefabcdefabcdefabcdefabcdefab").catch((e) => e);
+    expect(refused).toMatchObject({ code: "service_unavailable", status: 503 });
+    // The cause is kept for the request's log line (error_reason), and not told to the client.
+    expect(refused.options.reason).toMatch(/Redis/);
+    expect(refused.message).not.toContain(refused.options.reason);
   });
 });
 

@@ -49,7 +49,13 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     detail: string,
-    readonly options: { param?: string; headers?: Record<string, string>; extensions?: ProblemExtensions } = {},
+    readonly options: {
+      param?: string;
+      headers?: Record<string, string>;
+      extensions?: ProblemExtensions;
+      /** Why, for the request's log line only (`error_reason`); never in the answer. */
+      reason?: string;
+    } = {},
   ) {
     super(detail);
     this.name = "ApiError";

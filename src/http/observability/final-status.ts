@@ -29,3 +29,8 @@ export function finalStatus(ctx: EndedRequest, hasOtherMethods: () => boolean): 
 export function errorCode(ctx: EndedRequest): string | null {
   return ctx.error instanceof ApiError ? ctx.error.code : null;
 }
+
+/** The reason an error carries for the log (e.g. why Redis was unavailable), if any. */
+export function errorReason(ctx: EndedRequest): string | null {
+  return ctx.error instanceof ApiError ? (ctx.error.options.reason ?? null) : null;
+}

@@ -5,7 +5,7 @@ import { requestState } from "../request/request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
-import { errorCode, finalStatus, type EndedRequest } from "./final-status.ts";
+import { errorCode, errorReason, finalStatus, type EndedRequest } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import type { RouteTable } from "../routes.ts";
@@ -92,7 +92,11 @@ export class RequestObserver {
       key_prefix: state.access?.keyPrefix ?? null,
       client: state.internal?.client ?? rememberedClient(request) ?? requestClient(request, null, this.trustProxy),
     };
-    if (code) line.error_code = code;
+    if (code) {
+      line.error_code = code;
+      const reason = errorReason(ctx);
+      if (reason) line.error_reason = reason;
+    }
     if (state.internal) {
       line.via = state.internal.via;
       line.tool = state.internal.tool;

@@ -10,6 +10,8 @@ export interface RequestLine {
   key_prefix: string | null;
   client: string;
   error_code?: string;
+  /** What the server knows of an error's cause and the client is not told (e.g. "Redis did not answer within 1000 ms"). */
+  error_reason?: string;
   /** For an API call made by an MCP tool: `mcp`, the tool, and the /mcp request it was made for. */
   via?: "mcp";
   tool?: string;

@@ -4,6 +4,9 @@ import { Fixture } from "../../helpers/fixture.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { log } from "../../../src/log.ts";
+import { RequestObserver } from "../../../src/http/observability/plugin.ts";
+import { RouteTable } from "../../../src/http/routes.ts";
+import { ApiError, problemBody } from "../../../src/http/encoding/problem.ts";
 
 /** Parses Prometheus text into `name{labels}` → value. */
 function parse(text: string): Map<string, number> {
@@ -199,6 +202,25 @@ describe("request log", () => {
       await get(proxied.app, "/healthz", { "x-forwarded-for": "203.0.113.7" });
       await settle();
       expect(lines.find((l) => l.msg === "request" && l.route === "/healthz")).toMatchObject({ route: "/healthz", status: 200, client: "203.0.113.7", key_prefix: null });
+    } finally {
+      info.mockRestore();
+    }
+  });
+});
+
+describe("request log: an error's reason", () => {
+  test("the reason an error carries (why Redis was unavailable) is on its log line and not in the answer", () => {
+    const observer = new RequestObserver(new RouteTable(() => [], []), false);
+    const lines: Record<string, unknown>[] = [];
+    const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
+    try {
+      const request = new Request("http://localhost/api/v1/prices/?barcode=7290000066318");
+      const error = new ApiError("service_unavailable", "Keys and usage counters are unreachable for a moment; retry shortly.", { reason: "Redis did not answer within 1000 ms" });
+      observer.started(request, null);
+      observer.ended(request, "/api/v1/prices/", { set: { status: 503 }, error, code: "service_unavailable" });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ msg: "request", route: "/api/v1/prices", status: 503, error_code: "service_unavailable", error_reason: "Redis did not answer within 1000 ms" });
+      expect(JSON.stringify(problemBody(error, "req_1"))).not.toContain("Redis");
     } finally {
       info.mockRestore();
     }

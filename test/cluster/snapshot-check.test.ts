@@ -1,0 +1,46 @@
+/**
+ * A downloaded snapshot is checked (`PRAGMA quick_check`, its data version) in a worker thread: the
+ * replica's serving thread keeps answering while a multi-GB file's pages are read.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkSnapshotOffThread } from "../../src/cluster/snapshot-check.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "mehir-snapshot-check-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function snapshotAt(version: number): string {
+  const path = join(dir, `v${version}.sqlite`);
+  const db = new Database(path, { create: true });
+  db.run("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)");
+  db.run("INSERT INTO meta VALUES ('data_version', ?), ('source', 'demo')", [String(version)]);
+  db.close();
+  return path;
+}
+
+describe("checkSnapshotOffThread", () => {
+  test("passes a sound file holding the expected data version", async () => {
+    expect(await checkSnapshotOffThread({ path: snapshotAt(3), expectedVersion: 3 })).toBeUndefined();
+  });
+
+  test("refuses another data version, and a file that is not a database, with the reason", async () => {
+    const path = snapshotAt(5);
+    await expect(checkSnapshotOffThread({ path, expectedVersion: 6 })).rejects.toThrow("holds data version 5, expected 6");
+    const garbage = join(dir, "garbage.sqlite");
+    writeFileSync(garbage, crypto.getRandomValues(new Uint8Array(64 * 1024)));
+    await expect(checkSnapshotOffThread({ path: garbage, expectedVersion: 1 })).rejects.toThrow(/not a database|quick_check/);
+  });
+
+  test("runs off the calling thread: the caller's next turn comes before the check's answer", async () => {
+    const order: string[] = [];
+    const checked = checkSnapshotOffThread({ path: snapshotAt(7), expectedVersion: 7 }).then(() => void order.push("checked"));
+    // A check made on this thread would have finished before the call returned, and its answer
+    // would come first (a microtask runs before the next turn).
+    await new Promise<void>((resolve) => setImmediate(() => resolve(void order.push("next turn"))));
+    await checked;
+    expect(order).toEqual(["next turn", "checked"]);
+  });
+});
