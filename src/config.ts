@@ -49,7 +49,7 @@ export const SettingsSchema = z.object({
   importPriority: z
     .enum(["idle", "low", "normal"])
     .default("idle")
-    .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (nice 10) or normal; the first start's demo import, with nothing served yet, runs at normal"),
+    .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (10 steps nicer than the server: nice 10 from 0) or normal; the first start's demo import, with nothing served yet, runs at normal"),
   exports: onOff.default(true).describe("Write a dated bulk export (gzipped CSVs) of the data after each import (on/off)"),
   exportDays: z.coerce.number().int().min(1).max(366).default(30).describe("Days of daily exports kept; older ones are deleted"),
   role: z

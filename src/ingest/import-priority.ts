@@ -1,8 +1,9 @@
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
 /**
  * How imports share the CPU with serving: `idle` (default) runs the import only on CPU time
- * nothing else wants (Linux SCHED_IDLE), `low` at niceness 10, `normal` as any thread. On a
+ * nothing else wants (Linux SCHED_IDLE), `low` 10 steps nicer than the thread it starts on (niceness
+ * 10 for a process started at 0; a process run under `nice` stays above its import), `normal` as any thread. On a
  * 2-core machine an import at normal priority — or even at niceness 10 — made a busy server
  * fall hundreds of milliseconds behind; under SCHED_IDLE it kept its latency.
  */
@@ -11,7 +12,9 @@ export type ImportPriority = "idle" | "low" | "normal";
 export const IMPORT_PRIORITIES: readonly ImportPriority[] = ["idle", "low", "normal"];
 
 const SCHED_IDLE = 5;
-const LOW_NICENESS = 10;
+/** How much nicer than the thread it starts on a `low` import runs. */
+const LOW_NICENESS_STEPS = 10;
+const NICEST = 19;
 
 /** sched_setscheduler(0, SCHED_IDLE) through libc; false when the platform has no such call. */
 function scheduleIdle(): boolean {
@@ -42,7 +45,7 @@ export function runAtImportPriority(priority: ImportPriority = "idle"): void {
   if (priority === "normal") return;
   if (priority === "idle" && scheduleIdle()) return;
   try {
-    setPriority(priority === "idle" ? 19 : LOW_NICENESS);
+    setPriority(priority === "idle" ? NICEST : Math.min(NICEST, getPriority() + LOW_NICENESS_STEPS));
   } catch {
     // Not permitted here: keep the current priority.
   }
