@@ -48,6 +48,21 @@ function demoLogFigures(logText: string) {
   };
 }
 
+/**
+ * Waits until the server's log holds a line for each of `msgs` (its lines are written in batches,
+ * and readiness can be seen before the import's own "imported" line, sent after its report and checkpoint).
+ */
+async function untilLogged(logPath: string, msgs: string[], timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = readFileSync(logPath, "utf8");
+    const missing = msgs.filter((msg) => !text.includes(`"msg":${JSON.stringify(msg)}`));
+    if (missing.length === 0) return text;
+    if (Date.now() > deadline) throw new Error(`the server did not log ${missing.join(", ")} within ${timeoutMs / 1000} s`);
+    await Bun.sleep(50);
+  }
+}
+
 async function untilReady(url: string, deadline: number): Promise<void> {
   for (;;) {
     try {
@@ -130,9 +145,9 @@ try {
   const readyz = summarize(probes.readyz);
   const slowestProbe = Math.max(healthz.max, readyz.max);
   const serverCpuMs = cpuSeconds(server.pid) * 1000;
-  await server.stop();
   const busyDuring = machineBusySeconds() - busyBefore;
-  const first = demoLogFigures(readFileSync(join(LOG_DIR, "api.log"), "utf8"));
+  const logged = await untilLogged(join(LOG_DIR, "api.log"), ["demo: files written", "demo: imported", "search index built"], 60_000).finally(() => server.stop());
+  const first = demoLogFigures(logged);
   const others = (busyDuring - serverCpuMs / 1000) / (firstTotal / 1000);
   say(`generated ${first.files} files in ${s(first.generateMs)} s, imported ${n(first.priceRows)} price rows in ${s(first.importMs)} s (${first.status}), ready after ${s(firstTotal)} s`);
 

@@ -47,6 +47,8 @@ export function startDataSource(deps: DataSourceDeps): RunningDataSource {
       dataDir: deps.settings.dataDir,
       source: "demo",
       log: deps.info,
+      // Served from the commit on, not from the next poll (up to a second later).
+      onCommitted: () => void deps.data.refresh(),
       // No importPriority: nothing is served before the demo is in, so its import runs at normal priority.
       ...deps.demo,
     })

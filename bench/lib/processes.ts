@@ -32,6 +32,8 @@ async function startChild(name: string, script: string, args: string[], env: Rec
   const ready = join(LOG_DIR, `${name}-${process.pid}.ready`);
   rmSync(ready, { force: true });
   const log = join(LOG_DIR, `${name}.log`);
+  // Bun.file as stdout does not truncate: a shorter run would leave the previous run's last lines behind.
+  rmSync(log, { force: true });
   // BENCH_PROFILE=DIR: CPU profile of the server children, as Markdown (see `bun --cpu-prof-md`);
   // with BENCH_PROFILE_FORMAT=json a Chrome .cpuprofile instead (it keeps the timeline).
   const format = process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md";

@@ -31,6 +31,11 @@ export interface EnsureDemoOptions {
   importer?: "worker" | "inline";
   log?: (msg: string, fields?: Record<string, unknown>) => void;
   /**
+   * Called as soon as the import's transaction is committed, before its report and WAL checkpoint
+   * (a server refreshes its data state here instead of at its next poll, up to a second later).
+   */
+  onCommitted?: () => void;
+  /**
    * CPU priority of the worker's import. Default normal: on a first start no data is served
    * yet, so there is nothing for MEHIR_IMPORT_PRIORITY's idle default to protect, and an idle
    * import on a busy machine waits behind everything else (minutes instead of seconds).
@@ -77,8 +82,8 @@ export async function ensureDemoData(options: EnsureDemoOptions): Promise<Ensure
   log("demo: files written", { files: demo.files, bytes: demo.bytes, price_rows: demo.rows.prices, ms: demo.millis });
 
   const report = importer
-    ? await importer.run({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", fileReports: "problems", onProgress: importProgressLogger("demo", log) })
-    : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined });
+    ? await importer.run({ dbPath: filename, paths: [outDir], origin: "demo", source: "demo", registry: options.registry.chains, priority: options.importPriority ?? "normal", fileReports: "problems", onProgress: importProgressLogger("demo", log), onCommitted: options.onCommitted })
+    : await importPaths({ db: options.db, registry: options.registry, paths: [outDir], origin: "demo", source: "demo", now: options.now ? () => options.now! : undefined, onCommitted: options.onCommitted });
   log("demo: imported", { status: report.status, files: report.totals.files, rows: report.totals.rows, ms: report.durationMs, data_version: report.dataVersion });
   return { generated: true, report: { demo, import: report } };
 }

@@ -30,6 +30,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       maxFileBytes: request.maxFileBytes,
       replaceSource: request.replaceSource,
       onProgress: (done, total, file) => reply({ kind: "progress", done, total, file }),
+      onCommitted: (dataVersion) => reply({ kind: "committed", dataVersion }),
     });
     const files = request.fileReports === "problems" ? report.files.filter((file) => file.status !== "ok") : report.files;
     reply({ kind: "done", report: { ...report, files } });

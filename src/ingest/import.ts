@@ -31,6 +31,11 @@ export interface ImportOptions {
   source: "demo" | "live";
   now?: () => Date;
   onProgress?: (done: number, total: number, file: string) => void;
+  /**
+   * Called once the run's transaction is committed (its data visible to every connection), before
+   * the run's report is written and the log checkpointed: a server can serve the new data at once.
+   */
+  onCommitted?: (dataVersion: number) => void;
   /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
   maxFileBytes?: number;
   /** Largest total of the entries of one `.zip` archive holding several files (default 8 GiB). */
@@ -154,6 +159,7 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
     // Entries of expanded zip archives were written out for this run only.
     for (const folder of temporary) await rm(folder, { recursive: true, force: true });
   }
+  if (dataVersion !== null) options.onCommitted?.(dataVersion);
 
   const totals = totalsOf(files);
   const status: ImportReport["status"] =

@@ -4,6 +4,8 @@ import { workerSpecifier } from "../workers.ts";
 
 export interface WorkerImportOptions extends WorkerRequest {
   onProgress?: (done: number, total: number, file: string) => void;
+  /** The run's data is committed and visible (its report and checkpoint still to come): e.g. `DataState.refresh()`. */
+  onCommitted?: (dataVersion: number) => void;
 }
 
 /**
@@ -11,7 +13,8 @@ export interface WorkerImportOptions extends WorkerRequest {
  * `<data-dir>/prices.sqlite`), so the calling thread — e.g. `serve` answering requests — never
  * blocks on parsing or writing. Resolves with the run's report; rejects only when the worker
  * itself fails (a run with bad files still resolves, with the files reported). The server
- * notices the new data through `DataState.refresh()` (meta.data_version).
+ * notices the new data through `DataState.refresh()` (meta.data_version): polled, or called
+ * from `onCommitted` as soon as the commit is made.
  *
  * In the compiled binary the worker must be bundled as an extra entrypoint:
  * `bun build --compile src/main.ts src/ingest/import-worker.ts`.
@@ -48,7 +51,7 @@ export function startImportWorker(): ImportWorker {
   return {
     terminate: () => worker.terminate(),
     run(options) {
-      const { onProgress, ...request } = options;
+      const { onProgress, onCommitted, ...request } = options;
       return new Promise<ImportReport>((resolve, reject) => {
         const finish = (settle: () => void) => {
           worker.terminate();
@@ -62,6 +65,7 @@ export function startImportWorker(): ImportWorker {
         worker.onmessage = (event: MessageEvent<WorkerReply>) => {
           const message = event.data;
           if (message.kind === "progress") onProgress?.(message.done, message.total, message.file);
+          else if (message.kind === "committed") onCommitted?.(message.dataVersion);
           else if (message.kind === "done") finish(() => resolve(message.report));
           else finish(() => reject(new Error(`import worker: ${message.message}`)));
         };

@@ -23,5 +23,7 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   | { kind: "progress"; done: number; total: number; file: string }
+  /** The run's transaction is committed (sent before its report is written and the log checkpointed). */
+  | { kind: "committed"; dataVersion: number }
   | { kind: "done"; report: ImportReport }
   | { kind: "error"; message: string };

@@ -204,6 +204,38 @@ describe("runImportInWorker", () => {
     expect(db.query("SELECT count(*) AS n FROM price_current").get()).toEqual({ n: day1.priceRows });
   });
 
+  test("onCommitted comes with the data committed and visible on another connection, before the run's report is written", async () => {
+    const { db, path } = freshFileDb();
+    const seen: { version: number; meta: unknown; prices: unknown; runs: unknown }[] = [];
+    const report = await runImportInWorker({
+      dbPath: path, paths: [join(root, "day1")], origin: "demo", source: "demo", priority: "normal",
+      onCommitted: (version) => seen.push({
+        version,
+        meta: db.query("SELECT value FROM meta WHERE key = 'data_version'").get(),
+        prices: db.query("SELECT count(*) AS n FROM price_current").get(),
+        runs: db.query("SELECT count(*) AS n FROM import_runs").get(),
+      }),
+    });
+    expect(report.status).toBe("ok");
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.version).toBe(report.dataVersion!);
+    expect(seen[0]!.meta).toEqual({ value: String(report.dataVersion) });
+    expect(seen[0]!.prices).toEqual({ n: day1.priceRows });
+    // Told before the run's report is saved: the data is what waits on nothing else.
+    expect(seen[0]!.runs).toEqual({ n: 0 });
+    expect(db.query("SELECT count(*) AS n FROM import_runs").get()).toEqual({ n: 1 });
+  });
+
+  test("onCommitted is not called for a run that commits nothing", async () => {
+    const { path } = freshFileDb();
+    const files = join(root, "no-files");
+    mkdirSync(files);
+    let called = 0;
+    const report = await runImportInWorker({ dbPath: path, paths: [files], origin: "demo", source: "demo", priority: "normal", onCommitted: () => called++ });
+    expect(report.status).toBe("failed");
+    expect(called).toBe(0);
+  });
+
   test("a worker started ahead runs later; fileReports: problems replies with only the files not imported as they were", async () => {
     const { db, path } = freshFileDb();
     const files = join(root, "day1-and-junk");
