@@ -46,6 +46,19 @@ describe("startDataSource, demo mode", () => {
     source.stop();
   }, 60_000);
 
+  test("the data state follows the demo at its import's commit, before the run's report (not at a later poll)", async () => {
+    const { deps, data, logs } = setup("demo");
+    const logsAtChange: string[][] = [];
+    data.onChange(() => logsAtChange.push([...logs]));
+    const source = startDataSource({ ...deps, fetchLive: async () => {} });
+    await source.ready;
+    expect(logsAtChange).toHaveLength(1);
+    expect(logsAtChange[0]).toContain("demo: files written");
+    expect(logsAtChange[0]).not.toContain("demo: imported");
+    expect(logs).toContain("demo: imported");
+    source.stop();
+  }, 60_000);
+
   test("a data dir with data is left alone", async () => {
     const { deps, data, db, logs } = setup("demo");
     bumpDataVersion(db.prices, "2026-11-20T05:00:00+02:00", "live");
