@@ -29,19 +29,27 @@ export interface ChainResult {
 }
 
 /**
- * Plans and writes the given chains, one after the other, into `<outDir>/<slug>/`. Each chain
- * draws from its own random stream, so the bytes do not depend on which chains run together
- * or in which thread.
+ * Writes chains of one demo run, one at a time, into `<outDir>/<slug>/`. The seed's catalog is
+ * built once per writer. Each chain draws from its own random stream, so the bytes do not
+ * depend on which chains one writer gets, in which order, or in which thread.
+ *
+ * @example const writer = new ChainWriter(run); const result = writer.write(chain);
  */
-export async function generateChains(chains: Chain[], run: DemoRun, onChain?: (result: ChainResult) => void): Promise<ChainResult[]> {
-  const seed = loadSeed();
-  const root = new Random(`mehir-demo:${run.seed}`);
-  const catalog: Catalog = buildCatalog(seed.products, root.fork("catalog"));
-  const results: ChainResult[] = [];
-  for (const chain of chains) {
-    const plan = planChain(chain, seed, catalog, new Date(run.now), run.months, run.scale, root.fork(`chain:${chain.slug}`));
+export class ChainWriter {
+  private readonly seed = loadSeed();
+  private readonly root: Random;
+  private readonly catalog: Catalog;
+
+  constructor(readonly run: DemoRun) {
+    this.root = new Random(`mehir-demo:${run.seed}`);
+    this.catalog = buildCatalog(this.seed.products, this.root.fork("catalog"));
+  }
+
+  write(chain: Chain): ChainResult {
+    const run = this.run;
+    const plan = planChain(chain, this.seed, this.catalog, new Date(run.now), run.months, run.scale, this.root.fork(`chain:${chain.slug}`));
     const output = writeChain(plan, join(run.outDir, chain.slug));
-    const result: ChainResult = {
+    return {
       slug: chain.slug,
       stores: plan.stores.length,
       files: output.files.length,
@@ -50,6 +58,15 @@ export async function generateChains(chains: Chain[], run: DemoRun, onChain?: (r
       from: instant(plan.timeline.storesStart).getTime(),
       to: instant(plan.history.steps.at(-1)!.time).getTime(),
     };
+  }
+}
+
+/** Plans and writes the given chains, one after the other, on this thread (see ChainWriter). */
+export async function generateChains(chains: Chain[], run: DemoRun, onChain?: (result: ChainResult) => void): Promise<ChainResult[]> {
+  const writer = new ChainWriter(run);
+  const results: ChainResult[] = [];
+  for (const chain of chains) {
+    const result = writer.write(chain);
     results.push(result);
     onChain?.(result);
     // Let timers and I/O run between chains.

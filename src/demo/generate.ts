@@ -1,7 +1,7 @@
 import type { Chain, Registry } from "../registry.ts";
 import { toIsraelIso } from "../time.ts";
 import { log as logger } from "../log.ts";
-import { generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
+import { ChainWriter, generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
 import type { GenerateReply, GenerateRequest } from "./generate-worker.ts";
 import { profileFor } from "./profiles.ts";
 import { seedStoreCount } from "./seed.ts";
@@ -53,8 +53,8 @@ export interface DemoReport {
 /**
  * Writes the demo dataset: for every active chain of the registry, the files it really
  * publishes (dialect, names, encoding, compression, quirks) for 24 months of history.
- * Inactive chains (stopped publishing) get none. Chains are independent, so a worker thread
- * can write half of them; the bytes are the same either way.
+ * Inactive chains (stopped publishing) get none. Chains are independent, so two threads share
+ * them (see generateShared); the bytes are the same either way.
  *
  * @example await generateDemo({ registry: loadRegistry(), outDir: "demo-files", seed: 1 })
  */
@@ -76,17 +76,7 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
   if (options.parallel === false || chains.length < 4) {
     results = await generateChains(chains, run, log);
   } else {
-    const [mine, theirs] = split(chains);
-    // A worker that cannot start (a binary built without its entrypoint) leaves its share to this
-    // thread — said in a warning, since the demo then takes twice as long and blocks this thread.
-    const here = (share: Chain[]) => generateChains(share, run, log);
-    const orHere = (share: Chain[]) => (error: Error) => {
-      logger.warn("demo: generate worker unavailable, generating its chains on this thread", { error: error.message });
-      return here(share);
-    };
-    const first = options.offThread ? inWorker(mine, run).catch(orHere(mine)) : here(mine);
-    const [a, b] = await Promise.all([first, inWorker(theirs, run).catch(orHere(theirs))]);
-    results = [...a, ...b];
+    results = await generateShared(chains, run, options.offThread === true, log);
   }
 
   const bySlug = new Map(results.map((r) => [r.slug, r]));
@@ -123,39 +113,98 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
   return report;
 }
 
-/** Two shares of about equal work (stores × assortment), alternating from the largest. */
-function split(chains: Chain[]): [Chain[], Chain[]] {
-  const weight = (c: Chain) => (seedStoreCount(c.slug) ?? 3) * (profileFor(c).assortment === "convenience" ? 0.4 : 1);
-  const sorted = [...chains].sort((a, b) => weight(b) - weight(a) || a.slug.localeCompare(b.slug));
-  const shares: [Chain[], Chain[]] = [[], []];
-  const load = [0, 0];
-  for (const chain of sorted) {
-    const i = load[0]! <= load[1]! ? 0 : 1;
-    shares[i].push(chain);
-    load[i] += weight(chain);
-  }
-  return shares;
-}
-
-function inWorker(chains: Chain[], run: DemoRun): Promise<ChainResult[]> {
-  if (chains.length === 0) return Promise.resolve([]);
-  return new Promise((resolve, reject) => {
-    let worker: Worker;
+/**
+ * Two threads write the chains, each taking the next one (largest first) as soon as it is free:
+ * both finish within about one small chain of each other, whatever a chain really costs. The
+ * threads are two workers, or one worker and this thread. A worker that cannot start or fails
+ * (a binary built without its entrypoint) leaves its chains to the other worker, or to this
+ * thread when neither works — said in a warning, since the demo then takes longer and may block
+ * this thread.
+ */
+async function generateShared(chains: Chain[], run: DemoRun, offThread: boolean, log: (r: ChainResult) => void): Promise<ChainResult[]> {
+  const queue = bySizeDescending(chains);
+  const results: ChainResult[] = [];
+  const workerThread = async () => {
+    let worker: GenerateThread;
     try {
-      worker = new Worker(workerSpecifier("demo/generate-worker.ts"));
+      worker = new GenerateThread();
     } catch (error) {
-      reject(error);
+      warnUnavailable(error as Error);
       return;
     }
-    worker.onmessage = (event: MessageEvent<GenerateReply>) => {
+    try {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        try {
+          results.push(await worker.write(chain, run));
+        } catch (error) {
+          // Its files are written again from the start, by another thread.
+          queue.unshift(chain);
+          warnUnavailable(error as Error);
+          return;
+        }
+        log(results.at(-1)!);
+      }
+    } finally {
       worker.terminate();
-      if (event.data.kind === "done") resolve(event.data.results);
-      else reject(new Error(`demo worker: ${event.data.message}`));
+    }
+  };
+  const thisThread = async () => {
+    let writer: ChainWriter | null = null;
+    for (let chain = queue.shift(); chain; chain = queue.shift()) {
+      writer ??= new ChainWriter(run);
+      results.push(writer.write(chain));
+      log(results.at(-1)!);
+      // Let timers and I/O run between chains.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
+  await Promise.all([offThread ? workerThread() : thisThread(), workerThread()]);
+  // What failed workers left.
+  if (queue.length > 0) await thisThread();
+  return results;
+}
+
+function warnUnavailable(error: Error): void {
+  logger.warn("demo: generate worker unavailable, its chains go to the other thread or this one", { error: error.message });
+}
+
+/** Largest first (stores × assortment), so the last chains handed out are the smallest. */
+function bySizeDescending(chains: Chain[]): Chain[] {
+  const weight = (c: Chain) => (seedStoreCount(c.slug) ?? 3) * (profileFor(c).assortment === "convenience" ? 0.4 : 1);
+  return [...chains].sort((a, b) => weight(b) - weight(a) || a.slug.localeCompare(b.slug));
+}
+
+/** A generate worker (src/demo/generate-worker.ts) writing one chain at a time. */
+class GenerateThread {
+  private readonly worker = new Worker(workerSpecifier("demo/generate-worker.ts"));
+  private pending: { resolve: (r: ChainResult) => void; reject: (e: Error) => void } | null = null;
+  /** An error the worker raised between two chains (its modules did not load): the next write fails with it. */
+  private failed: Error | null = null;
+
+  constructor() {
+    this.worker.onmessage = (event: MessageEvent<GenerateReply>) => {
+      const pending = this.pending;
+      this.pending = null;
+      if (event.data.kind === "done") pending?.resolve(event.data.result);
+      else pending?.reject(new Error(`demo worker: ${event.data.message}`));
     };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(`demo worker: ${event.message}`));
+    this.worker.onerror = (event) => {
+      const error = new Error(`demo worker: ${event.message}`);
+      if (this.pending) this.pending.reject(error);
+      else this.failed = error;
+      this.pending = null;
     };
-    worker.postMessage({ run, chains } satisfies GenerateRequest);
-  });
+  }
+
+  write(chain: Chain, run: DemoRun): Promise<ChainResult> {
+    return new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
+      this.pending = { resolve, reject };
+      this.worker.postMessage({ run, chain } satisfies GenerateRequest);
+    });
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+  }
 }
