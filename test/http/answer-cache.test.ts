@@ -279,3 +279,32 @@ describe("AnswerCache.heldAt (GET /prices/'s lookup by group and member)", () =>
     expect(cache.counts.hit).toBe(names.length);
   });
 });
+
+describe("AnswerCache.heldEntriesIn (the batch's lookups by group and member)", () => {
+  test("the cache's entries for the current data, counted as hits, with a derived value kept on the entry until it is replaced or the version changes", () => {
+    const budget = new ColdBudget(250, () => 0);
+    const fileUnder = (key: string) => (key.startsWith("g:") ? { group: "g", member: key.slice(2) } : undefined);
+    const cache = new AnswerCache<string>(100, budget, new Revalidator(budget), "test", fileUnder);
+    const { deps, state } = fakeDeps(v1);
+    let made = 0;
+    const compute = () => ({ value: `answer ${++made}`, validUntil: state.now + 10, weight: 1 });
+    const derive = (entry: { value: { value: string }; derived: unknown }) => (entry.derived ??= `derived from ${entry.value.value}`);
+    cache.get(deps, "g:7290000066318", compute);
+    cache.get(deps, "b", compute);
+    const held = cache.heldEntriesIn(deps, "g");
+    const entry = held("7290000066318")!;
+    expect(entry.value).toEqual({ value: "answer 1", snapshot: v1 });
+    expect(derive(entry)).toBe("derived from answer 1");
+    expect(held("7290000066318")!.derived).toBe("derived from answer 1"); // the same entry, its derived value kept
+    expect([held("b"), held("0"), cache.heldEntriesIn(deps, "other")("7290000066318")]).toEqual([undefined, undefined, undefined]);
+    expect(cache.counts).toEqual({ hit: 2, stale: 0, computed: 2 });
+    // Past validUntil: gone; computed again, a new entry without the old derived value.
+    state.now += 10;
+    expect(cache.heldEntriesIn(deps, "g")("7290000066318")).toBeUndefined();
+    cache.get(deps, "g:7290000066318", compute);
+    expect(derive(cache.heldEntriesIn(deps, "g")("7290000066318")!)).toBe("derived from answer 3");
+    // A new data version: nothing held for it (a previous version's answer is get's to give).
+    state.snapshot = v2;
+    expect(cache.heldEntriesIn(deps, "g")("7290000066318")).toBeUndefined();
+  });
+});

@@ -24,6 +24,18 @@ test("crc32Combine of two CRCs is zlib's CRC of the joined bytes, for lengths 0 
   }
 });
 
+test("crc32Combine agrees with zlib for 500 random pairs of CRCs and lengths (every bit pattern of the multiplication)", () => {
+  const rnd = seeded(11);
+  for (let i = 0; i < 500; i++) {
+    const a = randomBytes(rnd, Math.floor(rnd() * 64));
+    const b = randomBytes(rnd, Math.floor(rnd() * (i % 5 === 0 ? 70_000 : 300)));
+    const joined = new Uint8Array(a.length + b.length);
+    joined.set(a, 0);
+    joined.set(b, a.length);
+    expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(joined) >>> 0);
+  }
+});
+
 test("joinHeads of plain and deflated parts is one gzip member of their text, with its CRC", () => {
   const parts = [utf8('{"data":['), compressHead(utf8(JSON.stringify({ name: "חלב", n: 1 }))), utf8(","), compressHead(utf8(JSON.stringify({ name: "לחם", n: 2 }))), utf8("]")];
   const gz = gzipWithTail(joinHeads(parts), utf8("}"));

@@ -14,6 +14,7 @@ const ctx = testApp({ coldBudget: new ColdBudget(250, () => budgetClock) });
 const f = new Fixture(ctx.db.prices, ctx.chainIds);
 let key: Record<string, string>;
 const MILK = "7290000066318";
+const BREAD = "7290000066004";
 let store: number;
 let milk: number;
 
@@ -21,12 +22,24 @@ beforeAll(async () => {
   store = f.store("shufersal", "1");
   milk = f.product(MILK, "חלב 3% 1 ליטר");
   f.price(store, milk, 690);
+  f.price(store, f.product(BREAD, "לחם אחיד"), 590);
   refreshChainProducts(ctx.db.prices);
   commitData(ctx.deps, "2026-11-22T05:00:00+02:00");
   key = newKey(ctx.deps, "pro").headers;
 });
 
 const call = (path: string) => get(ctx.app, path, key);
+
+async function batch(barcodes: string[]) {
+  const res = await ctx.app.handle(
+    new Request("http://localhost/api/v1/prices/batch/", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...key },
+      body: JSON.stringify({ items: barcodes.map((barcode) => ({ barcode })) }),
+    }),
+  );
+  return (await res.json()) as any;
+}
 
 describe("answers across a data version switch", () => {
   test("over budget: the previous version's answer whole, labelled as such; then the new one", async () => {
@@ -63,5 +76,26 @@ describe("answers across a data version switch", () => {
     const now = await call(`/api/v1/prices/?barcode=${MILK}`);
     expect(now.body.data.prices[0].price_ils).toBe("4.90");
     expect(now.body.meta.data_updated_at).toBe("2026-11-24T05:00:00+02:00");
+  });
+
+  test("a batch never mixes versions: an item held for the new data beside one the old data would answer, in either order, all of the new data", async () => {
+    for (const [price, updatedAt, order] of [
+      [390, "2026-11-25T05:00:00+02:00", [BREAD, MILK]],
+      [290, "2026-11-26T05:00:00+02:00", [MILK, BREAD]],
+    ] as const) {
+      budgetClock += 1_100;
+      await call(`/api/v1/prices/?barcode=${MILK}`); // held for the current data: the next version's stale answer
+      ctx.db.prices.run("UPDATE price_current SET price = ? WHERE product_id = ?", [price, milk]);
+      refreshChainProducts(ctx.db.prices);
+      commitData(ctx.deps, updatedAt);
+      expect((await call(`/api/v1/prices/?barcode=${BREAD}`)).body.meta.data_updated_at).toBe(updatedAt); // held for the new data
+      ctx.deps.pacing.coldBudget.spend(10_000); // busy: /prices/ alone would answer milk from the previous data
+      expect((await call(`/api/v1/prices/?barcode=${MILK}`)).body.meta.data_updated_at).not.toBe(updatedAt);
+
+      const answer = await batch([...order]);
+      expect(answer.meta.data_updated_at).toBe(updatedAt);
+      const byBarcode = Object.fromEntries(answer.data.map((d: any) => [d.barcode, d.prices[0].price_ils]));
+      expect(byBarcode).toEqual({ [MILK]: (price / 100).toFixed(2), [BREAD]: "5.90" });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Clock, Pacing } from "../../deps.ts";
 import type { DataSnapshot, SnapshotSource } from "../../snapshot-source.ts";
-import { ResultCache } from "./result-cache.ts";
+import { ResultCache, type HeldEntry } from "./result-cache.ts";
 import type { ColdBudget } from "./cold-budget.ts";
 import type { Revalidator } from "./revalidator.ts";
 
@@ -121,6 +121,23 @@ export class AnswerCache<V> {
     const member = this.current.member(generation, group, now);
     return (name) => {
       const hit = member(name);
+      if (hit) this.counts.hit++;
+      return hit;
+    };
+  }
+
+  /**
+   * heldIn giving the cache's entries (HeldEntry: the answer, and a slot for what the caller derives
+   * from it, kept with it): for a caller reading one derived thing of many answers at once (the
+   * batch reads each /prices/ answer's compressed JSON from its entry). A hit is counted as get
+   * counts it; on a miss (undefined) ask get with the full key.
+   */
+  heldEntriesIn(deps: AnswerSource, group: string, generation: number = deps.data.current.version): (member: string) => HeldEntry<{ value: V; snapshot: DataSnapshot }> | undefined {
+    const now = deps.now().getTime();
+    this.rotate(generation, now);
+    const entries = this.current.memberEntries(generation, group, now);
+    return (name) => {
+      const hit = entries(name);
       if (hit) this.counts.hit++;
       return hit;
     };

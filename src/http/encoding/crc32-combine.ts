@@ -26,20 +26,34 @@ export function crc32CombineShifted(crc1: number, crc2: number, shift2: number):
 /** The polynomial, bit-reflected, as a signed 32-bit integer (the loop below stays in int32). */
 const POLY = 0xedb88320 | 0;
 
+/** b × x modulo the polynomial (bit-reflected: a right shift, the polynomial added when x^31 overflows). */
+function timesX(b: number): number {
+  return ((b >> 1) & 0x7fffffff) ^ (POLY & -(b & 1));
+}
+
 /**
- * a × b modulo the CRC polynomial (bit-reflected, as zlib's multmodp): for each bit of `a` from
- * the top (x^0) while any is left, add `b` when it is set, then multiply `b` by x. Branch-free and
- * in signed 32-bit integers: zlib's branching loop, written with unsigned shifts, cost a batch of
- * 100 answers (200 combinations) tens of µs in mispredicted branches and numbers over 2^31.
+ * p × x^4 modulo the polynomial is (p >>> 4) ^ REDUCE4[p & 15]: only p's four lowest bits
+ * (x^28…x^31) overflow in four steps, and what they add is linear in them.
+ */
+const REDUCE4 = Int32Array.from({ length: 16 }, (_, j) => timesX(timesX(timesX(timesX(j)))));
+
+/**
+ * a × b modulo the CRC polynomial (bit-reflected, as zlib's multmodp), four bits of `a` at a
+ * time (Horner, from a's lowest nibble, x^28…x^31, to its top one, x^0…x^3): each step adds the
+ * nibble's multiple of b (b, b·x, b·x², b·x³ selected by masks) and multiplies by x^4 with one
+ * table lookup. Branch-free, in signed 32-bit integers: 8 steps instead of zlib's loop over 32
+ * bits (a batch of 100 answers makes 100 combinations: ≈ 200 ns each bit by bit, under load).
  */
 function multiplyModP(a: number, b: number): number {
   a |= 0;
-  b |= 0;
+  const b0 = b | 0;
+  const b1 = timesX(b0);
+  const b2 = timesX(b1);
+  const b3 = timesX(b2);
   let p = 0;
-  while (a !== 0) {
-    p ^= b & (a >> 31);
-    a <<= 1;
-    b = ((b >> 1) & 0x7fffffff) ^ (POLY & -(b & 1));
+  for (let shift = 0; shift < 32; shift += 4) {
+    const v = (a >>> shift) & 15;
+    p = (p >>> 4) ^ REDUCE4[p & 15]! ^ (b0 & -((v >> 3) & 1)) ^ (b1 & -((v >> 2) & 1)) ^ (b2 & -((v >> 1) & 1)) ^ (b3 & -(v & 1));
   }
   return p >>> 0;
 }

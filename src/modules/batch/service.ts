@@ -4,7 +4,7 @@ import { utf8 } from "../../http/encoding/json-bytes.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
 import { priceFilters } from "../prices/filters.ts";
-import { productPricesJsonLookup } from "../prices/service.ts";
+import { heldPricesEntries, heldPricesJson, productPricesJsonLookup } from "../prices/service.ts";
 import type { BatchBody } from "./model.ts";
 
 /** What an item answers: the /prices/ answer's bytes, or its error. */
@@ -47,6 +47,12 @@ class ItemLookups {
     private readonly body: BatchBody,
   ) {}
 
+  /** The answers held for items without a `chain_id` (see heldPricesEntries). */
+  held(): ReturnType<typeof heldPricesEntries> {
+    const { body } = this;
+    return heldPricesEntries(this.deps, body.granularity, this.query(undefined));
+  }
+
   of(chainId: string | undefined): ItemLookup {
     if (chainId === undefined) return (this.plain ??= this.make(undefined));
     let lookup = this.made.get(chainId);
@@ -55,10 +61,15 @@ class ItemLookups {
   }
 
   private make(chainId: string | undefined): ItemLookup {
+    return productPricesJsonLookup(this.deps, this.body.granularity, this.query(chainId));
+  }
+
+  /** The /prices/ filters of an item with this `chain_id` and the batch's filters. */
+  private query(chainId: string | undefined) {
     const { body } = this;
     const query = priceFilters(this.deps, { chain_id: chainId, city: body.city, region: body.region, near: body.near, radius_km: body.radius_km });
     if (body.chain_ids) query.chainIds = body.chain_ids;
-    return productPricesJsonLookup(this.deps, body.granularity, query);
+    return query;
   }
 }
 
@@ -78,16 +89,38 @@ export function checkBatchFilters(deps: DataSet, body: BatchBody): void {
  * checkBatchFilters), item-level problems as item errors. All answers reflect one data version:
  * just after an import a busy server may answer an item from the previous data (see
  * AnswerCache); when that would mix versions, those items are asked again on the current data.
+ * An item without `chain_id` whose answer is held for the current data (the steady state) is read
+ * straight from the cache's entry (heldPricesEntries): its JSON, no answer object made per item.
  */
 export function batchPricesJson(deps: DataSet, body: BatchBody): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const lookups = new ItemLookups(deps, body);
   const { items } = body;
-  const answers: ItemAnswer[] = new Array(items.length);
+  // Each item's JSON: a held answer's, or set below from `asked`.
+  const members: (PrebuiltJson | Uint8Array)[] = new Array(items.length);
+  // The answers of the items not found held, by index.
+  const asked: (ItemAnswer | undefined)[] = new Array(items.length);
+  const held = lookups.held();
+  const heldVersion = deps.data.current.version;
   // The data version of the first answer, and whether another answer has another one.
   let snapshot: DataSnapshot | undefined;
   let mixed = false;
+  // The first held answer's index and snapshot (the others' are of the same data version).
+  let firstHeldAt = -1;
+  let firstHeld: DataSnapshot | undefined;
   for (let i = 0; i < items.length; i++) {
-    const a = (answers[i] = answerItem(lookups, items[i]!, true));
+    const item = items[i]!;
+    const entry = item.chain_id === undefined ? held(item.barcode) : undefined;
+    if (entry) {
+      members[i] = heldPricesJson(entry);
+      if (firstHeldAt < 0) {
+        firstHeldAt = i;
+        firstHeld = entry.value.snapshot;
+      }
+      if (!snapshot) snapshot = firstHeld;
+      else if (snapshot.version !== heldVersion) mixed = true;
+      continue;
+    }
+    const a = (asked[i] = answerItem(lookups, item, true));
     if (!("snapshot" in a)) continue;
     if (!snapshot) snapshot = a.snapshot;
     else if (a.snapshot.version !== snapshot.version) mixed = true;
@@ -96,22 +129,32 @@ export function batchPricesJson(deps: DataSet, body: BatchBody): { json: Prebuil
     const current = deps.data.current.version;
     snapshot = undefined;
     items.forEach((item, i) => {
-      let a = answers[i]!;
-      if ("snapshot" in a && a.snapshot.version !== current) a = answers[i] = answerItem(lookups, item, false);
+      let a = asked[i];
+      if (!a) {
+        // Held: of the current data version.
+        if (i === firstHeldAt) snapshot ??= firstHeld;
+        return;
+      }
+      if ("snapshot" in a && a.snapshot.version !== current) a = asked[i] = answerItem(lookups, item, false);
       if ("snapshot" in a) snapshot ??= a.snapshot;
     });
   }
 
   // The cached answers' own bytes (and, gzipped, their own compressed bytes) listed: see PrebuiltJson.list.
-  const members = answers.map((a, i) => {
-    if ("json" in a) return a.json;
+  for (let i = 0; i < items.length; i++) {
+    const a = asked[i];
+    if (!a) continue;
+    if ("json" in a) {
+      members[i] = a.json;
+      continue;
+    }
     const item = items[i]!;
     const failed = {
       barcode: item.barcode,
       ...(item.chain_id ? { chain_id: item.chain_id } : {}),
       error: { code: a.error.code, detail: a.error.message, ...(a.error.options.extensions ?? {}) },
     };
-    return utf8(JSON.stringify(failed));
-  });
+    members[i] = utf8(JSON.stringify(failed));
+  }
   return { json: PrebuiltJson.list(members), snapshot: snapshot ?? deps.data.current };
 }

@@ -5,6 +5,7 @@ import { pricePerMeasure, vatRate } from "../../pricing/rules.ts";
 import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";
 import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
+import type { HeldEntry } from "../../http/answers/result-cache.ts";
 import type { DataSnapshot } from "../../data-state.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { chainSummary } from "../../pricing/chain-summary.ts";
@@ -308,6 +309,25 @@ export function productPricesJsonLookup(
     const hit = held(barcodeKey(barcode));
     return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
   };
+}
+
+/**
+ * The answers held for one question's filters (as productPricesJsonLookup asks them), by
+ * barcode, for a caller reading many (the batch): a hit is the cache's entry, whose JSON
+ * heldPricesJson reads; every entry's data version is the current one, and its snapshot is
+ * `entry.value.snapshot`. On a miss (undefined) ask productPricesJsonLookup's lookup.
+ */
+export function heldPricesEntries(deps: DataSet, granularity: Granularity, query: PriceQuery): (barcode: string) => HeldEntry<{ value: Answer; snapshot: DataSnapshot }> | undefined {
+  const held = cacheOf(deps).heldEntriesIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
+  return (barcode) => held(barcodeKey(barcode));
+}
+
+/**
+ * A held answer's JSON (answerJson), kept on the cache's entry as its derived value: a batch of
+ * 100 reads each one there, not through the answer object (one memory read fewer per item).
+ */
+export function heldPricesJson(entry: HeldEntry<{ value: Answer; snapshot: DataSnapshot }>): PrebuiltJson {
+  return (entry.derived ??= answerJson(entry.value.value)) as PrebuiltJson;
 }
 
 /**
