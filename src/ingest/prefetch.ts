@@ -13,11 +13,24 @@ const POOL_MIN_FILES = 16;
 const STEAL_AHEAD = 4;
 
 /**
+ * Whether the importing thread parses files itself while it waits for the workers: only with a
+ * core to spare beyond the workers and itself. A file parsed on the importing thread costs more
+ * than the same file on a worker — that thread's engine compiles the parser again (JIT) and its
+ * own product memo reads every product again — so where no core is free for that (one worker on
+ * two cores: +0.7 CPU s of a 4–5 s real-format import, +3.7 s of the demo's 26–29 s) it only
+ * lengthens the run.
+ * @example stealsWhenWaiting(2, 1) // false: the worker and the importing thread have a core each
+ */
+export function stealsWhenWaiting(cores: number, workers: number): boolean {
+  return cores > workers + 1;
+}
+
+/**
  * Reads and parses the files of a run ahead of the loader, in the order they are loaded.
  * With parse workers (default: cores − 1, at most 3) each worker keeps a short queue; when the
  * importing thread would wait for the next file, it first does the caller's idle work (if any),
- * then parses a file past the workers' queue itself — so both cores parse and
- * the faster side never sits idle. Without workers, files are parsed when taken.
+ * then — when a core is free for it ({@link stealsWhenWaiting}) — parses a file past the workers'
+ * queue itself. Without workers, files are parsed when taken.
  *
  * @example
  * const ahead = new Prefetcher(ordered, { maxBytes });
@@ -27,6 +40,8 @@ const STEAL_AHEAD = 4;
 export class Prefetcher {
   private readonly pool: ParsePool | null = null;
   private readonly queue: number;
+  /** The importing thread parses further files itself while it waits (see stealsWhenWaiting). */
+  private readonly steals: boolean;
   private readonly replies: (Promise<ParseReply> | ParseReply | undefined)[] = [];
   private next = 0;
   /** Products this thread has read during the run, and its last inflated file (for the files it parses itself). */
@@ -34,9 +49,10 @@ export class Prefetcher {
 
   constructor(
     private readonly files: OrderedFile[],
-    private readonly options: { workers?: number; maxBytes: number },
+    private readonly options: { workers?: number; maxBytes: number; cores?: number },
   ) {
-    const size = options.workers ?? Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
+    const cores = options.cores ?? (navigator.hardwareConcurrency || 2);
+    const size = options.workers ?? Math.max(1, Math.min(3, cores - 1));
     const wanted = size > 0 && (options.workers !== undefined || files.length >= POOL_MIN_FILES);
     if (wanted) {
       try {
@@ -47,6 +63,7 @@ export class Prefetcher {
       }
     }
     this.queue = this.pool ? size * 2 + 1 : 0;
+    this.steals = stealsWhenWaiting(cores, size);
   }
 
   private tooLarge(i: number): ParseReply | null {
@@ -79,7 +96,7 @@ export class Prefetcher {
         const pending = this.replies[i];
         if (!(pending instanceof Promise) || Bun.peek.status(pending) !== "pending") break;
         if (idle()) continue;
-        if (this.next >= this.files.length || this.next >= i + this.queue + STEAL_AHEAD) break;
+        if (!this.steals || this.next >= this.files.length || this.next >= i + this.queue + STEAL_AHEAD) break;
         const j = this.next++;
         this.replies[j] = this.tooLarge(j) ?? (await this.inline(j));
       }
