@@ -11,7 +11,7 @@ import { accessLayer } from "../../src/http/access/plugin.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
 import { directBatch } from "../../src/modules/batch/direct.ts";
 import { BatchBody } from "../../src/modules/batch/model.ts";
-import { parseBatchBody, parseBatchJson } from "../../src/modules/batch/parse-body.ts";
+import { parseBatchBody, parseBatchJson, readBatchJson } from "../../src/modules/batch/parse-body.ts";
 import { validateBody } from "../../src/http/request/json-body.ts";
 import { accountSubject } from "../../src/accounts/quota-ledger.ts";
 
@@ -230,6 +230,27 @@ describe("the batch body's common shape, checked without zod's per-item copies (
       }
     };
     for (const text of texts) expect({ text, ...outcome(() => parseBatchJson(text)) }).toEqual({ text, ...outcome(() => JSON.parse(text)) });
+
+    // Items readBatchJson checked need no second check: parseBatchBody answers and refuses as for JSON.parse's value.
+    const body = (parse: () => unknown) => {
+      try {
+        return { ok: parse() };
+      } catch (error) {
+        return { error: (error as Error).message, options: (error as { options?: unknown }).options };
+      }
+    };
+    const checked = texts.filter((text) => {
+      try {
+        return readBatchJson(text).itemsChecked;
+      } catch {
+        return false;
+      }
+    });
+    expect(checked.length).toBeGreaterThan(5);
+    for (const text of checked) {
+      const { value, itemsChecked } = readBatchJson(text);
+      expect({ text, ...body(() => parseBatchBody(value, itemsChecked)) }).toEqual({ text, ...body(() => parseBatchBody(JSON.parse(text))) });
+    }
 
     // The compact shape's items are read by position: JSON.parse sees only the members after them.
     const parse = JSON.parse;

@@ -97,7 +97,7 @@ export class PrebuiltJson {
    * stored blocks after the comma's deflated bytes.
    */
   private joinList(joiner: HeadJoiner, members: readonly (Uint8Array | PrebuiltJson)[]): CompressedHead {
-    joiner.plain(OPEN);
+    joiner.head(STORED_OPEN);
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
       if (m instanceof PrebuiltJson) {
@@ -108,7 +108,7 @@ export class PrebuiltJson {
         joiner.plain(m);
       }
     }
-    joiner.plain(CLOSE);
+    joiner.head(STORED_CLOSE);
     return joiner.joined();
   }
 
@@ -143,7 +143,7 @@ export class PrebuiltJson {
   compressedHead(): CompressedHead {
     if (!this.head && this.members) {
       const joiner = new HeadJoiner();
-      joiner.plain(HEAD);
+      joiner.head(STORED_HEAD);
       this.head = this.joinList(joiner, this.members);
     }
     if (!this.head) {
@@ -164,6 +164,11 @@ const HEAD = encoder.encode('{"data":');
 const OPEN = encoder.encode("[");
 const COMMA = encoder.encode(",");
 const CLOSE = encoder.encode("]");
+
+/** `{"data":`, `[` and `]` as stored blocks with their CRCs, made once (each list joined is framed by them). */
+const STORED_HEAD = joinHeads([HEAD]);
+const STORED_OPEN = joinHeads([OPEN]);
+const STORED_CLOSE = joinHeads([CLOSE]);
 
 /** `,` deflated (as a cached answer is: compressHead), between a list's members. */
 const DEFLATED_COMMA = compressHead(COMMA);

@@ -10,7 +10,7 @@ import { servedData } from "../../http/answers/data-set.ts";
 import { requireData } from "../../http/answers/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
-import { parseBatchBody, parseBatchJson } from "./parse-body.ts";
+import { parseBatchBody, readBatchJson } from "./parse-body.ts";
 import { batchPricesJson, checkBatchFilters } from "./service.ts";
 
 const EXAMPLE = {
@@ -52,7 +52,8 @@ export async function batchAnswer(
   requireData(dataSet);
   let body: BatchBody;
   try {
-    body = parseBatchBody(await readJsonBody(request, MAX_JSON_BODY, parseBatchJson));
+    const { value, itemsChecked } = (await readJsonBody(request, MAX_JSON_BODY, readBatchJson)) as ReturnType<typeof readBatchJson>;
+    body = parseBatchBody(value, itemsChecked);
     checkBatchFilters(dataSet, body);
   } catch (error) {
     await chargeCalls(deps.access.quota, deps.now(), request, 1);

@@ -20,7 +20,17 @@ const ITEMS_END = '"}]';
  * repeated member — is JSON.parse's.
  */
 export function parseBatchJson(text: string): unknown {
-  return commonShape(text) ?? JSON.parse(text);
+  return readBatchJson(text).value;
+}
+
+/**
+ * parseBatchJson's value, and whether its items are the compact shape's (each `{ barcode }` or
+ * `{ barcode, chain_id }` with values BatchItem accepts, as parseBatchBody's own check would
+ * find them: it need not check them again).
+ */
+export function readBatchJson(text: string): { value: unknown; itemsChecked: boolean } {
+  const compact = commonShape(text);
+  return compact ? { value: compact, itemsChecked: true } : { value: JSON.parse(text), itemsChecked: false };
 }
 
 /** The body of parseBatchJson's compact shape, or undefined for any other text. */
@@ -88,12 +98,13 @@ function plainItem(item: unknown): boolean {
 /**
  * A parsed JSON body as BatchBody, or 400 `invalid_parameter` naming the first problem
  * (validateBody). The items — up to 100 objects zod would copy one by one, most of a batch's
- * validation time — are checked in their common shape without copies; a body with any other
- * item goes through BatchBody itself, so every refusal is zod's, with zod's message.
+ * validation time — are checked in their common shape without copies (not again when
+ * `itemsChecked`: readBatchJson's compact items); a body with any other item goes through
+ * BatchBody itself, so every refusal is zod's, with zod's message.
  */
-export function parseBatchBody(value: unknown): BatchBody {
+export function parseBatchBody(value: unknown, itemsChecked = false): BatchBody {
   const items = (value as { items?: unknown } | null)?.items;
-  if (Array.isArray(items) && items.every(plainItem)) {
+  if (Array.isArray(items) && (itemsChecked || items.every(plainItem))) {
     const envelope = BatchEnvelope.safeParse(value);
     if (envelope.success) return { ...envelope.data, items: items as BatchBody["items"] };
   }
