@@ -70,13 +70,23 @@ export function createApp(services: Services, options: AppOptions = {}) {
     const server = (app.server ?? null) as PeerSource | null;
     return direct?.(request, server) ?? batch?.(request, server);
   };
+  let held: MaybePromise<Response> | undefined;
+  const handOver = (): MaybePromise<Response> => {
+    const answered = held!;
+    held = undefined;
+    return answered;
+  };
   const app = new Elysia({ name: "mehir" })
     // GET /api/v1/prices/ and POST /api/v1/prices/batch/ answered before Elysia makes the request's
     // context and runs its hooks (by the same steps, see src/http/direct-route.ts). Elysia calls this
     // for every request with the function that would answer it otherwise, and calls what it returns.
     .wrap((elysia, request) => {
       const answered = directAnswer(request);
-      return answered === undefined ? elysia : () => answered;
+      if (answered === undefined) return elysia;
+      // Elysia calls the function returned here at once, for this request: the answer is handed
+      // over through `held` by one function made once, not a closure made per request.
+      held = answered;
+      return handOver;
     })
     .onRequest(({ request, set }) => {
       const state = requestState(request);

@@ -10,6 +10,7 @@ import { ReusedHeaders } from "./encoding/reused-headers.ts";
 import { problemResponse } from "./encoding/problem.ts";
 import { toApiError } from "./encoding/api-error-of.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
+import type { RouteAudience } from "./routes.ts";
 
 /** What a direct route runs: the app's own access layer and request observer. */
 export interface DirectDeps {
@@ -21,7 +22,7 @@ const ANSWERED: EndedRequest = { set: { status: 200 } };
 
 /**
  * The steps of a route answered before Elysia's lifecycle, in the app's `wrap` (the hottest
- * reads: src/modules/prices/direct.ts, src/modules/batch/direct.ts), for the route `path`
+ * reads: src/modules/prices/direct.ts, src/modules/batch/direct.ts), for the route `method` `path`
  * (its pattern, as metrics and the request log name it). They are the hooks' own steps, in the
  * hooks' order, with the same functions: `admit` records the start and runs the access layer's
  * guard (keys, rate limit, quota) before the route's `answer`; `answered` writes a handler's
@@ -30,8 +31,10 @@ const ANSWERED: EndedRequest = { set: { status: 200 } };
  * Both record the end as Elysia's after-response hooks do: the request's metrics and log line,
  * the quota's settlement.
  */
-export function directSteps(deps: DirectDeps, path: string) {
+export function directSteps(deps: DirectDeps, method: "GET" | "POST", path: string) {
   const { access, observer } = deps;
+  // The route's audience and rules, matched once (the route table is read at the first request).
+  let route: RouteAudience | undefined;
   // Answers of every size up to the buffer's limit are written into one buffer, reused: the
   // Response below copies them out at once (a fresh buffer per answer was memory the allocator
   // maps and frees again, request after request).
@@ -78,12 +81,17 @@ export function directSteps(deps: DirectDeps, path: string) {
     observer.started(request, server);
     let admitted: MaybePromise<Response | undefined>;
     try {
-      admitted = access.guard(request, server);
+      admitted = access.guard(request, server, (route ??= access.routeOf(method, path)));
     } catch (error) {
       return failed(request, error);
     }
-    if (admitted instanceof Promise) return admitted.then((early) => early ?? answer(request), (error: unknown) => failed(request, error));
+    if (admitted instanceof Promise) return admittedLater(request, admitted, answer);
     return admitted ?? answer(request);
+  }
+
+  /** admit's end when the guard answers later (a shared store): apart, so admit itself makes no closure. */
+  function admittedLater(request: Request, admitted: Promise<Response | undefined>, answer: (request: Request) => MaybePromise<Response>): Promise<Response> {
+    return admitted.then((early) => early ?? answer(request), (error: unknown) => failed(request, error));
   }
 
   return { admit, answered, failed };

@@ -6,6 +6,12 @@ export interface RegisteredRoute {
   path: string;
 }
 
+/** A request's route (null: none matched) and who may call it. */
+export interface RouteAudience {
+  route: MatchedRoute | null;
+  audience: Audience;
+}
+
 /** A path matched to a route: its pattern (no trailing slash) and the operation declared for it, if any. */
 export interface MatchedRoute {
   /** The route pattern, e.g. `/api/v1/prices/:barcode/history`. */
@@ -54,7 +60,7 @@ export class RouteTable {
   }
 
   /** Who may call this method on this path (`public` for anything without an operation). */
-  audience(method: string, pathname: string): { route: MatchedRoute | null; audience: Audience } {
+  audience(method: string, pathname: string): RouteAudience {
     const route = this.match(method, pathname);
     return { route, audience: route?.operation?.audience ?? "public" };
   }

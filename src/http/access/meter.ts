@@ -47,10 +47,16 @@ export class LocalMeter implements Meter {
   ) {}
 
   // The steps as methods, not closures made per request (the in-process limiter and ledger answer
-  // at once: no function is made for a later step that runs right away).
+  // at once: no function is made for a later step that runs right away). A step that waits is
+  // continued by a method of its own: a method holding the continuation's closure would make its
+  // scope object on every call, waiting or not.
   admit(request: MeterRequest): MaybePromise<MeterVerdict> {
     const rate = this.limiter.take(request.bucket.id, request.bucket.perMinute);
-    return rate instanceof Promise ? rate.then((taken) => this.withQuota(request, taken)) : this.withQuota(request, rate);
+    return rate instanceof Promise ? this.withQuotaLater(request, rate) : this.withQuota(request, rate);
+  }
+
+  private async withQuotaLater(request: MeterRequest, rate: Promise<RateVerdict>): Promise<MeterVerdict> {
+    return this.withQuota(request, await rate);
   }
 
   /** The quota step, once the token was decided. */
@@ -59,7 +65,11 @@ export class LocalMeter implements Meter {
     if (asked === null) return { rate, quota: null };
     if (!rate.allowed || asked.calls === 0) return this.unreserved(request, asked, rate);
     const reserved = this.quota.tryReserve(asked.subject, asked.limit, request.now, asked.calls, request.requestId);
-    return reserved instanceof Promise ? reserved.then((result) => this.reservedOr(request, asked, rate, result)) : this.reservedOr(request, asked, rate, reserved);
+    return reserved instanceof Promise ? this.reservedLater(request, asked, rate, reserved) : this.reservedOr(request, asked, rate, reserved);
+  }
+
+  private async reservedLater(request: MeterRequest, asked: NonNullable<MeterRequest["quota"]>, rate: RateVerdict, reserved: Promise<ReserveResult>): Promise<MeterVerdict> {
+    return this.reservedOr(request, asked, rate, await reserved);
   }
 
   private reservedOr(request: MeterRequest, asked: NonNullable<MeterRequest["quota"]>, rate: RateVerdict, reserved: ReserveResult): MaybePromise<MeterVerdict> {

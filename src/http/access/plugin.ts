@@ -9,7 +9,7 @@ import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../encoding/problem.ts";
 import { planAllows, type Plan } from "../../accounts/plans.ts";
 import type { Audience } from "../openapi/operation.ts";
-import type { MatchedRoute, RouteTable } from "../routes.ts";
+import type { MatchedRoute, RouteAudience, RouteTable } from "../routes.ts";
 import { requestState, type AccessContext, type RequestState } from "../request/request-state.ts";
 import { etagFor, etagMatches, httpDate } from "../answers/etag.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
@@ -48,7 +48,8 @@ function bearerToken(request: Request): string | null {
 }
 
 /** The status a request was answered with (a 405 reads as 404 here: both are counted alike). */
-const endedWith = (ctx: EndedRequest) => finalStatus(ctx, () => false);
+const noOtherMethods = () => false;
+const endedWith = (request: Request, ctx: EndedRequest) => finalStatus(ctx, request, noOtherMethods);
 
 /** Final statuses that do not count against the quota. */
 function refunds(status: number): boolean {
@@ -103,23 +104,21 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     return new ApiError("rate_limited", `Too many requests; retry in ${retryAfter} s.`, { headers: { "retry-after": String(retryAfter) } });
   }
 
-  function guard(request: Request, server: PeerSource | null): MaybePromise<Response | undefined> {
+  /**
+   * Keys, rate limit and quota for one request: undefined to go on, a Response (a 304) to send, or
+   * an ApiError thrown. `known`: the request's route, when the caller matched it already (a direct
+   * route, whose method and path are its own: routeOf, once).
+   */
+  function guard(request: Request, server: PeerSource | null, known?: RouteAudience): MaybePromise<Response | undefined> {
     // Each route declares its audience (and rules) on its operation: see routes.ts.
-    const { audience, route } = routes.audience(request.method, pathOf(request.url));
+    const { audience, route } = known ?? routes.audience(request.method, pathOf(request.url));
     // Everyone reads the live data but test keys (chosen below).
     selectDataSet(request, dataSets.live);
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
     const state = requestState(request);
-    if (audience === "public") {
-      // Every response carries X-RateLimit-* (the contract): public paths are not limited, so they
-      // show the client address's bucket for calls without a key, without taking from it.
-      return then(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous), (verdict) => {
-        rateHeaders(verdict, state.headers);
-        return undefined;
-      });
-    }
+    if (audience === "public") return guardPublic(request, server, state);
     meter.note();
 
     const widget = audience === "publishable";
@@ -148,8 +147,25 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     }
     // No function made per request for the next step when the lookup answers at once (in process).
     const key = access.keys.lookup(presented);
-    if (key instanceof Promise) return key.then((found) => guardFound(request, server, found, audience, route));
+    if (key instanceof Promise) return guardFoundLater(request, server, key, audience, route);
     return guardFound(request, server, key, audience, route);
+  }
+
+  /** guardFound once a lookup answering later (a shared store) answered: apart, so guard itself makes no closure. */
+  function guardFoundLater(request: Request, server: PeerSource | null, key: Promise<ActiveKey | null>, audience: Audience, route: MatchedRoute | null): Promise<Response | undefined> {
+    return key.then((found) => guardFound(request, server, found, audience, route));
+  }
+
+  /**
+   * A public path: every response carries X-RateLimit-* (the contract), and public paths are not
+   * limited, so they show the client address's bucket for calls without a key, without taking
+   * from it. (Apart from guard: its closure would make guard's scope object on every request.)
+   */
+  function guardPublic(request: Request, server: PeerSource | null, state: RequestState): MaybePromise<undefined> {
+    return then(access.limiter.peek(`ip:${requestClient(request, server, settings.trustProxy)}`, settings.rateAnonymous), (verdict) => {
+      rateHeaders(verdict, state.headers);
+      return undefined;
+    });
   }
 
   /** The client's address: only refusals without a usable key and the widget's buckets need it here (a native call per use). */
@@ -338,15 +354,18 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
       // A request counted by its work that ended before its handler charged it (an error the
       // handler did not foresee) counts one call, like any answered request.
       deferredCharges.delete(request);
-      if (!refunds(endedWith(ended))) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
+      if (!refunds(endedWith(request, ended))) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
     }
     const reservation = reservations.get(request);
     if (!reservation) return;
     reservations.delete(request);
-    if (refunds(endedWith(ended))) void access.quota.refund(reservation);
+    if (refunds(endedWith(request, ended))) void access.quota.refund(reservation);
   }
 
-  return { guard, validators, settle, flush: () => access.flush() };
+  /** A route's audience and rules, matched as guard matches a request's (for `known`). */
+  const routeOf = (method: string, path: string): RouteAudience => routes.audience(method, path);
+
+  return { guard, routeOf, validators, settle, flush: () => access.flush() };
 }
 
 export type AccessLayer = ReturnType<typeof accessLayer>;

@@ -11,13 +11,14 @@ export interface EndedRequest {
 /**
  * The status a request was answered with, as seen from onAfterResponse: errors are rendered by
  * the app's onError (problem+json), so their status is derived the way it derives it;
- * `hasOtherMethods` tells a 405 from a 404 for paths no route matched.
+ * `hasOtherMethods(request)` tells a 405 from a 404 for paths no route matched (a function made
+ * once by the caller, not one per request).
  */
-export function finalStatus(ctx: EndedRequest, hasOtherMethods: () => boolean): number {
+export function finalStatus(ctx: EndedRequest, request: Request, hasOtherMethods: (request: Request) => boolean): number {
   if (ctx.responseValue instanceof Response) return ctx.responseValue.status;
   if (ctx.error !== undefined && ctx.error !== null) {
     if (ctx.error instanceof ApiError) return ctx.error.status;
-    if (ctx.code === "NOT_FOUND") return hasOtherMethods() ? 405 : 404;
+    if (ctx.code === "NOT_FOUND") return hasOtherMethods(request) ? 405 : 404;
     if (ctx.code === "VALIDATION" || ctx.code === "PARSE" || ctx.code === "INVALID_COOKIE_SIGNATURE") return 400;
     if ((ctx.error as { status?: unknown }).status === 413) return 413;
     return 500;

@@ -56,6 +56,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  */
 export class RequestObserver {
   readonly metrics = new HttpMetrics();
+  /** Whether another method is served on the request's path (a 405, not a 404): made once, not per request. */
+  private readonly hasOtherMethods = (request: Request) => this.routes.methodsFor(new URL(request.url).pathname).length > 0;
 
   constructor(
     private readonly routes: RouteTable,
@@ -80,7 +82,7 @@ export class RequestObserver {
     let pathname: string | null = null;
     if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
     else route = routes.match(request.method, (pathname = new URL(request.url).pathname))?.path ?? UNMATCHED;
-    const status = finalStatus(ctx, () => routes.methodsFor(pathname ?? new URL(request.url).pathname).length > 0);
+    const status = finalStatus(ctx, request, this.hasOtherMethods);
     const code = errorCode(ctx);
     this.metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
     const line: Parameters<typeof logRequest>[0] = {

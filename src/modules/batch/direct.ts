@@ -13,7 +13,7 @@ import { BATCH_PRICES, batchAnswer } from "./index.ts";
  * undefined before any step ran.
  */
 export function directBatch(deps: DirectDeps & { services: Pick<Services, "access" | "now"> }) {
-  const steps = directSteps(deps, BATCH_PRICES.path);
+  const steps = directSteps(deps, "POST", BATCH_PRICES.path);
 
   /** The answer once the guard let the request through. */
   function answer(request: Request): Promise<Response> {

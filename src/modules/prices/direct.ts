@@ -19,7 +19,7 @@ export type { DirectDeps } from "../../http/direct-route.ts";
  * — return undefined before any step ran, and Elysia answers them as every other route.
  */
 export function directPrices(deps: DirectDeps) {
-  const steps = directSteps(deps, GET_PRICES.path);
+  const steps = directSteps(deps, "GET", GET_PRICES.path);
 
   /** The answer once the guard let the request through. */
   function answer(request: Request): Response {
