@@ -1,4 +1,4 @@
-import { Counter, Histogram } from "./prometheus.ts";
+import { Counter, Histogram, type HistogramSeries } from "./prometheus.ts";
 
 /** Latency buckets, seconds: fine below 25 ms where the API's targets are. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -21,9 +21,21 @@ export class HttpMetrics {
   readonly quotaRejections = new Counter("mehir_quota_rejections_total", "Requests refused with quota_exceeded (monthly quota spent)");
   readonly rateLimited = new Counter("mehir_rate_limited_total", "Requests refused with rate_limited");
 
+  /**
+   * Each route's series by method and status, found by map lookups on the values as they come
+   * (no label objects or key text made per request; the series are the counters' own).
+   */
+  private readonly byRoute = new Map<string, { latency: HistogramSeries; requests: Map<string, Map<number, { value: number }>> }>();
+
   record(r: RequestRecord): void {
-    this.requests.inc({ method: r.method, route: r.route, status: String(r.status) });
-    this.latency.observe({ route: r.route }, r.seconds);
+    let route = this.byRoute.get(r.route);
+    if (!route) this.byRoute.set(r.route, (route = { latency: this.latency.seriesOf({ route: r.route }), requests: new Map() }));
+    let byStatus = route.requests.get(r.method);
+    if (!byStatus) route.requests.set(r.method, (byStatus = new Map()));
+    let requests = byStatus.get(r.status);
+    if (!requests) byStatus.set(r.status, (requests = this.requests.entry({ method: r.method, route: r.route, status: String(r.status) })));
+    requests.value++;
+    this.latency.observeIn(route.latency, r.seconds);
     if (r.errorCode === "quota_exceeded") this.quotaRejections.inc();
     else if (r.errorCode === "rate_limited") this.rateLimited.inc();
   }

@@ -51,10 +51,15 @@ export class Counter {
   ) {}
 
   inc(labels: Labels = {}, by = 1): void {
+    this.entry(labels).value += by;
+  }
+
+  /** The series of a label set (made at 0 when new): a caller holding it counts with `entry.value += by`. */
+  entry(labels: Labels): { value: number } {
     const key = labelKey(labels);
-    const entry = this.values.get(key);
-    if (entry) entry.value += by;
-    else this.values.set(key, { labels, value: by });
+    let entry = this.values.get(key);
+    if (!entry) this.values.set(key, (entry = { labels, value: 0 }));
+    return entry;
   }
 
   get(labels: Labels = {}): number {
@@ -68,9 +73,17 @@ export class Counter {
   }
 }
 
+/** One label set's figures in a histogram: per-bucket counts (not cumulative), sum and count. */
+export interface HistogramSeries {
+  labels: Labels;
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
 /** A labelled histogram with fixed upper bounds (seconds, for latencies). */
 export class Histogram {
-  private readonly series = new Map<string, { labels: Labels; counts: Float64Array; sum: number; count: number }>();
+  private readonly series = new Map<string, HistogramSeries>();
 
   constructor(
     readonly name: string,
@@ -79,9 +92,19 @@ export class Histogram {
   ) {}
 
   observe(labels: Labels, value: number): void {
+    this.observeIn(this.seriesOf(labels), value);
+  }
+
+  /** The series of a label set (made empty when new), for observeIn. */
+  seriesOf(labels: Labels): HistogramSeries {
     const key = labelKey(labels);
     let s = this.series.get(key);
     if (!s) this.series.set(key, (s = { labels, counts: new Float64Array(this.bounds.length), sum: 0, count: 0 }));
+    return s;
+  }
+
+  /** Records `value` in a series of this histogram (seriesOf's). */
+  observeIn(s: HistogramSeries, value: number): void {
     // Non-cumulative per bucket; rendered cumulatively.
     for (let i = 0; i < this.bounds.length; i++) {
       if (value <= this.bounds[i]!) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Counter, Histogram, escapeLabel, formatValue } from "../../../src/http/observability/prometheus.ts";
 import { RouteTable } from "../../../src/http/routes.ts";
+import { HttpMetrics, LATENCY_BUCKETS } from "../../../src/http/observability/http-metrics.ts";
 
 describe("Prometheus text", () => {
   test("label values escape backslash, quote and newline; values print like Prometheus", () => {
@@ -27,6 +28,34 @@ describe("Prometheus text", () => {
         'd_seconds_bucket{route="/a",le="0.01"} 1\nd_seconds_bucket{route="/a",le="0.1"} 3\nd_seconds_bucket{route="/a",le="+Inf"} 4\n' +
         'd_seconds_sum{route="/a"} 3.105\nd_seconds_count{route="/a"} 4\n',
     );
+  });
+});
+
+describe("HttpMetrics", () => {
+  test("requests recorded through its held series render as counting each by its labels would", () => {
+    const metrics = new HttpMetrics();
+    const requests = new Counter("mehir_http_requests_total", "HTTP requests answered, by method, route pattern and status");
+    const latency = new Histogram("mehir_http_request_duration_seconds", "Time from receiving a request to handing its answer to the server, by route pattern", LATENCY_BUCKETS);
+    const records = [
+      { method: "GET", route: "/api/v1/prices", status: 200, seconds: 0.0004 },
+      { method: "GET", route: "/api/v1/prices", status: 200, seconds: 0.003 },
+      { method: "POST", route: "/api/v1/prices/batch", status: 200, seconds: 0.02 },
+      { method: "GET", route: "/api/v1/prices", status: 429, seconds: 0.0001 },
+      { method: "HEAD", route: "/api/v1/prices", status: 200, seconds: 7 },
+      { method: "GET", route: "unmatched", status: 404, seconds: 0.001 },
+      { method: "GET", route: "/api/v1/prices", status: 200, seconds: 0.0004 },
+    ];
+    for (const r of records) {
+      metrics.record({ ...r, errorCode: null });
+      requests.inc({ method: r.method, route: r.route, status: String(r.status) });
+      latency.observe({ route: r.route }, r.seconds);
+    }
+    // Another Counter's series of the same labels, counted through inc (one map of series either way).
+    metrics.requests.inc({ method: "GET", route: "/api/v1/prices", status: "200" });
+    requests.inc({ method: "GET", route: "/api/v1/prices", status: "200" });
+    expect(metrics.requests.render()).toBe(requests.render());
+    expect(metrics.latency.render()).toBe(latency.render());
+    expect(metrics.requests.get({ method: "GET", route: "/api/v1/prices", status: "200" })).toBe(4);
   });
 });
 
