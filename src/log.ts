@@ -59,8 +59,8 @@ function isoNow(): string {
 // hundreds of request lines instead of one each. Flushed at exit; a SIGKILL loses at most
 // FLUSH_MS of lines. Each line is encoded into one buffer, kept: joining them as text made a
 // string of up to FLUSH_BYTES (and its UTF-8 copy) per write, memory the allocator mapped and
-// returned again write after write (a bare server writing a line per request: ≈ 9 µs of CPU per
-// request joined, ≈ 2 µs encoded here; bench/RESULTS.md, HTTP wrk-only readings).
+// returned again write after write (a bare server writing a line per request: 5–9 µs of CPU per
+// request joined, 2–3 µs encoded here; bench/RESULTS.md, HTTP wrk-only readings).
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 256 * 1024;
 /** Room for FLUSH_BYTES and a line that starts just below it; a longer line is written alone. */
