@@ -138,8 +138,9 @@ export async function importPaths(options: ImportOptions): Promise<ImportReport>
       replace: replaced,
     });
     for (let i = 0; i < ordered.length; i++) {
-      // While the next file is still being parsed, parse further files here.
-      const reply = await ahead.take(i);
+      // While the next file is still being parsed, write held rows (and, with a core to spare, parse further files here).
+      const loading = session;
+      const reply = await ahead.take(i, () => loading.idle());
       io.read += reply.readMs;
       io.parse += reply.parseMs;
       files.push(loadReply(session, options.registry, ordered[i]!, reply));

@@ -62,8 +62,10 @@ export class Prefetcher {
         this.pool = null;
       }
     }
-    this.queue = this.pool ? size * 2 + 1 : 0;
     this.steals = stealsWhenWaiting(cores, size);
+    // Without stealing, the workers are asked as far ahead as stealing would have parsed: the
+    // importing thread's idle work (a history write) must not leave them without files.
+    this.queue = this.pool ? size * 2 + 1 + (this.steals ? 0 : STEAL_AHEAD) : 0;
   }
 
   private tooLarge(i: number): ParseReply | null {

@@ -176,3 +176,46 @@ describe("a file without a time in its name", () => {
     expect(version).toBeNull();
   });
 });
+
+describe("idle work between files", () => {
+  /** 12 stores × 3,000 items (36,000 history rows, past the idle write's threshold), a day of changes, and a Price at its PriceFull's minute. */
+  function inputs() {
+    const out = [];
+    for (let s = 1; s <= 12; s++) out.push(pricesInput("pricefull", RAMI_LEVY, String(s), at(20), Array.from({ length: 3000 }, (_, k) => item(gtin(k + 1), 100 + ((k * s) % 50)))));
+    // The same minute as store 1's PriceFull: its price is the one kept, in price_current and history.
+    out.push(pricesInput("price", RAMI_LEVY, "1", at(20), [item(gtin(1), 999)]));
+    for (let s = 1; s <= 12; s++) out.push(pricesInput("price", RAMI_LEVY, String(s), at(21), Array.from({ length: 300 }, (_, k) => item(gtin(k * 10 + 1), 200 + s))));
+    return out;
+  }
+  const dump = (db: import("bun:sqlite").Database) =>
+    JSON.stringify([
+      db.query("SELECT * FROM price_current ORDER BY store_id, product_id").values(),
+      db.query("SELECT * FROM price_history ORDER BY product_id, store_id, valid_from").values(),
+    ]);
+
+  test("history rows written while waiting for the next file give the same tables as writing them at the end", () => {
+    const atEnd = freshDb();
+    runInputs(atEnd, inputs());
+    const between = freshDb();
+    const session = LoadSession.begin({ db: between, registry: loadRegistry(), now: () => NOW });
+    let written = 0;
+    for (const input of inputs()) {
+      while (session.idle()) written++;
+      session.loadFile(input);
+    }
+    expect(session.finish("live")).toBe(1);
+    expect(written).toBeGreaterThan(0);
+    expect(dump(between)).toBe(dump(atEnd));
+    expect(history(between, RAMI_LEVY, "1", gtin(1))).toEqual([[at(20), 999], [at(21), 201]]);
+  }, 60_000);
+
+  test("nothing to do below the threshold, nor after the run", () => {
+    const db = freshDb();
+    const session = LoadSession.begin({ db, registry: loadRegistry(), now: () => NOW });
+    session.loadFile(pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(A, 100), item(B, 200)]));
+    expect(session.idle()).toBe(false);
+    session.finish("live");
+    expect(session.idle()).toBe(false);
+    expect(count(db, "SELECT count(*) AS n FROM price_history")).toBe(2);
+  });
+});
