@@ -28,6 +28,12 @@ const n = (v: number) => Math.round(v).toLocaleString("en-US");
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
 const runs = numberOption(args, "runs", 3);
+/**
+ * The allocator setting the server's launchers give it (`npm start`, deploy/*.service; README
+ * "Memory allocator"), so the bench starts it as it is deployed; test/deploy/allocator.test.ts
+ * keeps the three equal. Unset (`MIMALLOC_PURGE_DELAY=` on the bench's command line wins) measures without it.
+ */
+const LAUNCH_ENV = { MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "10000" };
 
 /** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
 function machineBusySeconds(): number {
@@ -97,7 +103,7 @@ async function probeUntilReady(url: string, deadline: number): Promise<{ healthz
 
 async function serverStart(dataDir: string): Promise<number> {
   const started = performance.now();
-  const server = await startApi(dataDir, { MEHIR_LOG_LEVEL: "warn" });
+  const server = await startApi(dataDir, { ...LAUNCH_ENV, MEHIR_LOG_LEVEL: "warn" });
   await untilReady(server.url, Date.now() + 120_000);
   const ms = performance.now() - started;
   await server.stop();
@@ -135,7 +141,7 @@ try {
   say(`first start in ${dataDir}`);
   const busyBefore = machineBusySeconds();
   const firstStarted = performance.now();
-  const server = await startApiListening(dataDir, { MEHIR_LOG_LEVEL: "info" });
+  const server = await startApiListening(dataDir, { ...LAUNCH_ENV, MEHIR_LOG_LEVEL: "info" });
   const probes = await probeUntilReady(server.url, Date.now() + 300_000).catch(async (error) => {
     await server.stop();
     throw error;
@@ -180,7 +186,7 @@ try {
     `Targets (first start ≤ 15 s, later start ≤ 2 s, every /healthz and /readyz answer during the first start < 50 ms): ` +
     `first start **${firstTotal <= 15_000 ? "met" : "not met"}** (${s(firstTotal)} s, other processes ${others.toFixed(1)} of 2 cores), later start **${laterMs <= 2_000 ? "met" : "not met"}** (${s(laterMs)} s), ` +
     `probes **${slowestProbe < 50 ? "met" : "not met"}** (slowest ${ms(slowestProbe)} ms).`;
-  const body = [machineLine(`demo seed 1, load average at the end ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`), "", table(["step", "wall s", "CPU s", "what"], rows), "", verdict].join("\n");
+  const body = [machineLine(`demo seed 1, MIMALLOC_PURGE_DELAY=${LAUNCH_ENV.MIMALLOC_PURGE_DELAY || "unset"}, load average at the end ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`), "", table(["step", "wall s", "CPU s", "what"], rows), "", verdict].join("\n");
   console.log(body);
   if (!flag(args, "no-write")) {
     writeSection("Demo", body);
