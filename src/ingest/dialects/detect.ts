@@ -1,6 +1,6 @@
 import type { XmlNode } from "../files/xml.ts";
 import type { FileType, ParsedFile } from "../records.ts";
-import { localName } from "./fields.ts";
+import { localName } from "../files/xml-scan.ts";
 import { elements } from "./tree.ts";
 
 export type Dialect = "cerberus" | "bina" | "matrix" | "superpharm" | "shufersal-sap" | "tivtaam" | "new";

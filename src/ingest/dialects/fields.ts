@@ -1,4 +1,4 @@
-import { leafValue, type RowElement } from "../files/xml-scan.ts";
+import { leafValue, localName, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
 import { detach } from "../load/detach.ts";
 
@@ -6,22 +6,6 @@ import { detach } from "../load/detach.ts";
 export type AliasTable<K extends string> = Record<K, readonly string[]>;
 
 export type Fields<K extends string> = Partial<Record<K, XmlValue>>;
-
-const localNames = new Map<string, string>();
-
-/**
- * Tag name without namespace prefix, lower case (cached: tag names repeat in every row).
- * @example localName("asx:values") // "values"
- */
-export function localName(tag: string): string {
-  let name = localNames.get(tag);
-  if (name === undefined) {
-    name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
-    // Module-level caches hold copies: a tag sliced from a file would pin that file's text.
-    localNames.set(detach(tag), detach(name));
-  }
-  return name;
-}
 
 /**
  * Reads rows through an alias table: every tag spelling (any case, any namespace prefix)

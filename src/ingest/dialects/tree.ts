@@ -1,6 +1,6 @@
 import { emptyRow, type PathElement, type RowElement } from "../files/xml-scan.ts";
 import type { XmlNode, XmlValue } from "../files/xml.ts";
-import { localName } from "./fields.ts";
+import { localName } from "../files/xml-scan.ts";
 
 /** Scalar fields of the document header (lower-case tag → text). */
 export type Context = Readonly<Record<string, string>>;

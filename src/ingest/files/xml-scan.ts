@@ -228,11 +228,19 @@ export function attach(parent: Open, name: string, value: XmlValue): void {
   put((parent.node ??= {}), name, value);
 }
 
+const LOCAL_NAMES_KEPT = 4096;
 const localNames = new Map<string, string>();
+/**
+ * Tag name without namespace prefix, lower case (cached: tag names repeat in every row; the cache
+ * lives as long as the import's thread).
+ * @example localName("asx:values") // "values"
+ */
 export function localName(tag: string): string {
   let name = localNames.get(tag);
   if (name === undefined) {
     name = tag.slice(tag.indexOf(":") + 1).toLowerCase();
+    // Bounded: a file may invent any number of tag names.
+    if (localNames.size >= LOCAL_NAMES_KEPT) localNames.clear();
     // A copy: a tag sliced from a file would pin that file's text in this module-level cache.
     localNames.set(detach(tag), detach(name));
   }
