@@ -28,6 +28,10 @@ const args = [
   "--minify",
   "--bytecode",
   "--sourcemap=none",
+  // The workers are found under their path below src/ (src/workers.ts): said, not left to Bun's
+  // guess of a common folder — Bun 1.4.5 rooted ten entrypoints at the repository instead, and
+  // the binary's first start found none of its workers.
+  "--root=src",
   // The built widget (dist/widget/v1/*) is embedded and read back through Bun.embeddedFiles.
   "--asset",
   "dist/widget",
