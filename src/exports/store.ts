@@ -71,18 +71,36 @@ export class ExportStore {
 
   /**
    * Deletes exports older than `keepDays` days before `today` (an Israel date: with 30, the
-   * exports of the last 30 dates remain), and temporary folders left by an interrupted run.
+   * exports of the last 30 dates remain), and temporary folders left by an interrupted run (their
+ * process gone; another server's export under way on the same data dir is left alone).
    */
   prune(keepDays: number, today: string): string[] {
     if (!existsSync(this.root)) return [];
     const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - (keepDays - 1) * 86_400_000).toISOString().slice(0, 10);
     const removed: string[] = [];
     for (const name of readdirSync(this.root)) {
-      const stale = (DATE.test(name) && name < oldest) || name.startsWith(OLD_PREFIX) || (name.startsWith(TEMP_PREFIX) && !name.startsWith(`${TEMP_PREFIX}${process.pid}-`));
+      const stale = (DATE.test(name) && name < oldest) || name.startsWith(OLD_PREFIX) || (name.startsWith(TEMP_PREFIX) && !ownerRuns(name));
       if (!stale) continue;
       rmSync(join(this.root, name), { recursive: true, force: true });
       removed.push(name);
     }
     return removed;
+  }
+}
+
+/**
+ * Whether the process named in a temporary folder (`.tmp-<pid>-…`) still runs: its export may be
+ * under way (this process's, or another server's on the same data dir), so the folder is kept.
+ */
+function ownerRuns(name: string): boolean {
+  const pid = Number(name.slice(TEMP_PREFIX.length).split("-", 1)[0]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -140,11 +140,20 @@ describe("the exports folder", () => {
       mkdirSync(join(exportsDir, date), { recursive: true });
       Bun.write(join(exportsDir, date, "manifest.json"), JSON.stringify({ date, data_version: 0, files: [] }));
     }
-    mkdirSync(join(exportsDir, ".tmp-1-deadbeef"), { recursive: true });
+    // A process that has ended, and one that runs (this test's parent): a folder of the first is left by a
+    // killed run; one of the second is another server's export under way on the same data dir.
+    const ended = Bun.spawn(["true"]);
+    await ended.exited;
+    const killedRun = `.tmp-${ended.pid}-deadbeef`;
+    const otherServer = `.tmp-${process.ppid}-cafebabe`;
+    mkdirSync(join(exportsDir, killedRun), { recursive: true });
+    mkdirSync(join(exportsDir, otherServer), { recursive: true });
     const job = { dbPath: join(dir, PRICES_FILE), exportsDir, keepDays: 30 };
     const first = await runExport(job, NOW);
     expect(first.manifest!.date).toBe("2026-11-22");
-    expect(first.pruned).toContain(".tmp-1-deadbeef");
+    expect(first.pruned).toContain(killedRun);
+    expect(first.pruned).not.toContain(otherServer);
+    expect(existsSync(join(exportsDir, otherServer))).toBe(true);
     const dates = store.list().map((m) => m.date);
     expect(dates).toHaveLength(30);
     expect(dates[0]).toBe("2026-11-22");
@@ -154,7 +163,7 @@ describe("the exports folder", () => {
     const second = await runExport(job, NOW);
     expect(store.manifest("2026-11-22")!.data_version).toBe(second.manifest!.data_version);
     expect(second.manifest!.data_version).toBe(2);
-    expect(readdirSync(exportsDir).filter((n) => n.startsWith("."))).toEqual([]);
+    expect(readdirSync(exportsDir).filter((n) => n.startsWith("."))).toEqual([otherServer]);
     expect(store.filePath("2026-11-22", "../prices.sqlite")).toBeNull();
     expect(store.filePath("2026-11-22", "prices.csv.gz")).toBe(join(exportsDir, "2026-11-22", "prices.csv.gz"));
     expect(existsSync(store.filePath("2026-11-22", "manifest.json")!)).toBe(true);
