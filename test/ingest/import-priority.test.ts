@@ -15,10 +15,11 @@ function threads(): { tid: string; policy: number; nice: number }[] {
   });
 }
 
+// Thread policies and niceness are read from /proc and set with Linux calls: elsewhere there is nothing to look at.
 const linux = process.platform === "linux";
 
 describe("runAtImportPriority", () => {
-  test.skipIf(!linux)("idle: the import's thread (and threads it starts) run SCHED_IDLE; the serving thread is untouched", async () => {
+  test.skipIf(!linux)("Linux: idle: the import's thread (and threads it starts) run SCHED_IDLE; the serving thread is untouched", async () => {
     const url = new URL("../../src/ingest/import-priority.ts", import.meta.url).href;
     const worker = new Worker(
       URL.createObjectURL(
@@ -39,7 +40,7 @@ describe("runAtImportPriority", () => {
     worker.terminate();
   });
 
-  test.skipIf(!linux)("low: 10 steps nicer than the thread it starts on (niceness 10 from 0; the test may itself run under nice)", async () => {
+  test.skipIf(!linux)("Linux: low: 10 steps nicer than the thread it starts on (niceness 10 from 0; the test may itself run under nice)", async () => {
     const base = threads().find((t) => t.tid === String(process.pid))!.nice;
     const low = Math.min(19, base + 10);
     const url = new URL("../../src/ingest/import-priority.ts", import.meta.url).href;
