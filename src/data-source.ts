@@ -12,8 +12,9 @@ export interface DataSourceDeps {
   db: Databases;
   registry: Registry;
   data: DataState;
-  /** Live mode: fetches today's files of every active chain and imports them (off this thread). */
-  fetchLive: () => Promise<void>;
+  /** Live mode: fetches today's files of every active chain and imports them (off this thread);
+   *  calls `onCommitted` as soon as the import commits. */
+  fetchLive: (onCommitted: () => void) => Promise<void>;
   info: Log;
   error: Log;
   now?: () => Date;
@@ -62,7 +63,8 @@ export function startDataSource(deps: DataSourceDeps): RunningDataSource {
   const runLive = () =>
     (running ??= (async () => {
       deps.info("fetch: starting", { at: now().toISOString() });
-      await deps.fetchLive();
+      // Served from the import's commit on (its report and checkpoint come after), not the next poll.
+      await deps.fetchLive(() => void deps.data.refresh());
       deps.data.refresh();
     })().finally(() => (running = null)));
   const onError = (error: unknown) => deps.error("fetch: run failed", { error: String((error as Error)?.stack ?? error) });

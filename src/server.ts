@@ -78,7 +78,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     registry,
     data,
     // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
-    fetchLive: async () => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority })),
+    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, onCommitted })),
     info: log.info,
     error: log.error,
   });

@@ -113,6 +113,27 @@ describe("startDataSource, live mode", () => {
     b.stop();
   });
 
+  test("a live import is served from its commit, before the fetch run ends (not at a later poll)", async () => {
+    const { deps, data, db } = setup("live");
+    let versionAtCommit = 0;
+    let versionBeforeReturn = 0;
+    const source = startDataSource({
+      ...deps,
+      fetchLive: async (onCommitted) => {
+        bumpDataVersion(db.prices, "2026-11-22T11:00:00+02:00", "live"); // what the import worker's commit does
+        onCommitted();
+        versionAtCommit = data.current.version;
+        await Promise.resolve(); // the run's report and checkpoint come after the commit
+        versionBeforeReturn = data.current.version;
+      },
+    });
+    await source.ready;
+    expect(versionAtCommit).toBe(1);
+    expect(versionBeforeReturn).toBe(1);
+    expect(data.current.source).toBe("live");
+    source.stop();
+  });
+
   test("a failing fetch is logged and the served data stays", async () => {
     const { deps, data, db, logs } = setup("live");
     bumpDataVersion(db.prices, "2026-11-20T05:00:00+02:00", "live");

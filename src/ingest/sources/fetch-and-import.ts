@@ -27,6 +27,8 @@ export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sources
   keepDownloadDays?: number;
   /** CPU priority of the import thread (MEHIR_IMPORT_PRIORITY; default idle). */
   importPriority?: ImportPriority;
+  /** Called as soon as the import commits, before its report and WAL checkpoint (serve the new data from then). */
+  onCommitted?: (dataVersion: number) => void;
 }
 
 export interface FetchAndImportResult {
@@ -104,6 +106,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
       registry: options.registry.chains,
       priority: options.importPriority,
       onProgress: importProgressLogger("fetch", (msg, fields) => log("info", msg, fields)),
+      onCommitted: options.onCommitted,
     });
   } catch (error) {
     forget(db, fetch, fetch.files);

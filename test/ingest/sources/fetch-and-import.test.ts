@@ -92,6 +92,7 @@ describe("fetchAndImport after a demo first start", () => {
     const headers = newKey(deps, "pro", "live").headers;
     const before = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${sharedBarcode}`, { headers }))).json();
     expect(before.data.prices.length).toBeGreaterThanOrEqual(3);
+    const committed: number[] = [];
 
     const result = await fetchAndImport({
       db: db.prices,
@@ -104,9 +105,12 @@ describe("fetchAndImport after a demo first start", () => {
       http: FAST_HTTP,
       now: () => NOW,
       log: quiet,
+      onCommitted: (version) => void committed.push(version),
     });
     expect(result.fetch.chains.map((c) => [c.slug, c.status, c.downloaded.length])).toEqual([["king-store", "ok", 2]]);
     expect(result.import).toMatchObject({ origin: "fetch", source: "live", status: "ok", replaced: true });
+    // Told of the commit once, with the version the run reports.
+    expect(committed).toEqual([result.import!.dataVersion!]);
     expect(result.import!.totals.rejected).toBe(0);
     deps.data.refresh();
     expect(deps.data.current.source).toBe("live");
