@@ -6,7 +6,7 @@ import { detach } from "../load/detach.ts";
 import { fromContext, HEADER_FIELDS } from "./header-fields.ts";
 import { agorotOfBytes, toAgorot } from "./money.ts";
 import { PRICE_FIELDS } from "./price-fields.ts";
-import type { KnownProduct, ProductFacts, ProductMemo } from "./product-facts.ts";
+import type { KnownProduct, ProductFacts, ProductMemo, RawProduct } from "./product-facts.ts";
 import { collectRows, headerOf } from "./tree.ts";
 import { normaliseSize } from "./units.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
@@ -48,6 +48,10 @@ export class PriceRowReader {
   private lastRaw: string | null = null;
   private lastValue: string | undefined;
   private lastIso: string | null = null;
+  // The current row's product span on the bytes (see spanKey): from, to (-1: none) and each field's start and end in it.
+  private spanFrom = -1;
+  private spanTo = -1;
+  private readonly layout = new Int32Array(PRODUCT_SLOTS.length * 2);
   /** The last row read (valid until the next `read`). */
   price = 0;
   allowDiscount = true;
@@ -77,6 +81,8 @@ export class PriceRowReader {
     // A remembered product had a usable item code, and this row has the same raw code.
     const product = hash >= 0 ? this.memo!.find(hash, this.sameProduct) : undefined;
     let itemCode: string | null = null;
+    // A new product's span is copied before any value is read: reading gives the row its own text (rowText), off the document's bytes.
+    const span = !product && hash >= 0 && this.spanFrom >= 0 ? this.spanProduct() : null;
     if (!product) {
       itemCode = rawCode(this.value(S.itemCode));
       if (!itemCode || isPlaceholder(itemCode)) {
@@ -100,7 +106,7 @@ export class PriceRowReader {
     if (product) return product;
     const facts = productFacts((slot) => this.value(slot), itemCode!);
     if (hash < 0) return { facts, packed: null };
-    return this.memo!.add(hash, this.rawProductFields(), detachFacts(facts));
+    return this.memo!.add(hash, span ?? this.rawProductFields(), detachFacts(facts));
   }
 
   /** A `0`/`1` flag left in place, else null (the general reading decides). */
@@ -176,6 +182,11 @@ export class PriceRowReader {
    * them is not a plain leaf in place (attributes, repeats, CDATA): such rows are read afresh.
    */
   private productKey(): number {
+    this.spanFrom = -1;
+    if (this.row.onBytes) {
+      const key = this.spanKey();
+      if (key >= 0) return key;
+    }
     const { text, starts, ends, onBytes } = this.row;
     const bytes = this.row.bytes!;
     // Raw text of a Latin-1 view (bytes) and of decoded text are never compared: their hashes start apart.
@@ -211,8 +222,70 @@ export class PriceRowReader {
     return (a >>> 0) * 2097152 + ((b ^ (b >>> 15)) & 0x1fffff);
   }
 
+  /**
+   * The key of a row on the document's bytes whose product fields are consecutive leaves left in
+   * place (the published files write them one after the other): a hash of the bytes from the
+   * first field's value to the last's, with the span and each field's place in it set for
+   * {@link sameSpan}. -1 when the fields are not so (they are then hashed one by one).
+   */
+  private spanKey(): number {
+    const { starts, ends } = this.row;
+    const layout = this.layout;
+    let from = 0x7fffffff;
+    let to = -1;
+    let first = 0x7fffffff;
+    let last = -1;
+    let present = 0;
+    for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
+      const slot = PRODUCT_SLOTS[k]!;
+      const leaf = this.leaves[slot]!;
+      if (leaf < 0) {
+        if (this.nodes[slot] !== undefined) return -1;
+        layout[2 * k] = -1;
+        layout[2 * k + 1] = -1;
+        continue;
+      }
+      const start = starts[leaf]!;
+      if (start < 0) return -1;
+      const end = ends[leaf]!;
+      layout[2 * k] = start;
+      layout[2 * k + 1] = end;
+      present++;
+      if (leaf < first) first = leaf;
+      if (leaf > last) last = leaf;
+      if (start < from) from = start;
+      if (end > to) to = end;
+    }
+    // Other leaves between them (a price, a repeated field) would make every row's span differ.
+    if (present === 0 || last - first + 1 !== present) return -1;
+    for (let k = 0; k < layout.length; k++) if (layout[k]! >= 0) layout[k] = layout[k]! - from;
+    this.spanFrom = from;
+    this.spanTo = to;
+    // Native CRC-32 of the span and its length: the confirmation (sameSpan) makes it exact.
+    return Bun.hash.crc32((this.row.bytes as Buffer).subarray(from, to)) * 2097152 + ((to - from) & 0x1fffff);
+  }
+
+  /** The current row's span (see spanKey) copied, for the memo. */
+  private spanProduct(): RawProduct {
+    const span = new Uint8Array(this.spanTo - this.spanFrom);
+    span.set(this.row.bytes!.subarray(this.spanFrom, this.spanTo));
+    return { raws: null, span, layout: this.layout.slice() };
+  }
+
+  /** The current row's product fields are exactly the remembered ones. */
+  private readonly sameProduct = (raw: RawProduct): boolean => (raw.span !== null ? this.sameSpan(raw.span, raw.layout!) : this.sameFields(raw.raws!));
+
+  /** The current row's span (see spanKey) has this layout and these bytes: then every product field is the same. */
+  private sameSpan(span: Uint8Array, layout: Int32Array): boolean {
+    const from = this.spanFrom;
+    if (from < 0 || span.length !== this.spanTo - from) return false;
+    const mine = this.layout;
+    for (let k = 0; k < mine.length; k++) if (layout[k] !== mine[k]) return false;
+    return (this.row.bytes as Buffer).compare(span, 0, span.length, from, this.spanTo) === 0;
+  }
+
   /** The current row's product fields have exactly this raw text (null: absent). */
-  private readonly sameProduct = (raws: readonly (string | null)[]): boolean => {
+  private sameFields(raws: readonly (string | null)[]): boolean {
     const { starts, ends } = this.row;
     for (let k = 0; k < PRODUCT_SLOTS.length; k++) {
       const raw = raws[k]!;
@@ -224,16 +297,17 @@ export class PriceRowReader {
       }
     }
     return true;
-  };
+  }
 
   /** The product fields' raw text, copied (kept by the memo across files). */
-  private rawProductFields(): (string | null)[] {
+  private rawProductFields(): RawProduct {
     rowText(this.row);
     const { text, starts, ends } = this.row;
-    return PRODUCT_SLOTS.map((slot) => {
+    const raws = PRODUCT_SLOTS.map((slot) => {
       const leaf = this.inPlace(slot);
       return leaf < 0 ? null : detach(text.slice(starts[leaf]!, ends[leaf]!));
     });
+    return { raws, span: null, layout: null };
   }
 
   /** Warnings on skipped rows. */

@@ -38,9 +38,21 @@ export interface KnownProduct {
   packed: PackedFacts | null;
 }
 
+/**
+ * The raw product fields a remembered product is confirmed against: either each field's raw text
+ * (`raws`, null: absent), or — for a row read on a document's bytes whose product fields are
+ * consecutive leaves — one copy of the bytes from the first field's value to the last's (`span`)
+ * with each field's start and end in it (`layout`, -1 for an absent field): equal layouts and
+ * equal spans mean equal fields, confirmed by one native compare instead of field by field.
+ */
+export interface RawProduct {
+  raws: readonly (string | null)[] | null;
+  span: Uint8Array | null;
+  layout: Int32Array | null;
+}
+
 interface Remembered extends KnownProduct {
-  /** The raw text of its product fields (null: absent), to confirm a hash match. */
-  raws: readonly (string | null)[];
+  raw: RawProduct;
 }
 
 /**
@@ -49,8 +61,8 @@ interface Remembered extends KnownProduct {
  * same bytes; only the price, its time and status change. Reading its name, unit words and
  * size (cleaning, unit and size rules, identity and description hash) is the costly part of a
  * row, so it is done once per distinct raw product and reused. Exact: found by a hash of the
- * raw fields, then confirmed field by field against their remembered text (the facts are a pure
- * function of it). Bounded: forgets everything past `limit` entries. Owned by one run's parse
+ * raw fields, then confirmed against their remembered text (field by field, or as one span of
+ * bytes, see {@link RawProduct}; the facts are a pure function of it). Bounded: forgets everything past `limit` entries. Owned by one run's parse
  * thread (a worker, or the importing thread's prefetcher).
  *
  * @example
@@ -64,15 +76,15 @@ export class ProductMemo {
   constructor(private readonly limit = 100_000) {}
 
   /** The product remembered under `hash` whose raw fields `same` confirms. */
-  find(hash: number, same: (raws: readonly (string | null)[]) => boolean): KnownProduct | undefined {
+  find(hash: number, same: (raw: RawProduct) => boolean): KnownProduct | undefined {
     const entry = this.known.get(hash);
-    return entry !== undefined && same(entry.raws) ? entry : undefined;
+    return entry !== undefined && same(entry.raw) ? entry : undefined;
   }
 
   /** Remembers a product; its strings must not be substrings of a file's text (they would keep it alive). */
-  add(hash: number, raws: readonly (string | null)[], facts: ProductFacts): KnownProduct {
+  add(hash: number, raw: RawProduct, facts: ProductFacts): KnownProduct {
     if (this.known.size >= this.limit) this.known.clear();
-    const entry: Remembered = { facts, packed: null, raws };
+    const entry: Remembered = { facts, packed: null, raw };
     this.known.set(hash, entry);
     return entry;
   }

@@ -99,6 +99,10 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
         row.onBytes = true;
         onRow(name, row, stack.slice(1, depth));
         row.count = 0;
+        current = parent;
+        // The rows that follow are mostly plain: read apart, by a loop of their own.
+        pos = plainRows(b, bytes, gt + 1, name, row, stack, onRow, blanks);
+        continue;
       } else {
         const value = finish(current);
         if (parent === top) {
@@ -194,6 +198,45 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
     stack.push(open);
     if (isRow) rowDepth = stack.length - 1;
     current = open;
+  }
+}
+
+/**
+ * Reads the rows that follow a streamed row `name` for as long as they are plain — `<name>`, plain
+ * leaves (see {@link rowLeaves}) with whitespace around them, `</name>` — handing each to `onRow`
+ * as the scanner's loop would (no node: EMPTY; its ancestors from `stack`, whose top is the rows'
+ * parent), and returns where it stopped: at the `<` of anything else (another element, a row with
+ * attributes, nesting, text or no leaf — `<name></name>` is a leaf of the parent —, the parent's
+ * closing tag), the text before it added to the parent.
+ * The scanner's loop reads on from there, so a row not read here is read there. Apart from it, the
+ * loop that reads nearly all of a document is small, which the JIT compiles early and cheaply — and
+ * the same for every dialect, so it is not compiled again when the next file's dialect differs.
+ */
+function plainRows(b: Uint8Array, bytes: Buffer, from: number, name: string, row: RowElement, stack: Open[], onRow: RowHandler, blanks: Map<number, string>): number {
+  const n = b.length;
+  const parent = stack[stack.length - 1]!;
+  const close = name.length + 3; // `</name>`
+  // Stands for the row being read: whitespace between its leaves is dropped (it has children).
+  const open: Open = { name, node: null, text: "", last: "", isRow: true, children: true };
+  let pos = from;
+  for (;;) {
+    const lt = b.indexOf(LT, pos);
+    if (lt < 0) return pos;
+    if (lt > pos) addText(parent, bytes, pos, lt, blanks);
+    if (!matches(b, lt + 1, name) || b[lt + 1 + name.length] !== GT) return lt;
+    let end = rowLeaves(b, bytes, lt + 2 + name.length, row, open);
+    while (end < n && isSpace(b[end]!)) end++;
+    if (row.count === 0 || b[end] !== LT || b[end + 1] !== SLASH || !matches(b, end + 2, name) || b[end + 2 + name.length] !== GT) {
+      row.count = 0;
+      return lt;
+    }
+    row.node = EMPTY;
+    row.text = "";
+    row.bytes = bytes;
+    row.onBytes = true;
+    onRow(name, row, stack.slice(1));
+    row.count = 0;
+    pos = end + close;
   }
 }
 

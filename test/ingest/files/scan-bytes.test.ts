@@ -81,6 +81,40 @@ describe("scanBytes", () => {
     expect(onBytes.rows).toHaveLength(5);
   });
 
+  test("a run of plain rows read by their own loop stops at any other row and the scanner reads on as scanXml does", () => {
+    const plain = (code: number) => `<Item>\r\n  <A>א${code}</A>\r\n  <B>${code}</B>\r\n</Item>`;
+    const breaks = [
+      '<Item x="1"><A>attribute</A></Item>',
+      "<Item><A>nested</A><B><C>1</C></B></Item>",
+      "<Item><A>text</A> between <B>2</B></Item>",
+      "<Item> text first <A>3</A></Item>",
+      "<Item><A>text last</A> end </Item>",
+      "<Item></Item>",
+      "<Item>\r\n</Item>",
+      "<Item/>",
+      "<Line><A>another row name</A></Line>",
+      "<Other>a leaf of Items</Other>",
+      "<Other><A>an element of Items</A></Other>",
+      "<Item><A>self-closing leaf</A><B/></Item>",
+      "<Item><A>an entity &amp; more</A></Item>",
+      "<Item><A>a &lt; b</A></Item>",
+      "<Item><A>unclosed</A>",
+    ];
+    for (const [k, breaker] of breaks.entries()) {
+      const doc = ["<Root><Items>", plain(1), plain(2), " טקסט ", plain(3), breaker, plain(4), plain(5), "</Items><After>א</After></Root>"].join("\r\n  ");
+      const bytes = utf8(doc);
+      let onBytes: unknown;
+      try {
+        onBytes = viaBytes(bytes);
+      } catch (error) {
+        // Only the unclosed row makes the document malformed: handed back to the text scanner.
+        expect({ k, handedBack: error instanceof NotOnBytes }).toEqual({ k, handedBack: k === breaks.length - 1 });
+        continue;
+      }
+      expect({ k, ...(onBytes as object) }).toEqual({ k, ...viaText(decodeText(bytes).text) });
+    }
+  });
+
   test("hands back (NotOnBytes) what only the text scanner reads: scanXml then reads or refuses it", () => {
     const refused = {
       CDATA: "<Root><Items><Item><ItemNm><![CDATA[חלב]]></ItemNm></Item></Items></Root>",
@@ -122,6 +156,27 @@ describe("readPriceFilePacked on bytes and on the decoded text give the same fil
     const read = readPriceFilePacked(bytes, NAME, memo).parsed as PackedPrices;
     expect(read.count).toBe(4);
     expect(read.updates).toContain("2025-01-02T09:00:00+02:00");
+  });
+
+  test("the memo knows a product again by its span of bytes, or field by field when other fields lie between its own; a changed field is a new product", () => {
+    const row = (code: string, name: string, price: string, between = "") =>
+      `<Item>\r\n  <PriceUpdateDate>2025-01-01 10:00:00</PriceUpdateDate>\r\n  <ItemCode>${code}</ItemCode>\r\n  <ItemType>1</ItemType>\r\n  <ItemNm>${name}</ItemNm>${between}\r\n  <ManufacturerName>תנובה</ManufacturerName>\r\n  <UnitQty>ליטר</UnitQty>\r\n  <Quantity>1</Quantity>\r\n  <ItemPrice>${price}</ItemPrice>\r\n</Item>`;
+    const file = (rows: string[]) => utf8(`<Root><ChainId>7290027600007</ChainId><StoreId>1</StoreId><Items>\r\n${rows.join("\r\n")}\r\n</Items></Root>`);
+    for (const between of ["", "\r\n  <ItemPrice>9.90</ItemPrice>"]) {
+      const memo = new ProductMemo();
+      let added = 0;
+      const add = memo.add.bind(memo);
+      memo.add = (...args: Parameters<ProductMemo["add"]>) => (added++, add(...args));
+      const first = file([row("7290000000015", "חלב 3%", "5.90", between), row("7290000000022", "גבינה לבנה", "4.50", between), row("7290000000039", "לחם", "7", between)]);
+      readPriceFilePacked(first, NAME, memo);
+      expect({ between, added }).toEqual({ between, added: 3 });
+      // Another store's file: the same products at other prices, one name changed by one letter.
+      const second = file([row("7290000000015", "חלב 3%", "6.10", between), row("7290000000022", "גבינה לבנב", "4.50", between), row("7290000000039", "לחם", "7.20", between)]);
+      const read = readPriceFilePacked(second, NAME, memo);
+      expect({ between, added }).toEqual({ between, added: 4 });
+      const other = readPriceFilePacked(decodedWay(second), NAME, new ProductMemo());
+      expect(plain(read.parsed)).toEqual(plain(other.parsed));
+    }
   });
 
   test("truncated and malformed files: the same rows or the same error as the text", () => {
