@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import { flag, numberOption, option } from "./lib/args.ts";
+import { allocatorEnv, allocatorNote } from "./lib/allocator.ts";
 import { cpuSeconds, LOG_DIR, startApi, startApiListening, startBare } from "./lib/processes.ts";
 import { ms, summarize } from "./lib/stats.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
@@ -29,11 +30,10 @@ const s = (ms: number) => (ms / 1000).toFixed(1);
 
 const runs = numberOption(args, "runs", 3);
 /**
- * The allocator setting the server's launchers give it (`npm start`, deploy/*.service; README
- * "Memory allocator"), so the bench starts it as it is deployed; test/deploy/allocator.test.ts
- * keeps the three equal. Unset (`MIMALLOC_PURGE_DELAY=` on the bench's command line wins) measures without it.
+ * The allocator settings the server's launchers give it (bench/lib/allocator.ts), so the bench
+ * starts it as it is deployed. `MIMALLOC_PURGE_DELAY=` (empty) on the bench's command line measures without one.
  */
-const LAUNCH_ENV = { MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "10000" };
+const LAUNCH_ENV = allocatorEnv();
 
 /** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
 function machineBusySeconds(): number {
@@ -186,7 +186,7 @@ try {
     `Targets (first start ≤ 15 s, later start ≤ 2 s, every /healthz and /readyz answer during the first start < 50 ms): ` +
     `first start **${firstTotal <= 15_000 ? "met" : "not met"}** (${s(firstTotal)} s, other processes ${others.toFixed(1)} of 2 cores), later start **${laterMs <= 2_000 ? "met" : "not met"}** (${s(laterMs)} s), ` +
     `probes **${slowestProbe < 50 ? "met" : "not met"}** (slowest ${ms(slowestProbe)} ms).`;
-  const body = [machineLine(`demo seed 1, MIMALLOC_PURGE_DELAY=${LAUNCH_ENV.MIMALLOC_PURGE_DELAY || "unset"}, load average at the end ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`), "", table(["step", "wall s", "CPU s", "what"], rows), "", verdict].join("\n");
+  const body = [machineLine(`demo seed 1, ${allocatorNote(LAUNCH_ENV)}, load average at the end ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`), "", table(["step", "wall s", "CPU s", "what"], rows), "", verdict].join("\n");
   console.log(body);
   if (!flag(args, "no-write")) {
     writeSection("Demo", body);

@@ -9,6 +9,10 @@
  * root, else its rows are skipped with the reason): one thread, 50 connections, against the bare
  * server and the prices path. The Bun load generator's rows follow (--wrk-only skips them).
  *
+ * Both servers run with the allocator settings the server is deployed with (bench/lib/allocator.ts;
+ * the header line says which): the same on both sides. `MIMALLOC_PURGE_HOLES= bun bench/http.ts …`
+ * (empty: left out, mimalloc's default) measures both without that one.
+ *
  * Full runs (no --quick) record their figures in bench/RESULTS.md under "## HTTP".
  * Targets (under wrk): prices at chain granularity ≥ 0.35× the bare server's requests/s, p99 ≤ 10 ms.
  */
@@ -24,6 +28,7 @@ import { int, ms, summarize } from "./lib/stats.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
 import type { LoadPlan, LoadReport, RequestKind } from "./loadgen.ts";
 import { findWrk, runWrk, type WrkReport } from "./lib/wrk.ts";
+import { allocatorEnv, allocatorNote } from "./lib/allocator.ts";
 
 export interface HttpBenchOptions {
   scale: number;
@@ -33,6 +38,9 @@ export interface HttpBenchOptions {
   /** Only the wrk rows (skips the Bun load generator's). */
   wrkOnly?: boolean;
 }
+
+/** The allocator settings both servers are started with: as deployed, unless the command line sets them. */
+const LAUNCH_ENV = allocatorEnv();
 
 /** Seconds of wrk before each measured row. */
 const WARM_UP_S = 5;
@@ -122,7 +130,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
     if (report.errors > 0) console.error(`[http] ${name}: ${report.errors} errors, e.g. ${report.firstErrors.slice(0, 3).join(" | ")}`);
   };
 
-  const bare = await startBare();
+  const bare = await startBare(LAUNCH_ENV);
   try {
     await measureWrk("bare Bun.serve, small JSON (≈150 B)", bare, ["/small"]);
     await measureWrk("bare Bun.serve, answer-sized JSON (≈11 KB)", bare, ["/answer"]);
@@ -134,7 +142,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
 
   // No daily export: written in a worker at the first start on a data dir, it would be counted as
   // the server's CPU while the requests are measured (it took 25 s of CPU at scale 0.25).
-  const api = await startApi(dataDir, { ...BENCH_ENV, MEHIR_EXPORTS: "off" });
+  const api = await startApi(dataDir, { ...BENCH_ENV, MEHIR_EXPORTS: "off", ...LAUNCH_ENV });
   let rss = NaN;
   let cold = "";
   try {
@@ -249,7 +257,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<{ rows: Row[
   }
 
   const markdown = [
-    machineLine(`scale ${options.scale}, ${options.connections} connections (closed loop), ${options.seconds} s per row`),
+    machineLine(`scale ${options.scale}, ${options.connections} connections (closed loop), ${options.seconds} s per row; both servers ${allocatorNote(LAUNCH_ENV)}`),
     "",
     wrkMarkdown,
     ...(loadgenMarkdown ? ["", loadgenMarkdown] : []),

@@ -26,6 +26,7 @@ import { flag, numberOption } from "./lib/args.ts";
 import { writeDay, type FilesPlan } from "./lib/price-files.ts";
 import { loadavg } from "node:os";
 import { machineLine, writeSection } from "./lib/results.ts";
+import { allocatorEnv, allocatorNote, childEnv } from "./lib/allocator.ts";
 import { realSamplesMissing, writeRealDay } from "./lib/real-files.ts";
 
 const args = process.argv.slice(2);
@@ -89,23 +90,18 @@ interface ImportRun {
 }
 
 /**
- * The allocator setting the server's launchers give it (`npm start`, deploy/*.service; README
- * "Memory allocator"): the server runs the scheduled imports, so the child imports as deployed;
- * test/deploy/allocator.test.ts keeps them equal. `MIMALLOC_PURGE_DELAY=` on the bench's command
- * line (empty: left out, mimalloc's default) measures without it.
+ * The allocator settings the server's launchers give it (bench/lib/allocator.ts): the server runs
+ * the scheduled imports, so the child imports as deployed. `MIMALLOC_PURGE_DELAY=` on the bench's
+ * command line (empty: left out, mimalloc's default) measures without it.
  */
-const LAUNCH_ENV = { MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "10000" };
-const allocatorNote = LAUNCH_ENV.MIMALLOC_PURGE_DELAY
-  ? `MIMALLOC_PURGE_DELAY=${LAUNCH_ENV.MIMALLOC_PURGE_DELAY}${LAUNCH_ENV.MIMALLOC_PURGE_DELAY === "10000" ? " as deployed" : ""}`
-  : "MIMALLOC_PURGE_DELAY unset (the allocator's default, not as deployed)";
+const LAUNCH_ENV = allocatorEnv();
+const launchNote = allocatorNote(LAUNCH_ENV);
 
 const parseWorkers = args.includes("--parse-workers") ? String(numberOption(args, "parse-workers", 1)) : undefined;
 
 async function importChild(dataDir: string, dir: string): Promise<ImportRun> {
   const started = performance.now();
-  const env: Record<string, string | undefined> = { ...process.env, ...LAUNCH_ENV, ...(parseWorkers !== undefined ? { BENCH_PARSE_WORKERS: parseWorkers } : {}) };
-  // Empty is not unset for mimalloc (it reads an empty value as 1): leave it out.
-  if (!LAUNCH_ENV.MIMALLOC_PURGE_DELAY) delete env.MIMALLOC_PURGE_DELAY;
+  const env = childEnv(process.env, { ...LAUNCH_ENV, ...(parseWorkers !== undefined ? { BENCH_PARSE_WORKERS: parseWorkers } : {}) });
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "lib/import-child.ts"), "--data-dir", dataDir, dir], { stdout: "pipe", stderr: "inherit", env });
   let peak = 0;
   const poll = setInterval(() => (peak = peakOf(child.pid, peak)), 100);
@@ -182,7 +178,7 @@ async function benchScale(plan: FilesPlan): Promise<{ body: string; met: boolean
   const body = [
     `### ${n(plan.stores)} stores × ${n(plan.itemsPerStore)} items (${n(first.priceRows)} price rows a day)`,
     "",
-    machineLine(`${plan.chains} chains, gzip${plan.promos ? ", with a PromoFull per store" : ""}; best of ${times} run(s); parse workers ${parseWorkers ?? "default"}; ${allocatorNote}; 1-min load average ${load.map((l) => l.toFixed(1)).join(" → ")}`),
+    machineLine(`${plan.chains} chains, gzip${plan.promos ? ", with a PromoFull per store" : ""}; best of ${times} run(s); parse workers ${parseWorkers ?? "default"}; ${launchNote}; 1-min load average ${load.map((l) => l.toFixed(1)).join(" → ")}`),
     "",
     "| run | price rows | import s | price rows/s | CPU s (all threads) | gunzip -c s | import ÷ gunzip |",
     "|---|---|---|---|---|---|---|",
@@ -245,7 +241,7 @@ async function benchReal(stores: number): Promise<string> {
   const ratio = best.seconds / gunzip;
   const met = ratio <= 2 && peakAll <= TARGET_RSS && best.status === "ok";
   return [
-    machineLine(`${stores} stores, ${day.samples.length} published PriceFull files (${day.samples.join(", ")}) replicated as published, gzip; best of ${runs} run(s); ${allocatorNote}; 1-min load average ${load.map((l) => l.toFixed(1)).join(" → ")}`),
+    machineLine(`${stores} stores, ${day.samples.length} published PriceFull files (${day.samples.join(", ")}) replicated as published, gzip; best of ${runs} run(s); ${launchNote}; 1-min load average ${load.map((l) => l.toFixed(1)).join(" → ")}`),
     "",
     "| run | price rows | MB of XML | import s | MB/s of XML | price rows/s | CPU s (all threads) | gunzip -c s (CPU s) | gunzip MB/s | import ÷ gunzip, wall | CPU ÷ gunzip CPU | peak RSS |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|",

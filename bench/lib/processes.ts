@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import type { LoadPlan, LoadReport } from "../loadgen.ts";
+import { childEnv } from "./allocator.ts";
 
 const BUN = process.execPath;
 const BENCH = resolve(import.meta.dir, "..");
@@ -39,7 +40,7 @@ async function startChild(name: string, script: string, args: string[], env: Rec
   const format = process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md";
   const profile = process.env.BENCH_PROFILE ? [format, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const proc = Bun.spawn([BUN, ...profile, join(BENCH, script), ...args, "--ready-file", ready], {
-    env: { ...process.env, ...env },
+    env: childEnv(process.env, env),
     stdout: Bun.file(log),
     stderr: Bun.file(join(LOG_DIR, `${name}.err`)),
   });
@@ -89,9 +90,9 @@ export function startApiListening(dataDir: string, env: Record<string, string> =
   return startChild("api", "lib/serve-api.ts", ["--data-dir", dataDir], env);
 }
 
-/** The bare Bun.serve baseline. */
-export function startBare(): Promise<ServerProcess> {
-  return startChild("bare", "lib/serve-bare.ts", [], {});
+/** The bare Bun.serve baseline, with extra environment (the allocator's setting, to match the server's). */
+export function startBare(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startChild("bare", "lib/serve-bare.ts", [], env);
 }
 
 /** CPU seconds (user + system) a process used so far, from /proc. */
