@@ -98,7 +98,8 @@ function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, 
  * first (full before delta at equal times).
  * A bad file is reported and skipped (its savepoint rolled back), the rest imports. The run's
  * report is written to `import_runs`/`import_files` after the commit, then the write-ahead log is
- * checkpointed into the database file (checkpointWal). Between files the event
+ * checkpointed into the database file (checkpointWal) — not by the commit itself, so `onCommitted`
+ * comes before that copy and its fsyncs. Between files the event
  * loop gets a turn, so a server in the same process keeps answering.
  *
  * @example
@@ -106,6 +107,18 @@ function loadReply(session: LoadSession, registry: Registry, file: OrderedFile, 
  * report.totals // { files: 120, ok: 118, partial: 1, rejected: 1, skipped: 0, imported: 119, rows: 401233, priceRows: 398000 }
  */
 export async function importPaths(options: ImportOptions): Promise<ImportReport> {
+  // The commit's automatic checkpoint would copy the run's pages into the database file (and wait
+  // for its fsyncs) before the data is served: the run checkpoints after its report instead.
+  const autocheckpoint = options.db.query("PRAGMA wal_autocheckpoint").values()[0]?.[0] as number;
+  options.db.run("PRAGMA wal_autocheckpoint = 0");
+  try {
+    return await importRun(options);
+  } finally {
+    options.db.run(`PRAGMA wal_autocheckpoint = ${autocheckpoint}`);
+  }
+}
+
+async function importRun(options: ImportOptions): Promise<ImportReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const startedAt = toIsraelIso(now());

@@ -159,6 +159,35 @@ describe("importPaths", () => {
     }
   });
 
+  test("the log is copied into the database file after onCommitted, not by the commit; the connection's setting is kept", async () => {
+    const { db, path } = freshFileDb();
+    // Small enough that any commit of a run would copy the log into the file by itself.
+    db.run("PRAGMA wal_autocheckpoint = 10");
+    const before = statSync(path).size;
+    let fileAtCommit = -1;
+    let logAtCommit = -1;
+    const report = await run(db, [join(root, "day1")], {
+      onCommitted: () => {
+        fileAtCommit = statSync(path).size;
+        logAtCommit = statSync(`${path}-wal`).size;
+      },
+    });
+    expect(report.status).toBe("ok");
+    // Served from the log at the commit; the file grows with the checkpoint at the end of the run.
+    expect(fileAtCommit).toBe(before);
+    expect(logAtCommit).toBeGreaterThan(10 * 4096);
+    expect(statSync(path).size).toBeGreaterThan(before);
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect(db.query("PRAGMA wal_autocheckpoint").values()).toEqual([[10]]);
+    const failed = await run(db, [join(root, "day2")], {
+      onProgress: () => {
+        throw new Error("stop");
+      },
+    });
+    expect(failed.status).toBe("failed");
+    expect(db.query("PRAGMA wal_autocheckpoint").values()).toEqual([[10]]);
+  });
+
   test("a reader on another connection sees only the old data until the commit", async () => {
     const { db, path } = freshFileDb();
     await run(db, [join(root, "day1")]);
