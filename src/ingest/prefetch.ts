@@ -11,6 +11,13 @@ import type { OrderedFile } from "./order.ts";
 const POOL_MIN_FILES = 16;
 /** How many files past the workers' queue the importing thread may parse itself. */
 const STEAL_AHEAD = 4;
+/**
+ * Without stealing, the workers are also asked for further files while those asked ahead of the
+ * loader are at most this many bytes (as stored) and AHEAD_FILES files: a file that takes the
+ * loader long (the first of a chain: all of its products new) must not leave them idle.
+ */
+const AHEAD_BYTES = 16 * 2 ** 20;
+const AHEAD_FILES = 64;
 
 /**
  * Whether the importing thread parses files itself while it waits for the workers: only with a
@@ -26,8 +33,22 @@ export function stealsWhenWaiting(cores: number, workers: number): boolean {
 }
 
 /**
+ * How many files from the `i`th on the workers are asked for: `queue`, and — when the importing
+ * thread does not parse files itself — further ones while they come to at most AHEAD_BYTES.
+ * @example filesAhead(files, 0, 7, false) // 64 when the next 64 files are small
+ */
+export function filesAhead(files: readonly { size: number }[], i: number, queue: number, steals: boolean): number {
+  if (steals) return queue;
+  let bytes = 0;
+  let n = 0;
+  while (i + n < files.length && n < AHEAD_FILES && (n < queue || bytes + files[i + n]!.size <= AHEAD_BYTES)) bytes += files[i + n++]!.size;
+  return Math.max(n, queue);
+}
+
+/**
  * Reads and parses the files of a run ahead of the loader, in the order they are loaded.
- * With parse workers (default: cores − 1, at most 3) each worker keeps a short queue; when the
+ * With parse workers (default: cores − 1, at most 3) each worker keeps a short queue — longer,
+ * up to AHEAD_BYTES of files, when the importing thread does not parse itself; when the
  * importing thread would wait for the next file, it first does the caller's idle work (if any),
  * then — when a core is free for it ({@link stealsWhenWaiting}) — parses a file past the workers'
  * queue itself. Without workers, files are parsed when taken.
@@ -90,7 +111,8 @@ export class Prefetcher {
   async take(i: number, idle: () => boolean = () => false): Promise<ParseReply> {
     if (this.next <= i) this.next = i;
     if (this.pool) {
-      while (this.next < this.files.length && this.next < i + this.queue) {
+      const end = Math.min(this.files.length, i + filesAhead(this.files, i, this.queue, this.steals));
+      while (this.next < end) {
         const j = this.next++;
         this.replies[j] = this.tooLarge(j) ?? this.pool.parse(this.files[j]!.path, this.files[j]!.fileName);
       }

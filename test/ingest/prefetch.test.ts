@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Prefetcher, stealsWhenWaiting } from "../../src/ingest/prefetch.ts";
+import { Prefetcher, filesAhead, stealsWhenWaiting } from "../../src/ingest/prefetch.ts";
 import { parseFileName } from "../../src/ingest/files/name.ts";
 import type { OrderedFile } from "../../src/ingest/order.ts";
 import type { PriceList } from "../../src/ingest/load/price-rows.ts";
@@ -16,6 +16,23 @@ describe("stealsWhenWaiting", () => {
     expect(stealsWhenWaiting(2, 2)).toBe(false);
     expect(stealsWhenWaiting(3, 1)).toBe(true);
     expect(stealsWhenWaiting(8, 3)).toBe(true);
+  });
+});
+
+describe("filesAhead", () => {
+  const sized = (...sizes: number[]) => sizes.map((size) => ({ size }));
+  const MiB = 2 ** 20;
+
+  test("without stealing, the workers are asked past their queue while the files come to 16 MiB, at most 64", () => {
+    expect(filesAhead(sized(...Array(100).fill(100_000)), 0, 7, false)).toBe(64);
+    expect(filesAhead(sized(...Array(100).fill(100_000)), 90, 7, false)).toBe(10);
+    expect(filesAhead(sized(...Array(20).fill(2 * MiB)), 0, 7, false)).toBe(8);
+    expect(filesAhead(sized(...Array(20).fill(2 * MiB)), 5, 3, false)).toBe(8);
+  });
+
+  test("the queue is asked whatever the sizes; with stealing, only the queue", () => {
+    expect(filesAhead(sized(...Array(20).fill(40 * MiB)), 0, 7, false)).toBe(7);
+    expect(filesAhead(sized(...Array(100).fill(100_000)), 0, 11, true)).toBe(11);
   });
 });
 
