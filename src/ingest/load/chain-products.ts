@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { BatchInsert } from "./batch.ts";
 import { isEilatCity } from "../../pricing/eilat.ts";
+import type { StoreRows } from "./store-rows.ts";
 
 /**
  * The `chain_products` summary, computed in one ordered pass instead of SQL's three sorts.
@@ -149,14 +150,21 @@ function keyOrder(rows: Rows, rank: Int32Array): ArrayLike<number> {
   );
 }
 
+/** Store ids stay below this in a packed (price, store) sort key; prices below 2³² agorot. */
+const STORE_SPAN = 2 ** 21;
+
+/** Every store's current rows, as the loader holds them (StoreRowsMemo). */
+export type HeldRows = Iterable<[storeId: number, rows: StoreRows]>;
+
 /**
  * Rebuilds all of `chain_products` from `price_current` (run inside the import's transaction).
- * Reads prices through the (product_id, price) index in chunks, so memory stays small, and
- * writes the rows in primary-key order; the table's secondary indexes are dropped and built
- * again after the rows are in (inside the transaction: readers keep the old ones until the commit).
+ * Reads prices through the (product_id, price) index in chunks, so memory stays small — or, given
+ * `held` (every row of price_current, as the loader holds them), from memory without reading the
+ * table — and writes the rows in primary-key order; the table's secondary indexes are dropped and
+ * built again after the rows are in (inside the transaction: readers keep the old ones until the commit).
  * @example rebuildChainProducts(db) // → rows written
  */
-export function rebuildChainProducts(db: Database): number {
+export function rebuildChainProducts(db: Database, held?: HeldRows): number {
   // Secondary indexes are built once after the rows are in (a sorted build) instead of row by
   // row in product order, which touches them all over (≈ 40 % of the rebuild's time).
   const indexes = db
@@ -169,19 +177,7 @@ export function rebuildChainProducts(db: Database): number {
   const rows = new Rows();
   const collect = (row: Row) => rows.push(row);
   const fold = new ProductFold(stores);
-  const chunk = db.prepare("SELECT product_id, store_id, price FROM price_current WHERE product_id >= ? AND product_id < ? ORDER BY product_id, price");
-  const STEP = 4096;
-  for (let from = 0; from < rank.length; from += STEP) {
-    let current = -1;
-    for (const [productId, storeId, price] of chunk.values(from, from + STEP) as [number, number, number][]) {
-      if (productId !== current) {
-        if (current >= 0) fold.emit(current, collect);
-        current = productId;
-      }
-      fold.add(storeId, price);
-    }
-    if (current >= 0) fold.emit(current, collect);
-  }
+  if (!held || !foldHeld(held, fold, collect)) foldTable(db, rank.length, fold, collect);
   const insert = new BatchInsert(db, "INSERT INTO chain_products (chain_id, barcode, product_id, store_count, price_min, price_max, price_mode) VALUES", 7);
   const order = keyOrder(rows, rank);
   for (let k = 0; k < rows.length; k++) {
@@ -192,6 +188,57 @@ export function rebuildChainProducts(db: Database): number {
   insert.flush();
   for (const index of indexes) db.run(index.sql);
   return rows.length;
+}
+
+/** Folds price_current's rows, read product by product in price order. */
+function foldTable(db: Database, idSpan: number, fold: ProductFold, collect: (row: Row) => void): void {
+  const chunk = db.prepare("SELECT product_id, store_id, price FROM price_current WHERE product_id >= ? AND product_id < ? ORDER BY product_id, price");
+  const STEP = 4096;
+  for (let from = 0; from < idSpan; from += STEP) {
+    let current = -1;
+    for (const [productId, storeId, price] of chunk.values(from, from + STEP) as [number, number, number][]) {
+      if (productId !== current) {
+        if (current >= 0) fold.emit(current, collect);
+        current = productId;
+      }
+      fold.add(storeId, price);
+    }
+    if (current >= 0) fold.emit(current, collect);
+  }
+}
+
+/**
+ * Folds rows held in memory, in the same order as foldTable: grouped by product (a counting sort),
+ * each product's by price (one packed key per row, sorted natively). False, having folded
+ * nothing, when a price or store id does not fit the packed key.
+ */
+function foldHeld(held: HeldRows, fold: ProductFold, collect: (row: Row) => void): boolean {
+  let total = 0;
+  let maxId = 0;
+  for (const [storeId, { ids, prices }] of held) {
+    if (!(storeId >= 0 && storeId < STORE_SPAN)) return false;
+    total += ids.length;
+    for (let k = 0; k < ids.length; k++) {
+      const price = prices[k]!;
+      if (!(Number.isInteger(price) && price >= 0 && price < 2 ** 32)) return false;
+      if (ids[k]! > maxId) maxId = ids[k]!;
+    }
+  }
+  const starts = new Int32Array(maxId + 2);
+  for (const [, { ids }] of held) for (let k = 0; k < ids.length; k++) starts[ids[k]! + 1]!++;
+  for (let id = 1; id < starts.length; id++) starts[id]! += starts[id - 1]!;
+  const next = starts.slice();
+  const keys = new Float64Array(total);
+  for (const [storeId, { ids, prices }] of held) for (let k = 0; k < ids.length; k++) keys[next[ids[k]!]!++] = prices[k]! * STORE_SPAN + storeId;
+  for (let id = 0; id <= maxId; id++) {
+    const from = starts[id]!;
+    const to = starts[id + 1]!;
+    if (from === to) continue;
+    const product = keys.subarray(from, to).sort();
+    for (let k = 0; k < product.length; k++) fold.add(product[k]! % STORE_SPAN, Math.floor(product[k]! / STORE_SPAN));
+    fold.emit(id, collect);
+  }
+  return true;
 }
 
 /**

@@ -9,6 +9,7 @@ import { reclassifyIfTableChanged } from "./reclassify.ts";
 import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
 import { closeMissingStores } from "./store-lifecycle.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
+import type { StoreRowsMemo } from "./store-rows.ts";
 import { PromotionStatements, collectOrphanPromotions, linkPendingItems, loadPromos } from "./promos.ts";
 import { wipePriceData } from "./wipe.ts";
 import { HistoryBuffer } from "./history.ts";
@@ -360,8 +361,20 @@ export class LoadSession {
     if (touched.size === 0 && !this.fullRebuild) return;
     const products = (this.db.query("SELECT count(*) AS n FROM products").get() as { n: number }).n;
     // Per product costs index seeks; past a fifth of all products one ordered pass is cheaper.
-    if (this.fullRebuild || touched.size * 5 > products) rebuildChainProducts(this.db);
+    if (this.fullRebuild || touched.size * 5 > products) rebuildChainProducts(this.db, this.heldRows());
     else refreshChainProductsFor(this.db, touched);
+  }
+
+  /**
+   * Every row of price_current when the run holds them all in memory (a first import: every store
+   * loaded whole, none past the memo's bound), else undefined. Held rows are exact copies of their
+   * stores' rows, so equal counts mean no store's rows are missing.
+   */
+  private heldRows(): StoreRowsMemo | undefined {
+    const known = this.prices.known;
+    if (known.size === 0) return undefined;
+    const { n } = this.db.query("SELECT count(*) AS n FROM price_current").get() as { n: number };
+    return n === known.size ? known : undefined;
   }
 
   /** Rolls the whole run back (the previous data stays). */

@@ -20,7 +20,7 @@ const DEFAULT_LIMIT = 2_000_000;
  * memo.keep(3, { ids: [7, 9], prices: [1290, 590], allows: [1, 1] });
  * memo.get(3)?.ids // [7, 9]
  */
-export class StoreRowsMemo {
+export class StoreRowsMemo implements Iterable<[storeId: number, rows: StoreRows]> {
   private readonly stores = new Map<number, StoreRows>();
   private rows = 0;
 
@@ -28,6 +28,16 @@ export class StoreRowsMemo {
 
   get(storeId: number): StoreRows | undefined {
     return this.stores.get(storeId);
+  }
+
+  /** Rows held, over all stores. */
+  get size(): number {
+    return this.rows;
+  }
+
+  /** The stores held and their rows (afresh at each loop). */
+  [Symbol.iterator](): IterableIterator<[storeId: number, rows: StoreRows]> {
+    return this.stores.entries();
   }
 
   /** The store's complete current rows (replacing any held); left out past the bound. */

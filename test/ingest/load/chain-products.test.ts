@@ -4,6 +4,7 @@ import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { rebuildChainProducts, refreshChainProductsFor } from "../../../src/ingest/load/chain-products.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, store, storesInput } from "../../helpers/price-records.ts";
 import { freshDb, runInputs } from "./session-helpers.ts";
+import type { StoreRows } from "../../../src/ingest/load/store-rows.ts";
 
 const all = (db: Database) => db.query("SELECT * FROM chain_products ORDER BY chain_id, barcode, product_id").all();
 
@@ -37,6 +38,31 @@ describe("chain_products", () => {
     expect(all(db)).toEqual(ours);
     expect(rebuildChainProducts(db)).toBe(ours.length);
     expect(all(db)).toEqual(ours);
+  });
+
+  test("the rebuild from the rows held in memory gives the same rows as from the table", () => {
+    const db = dataset();
+    refreshChainProducts(db);
+    const expected = all(db);
+    const held = new Map<number, StoreRows>();
+    for (const [store, product, price, allow] of db.query("SELECT store_id, product_id, price, allow_discount FROM price_current ORDER BY store_id, product_id").values() as number[][]) {
+      if (!held.has(store!)) held.set(store!, { ids: [], prices: [], allows: [] });
+      held.get(store!)!.ids.push(product!);
+      held.get(store!)!.prices.push(price!);
+      held.get(store!)!.allows.push(allow!);
+    }
+    db.run("DELETE FROM chain_products");
+    expect(rebuildChainProducts(db, held)).toBe(expected.length);
+    expect(all(db)).toEqual(expected);
+    // The figures come from the held rows, not the table.
+    const [first] = held.values();
+    first!.prices[0] = 99_999;
+    rebuildChainProducts(db, held);
+    expect(all(db)).not.toEqual(expected);
+    // A held row that does not fit the packed key: read from the table instead, same rows.
+    first!.prices[0] = -5;
+    expect(rebuildChainProducts(db, held)).toBe(expected.length);
+    expect(all(db)).toEqual(expected);
   });
 
   test("the per-product refresh gives the same rows", () => {
