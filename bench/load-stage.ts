@@ -5,7 +5,10 @@
  * thread's CPU time (/proc schedstat) — steadier than wall time on a shared machine; `cpuS` adds
  * the JIT and GC threads. One JSON line per run; nothing is written to bench/RESULTS.md.
  *
- *   bun bench/load-stage.ts DIR [--runs 3]      (COUNTS=1: the files' summed counts; SIZES=1: file sizes before close)
+ *   bun bench/load-stage.ts DIR [--runs 3] [--idle]      (COUNTS=1: the files' summed counts; SIZES=1: file sizes before close)
+ *
+ * --idle: before each file the session's idle work is done, as the import does while it waits
+ * for a file to be parsed (on two cores nearly always): the held history rows written in pieces.
  *
  * e.g. DIR = .bench-data/import-real-110/files (made by `bench/import.ts --real 110`), or a demo
  * written by generateDemo.
@@ -33,6 +36,7 @@ import type { PriceList } from "../src/ingest/load/price-rows.ts";
 const args = process.argv.slice(2);
 const dir = args[0]!;
 const runs = numberOption(args, "runs", 3);
+const idle = args.includes("--idle");
 const registry = loadRegistry();
 /** This thread's CPU time in ms (schedstat: ns on a CPU), not the JIT's or GC helpers'. */
 const threadCpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
@@ -68,11 +72,13 @@ for (let run = 0; run < runs; run++) {
   const counts: Record<string, number> = {};
   for (const { file, reply, copy } of inputs) {
     if (!reply.ok) continue;
+    if (idle) while (session.idle());
     const outcome = session.loadFile({ fileName: file.fileName, bytes: reply.bytes, name: reply.name, parsed: copy as ParsedFile | PriceList, partial: reply.partial, warnings: [] });
     if (outcome.type === "pricefull" || outcome.type === "price") priceRows += outcome.rows;
     for (const [k, v] of Object.entries(outcome.counts)) counts[`${outcome.type}.${k}`] = (counts[`${outcome.type}.${k}`] ?? 0) + (v as number);
   }
   const tLoad = performance.now();
+  const threadLoad = threadCpu();
   session.finish("live");
   const t1 = performance.now();
   const cpu = process.cpuUsage(cpu0);
@@ -84,5 +90,5 @@ for (let run = 0; run < runs; run++) {
   rmSync(data, { recursive: true, force: true });
   if (run === 0 && process.env.COUNTS) console.log(counts);
   const cpuS = (cpu.user + cpu.system) / 1e6;
-  console.log(JSON.stringify({ run, priceRows, files: parsed.length, loadMs: Math.round(tLoad - t0), finishMs: Math.round(t1 - tLoad), closeMs: Math.round(t2 - t1), wallMs: Math.round(t1 - t0), threadMs: Math.round(threadMs), cpuS: +cpuS.toFixed(3), usPerRow: +((cpuS * 1e6) / priceRows).toFixed(2), timings: session.timings, load: loadavg()[0].toFixed(1) }));
+  console.log(JSON.stringify({ run, priceRows, files: parsed.length, loadMs: Math.round(tLoad - t0), finishMs: Math.round(t1 - tLoad), closeMs: Math.round(t2 - t1), wallMs: Math.round(t1 - t0), threadMs: Math.round(threadMs), loadThreadMs: Math.round(threadLoad - thread0), finishThreadMs: Math.round(threadMs - (threadLoad - thread0)), cpuS: +cpuS.toFixed(3), usPerRow: +((cpuS * 1e6) / priceRows).toFixed(2), timings: session.timings, load: loadavg()[0].toFixed(1) }));
 }
