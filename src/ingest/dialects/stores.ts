@@ -1,4 +1,4 @@
-import { findCity } from "../../geo.ts";
+import type * as Geo from "../../geo.ts";
 import { inIsrael } from "../../distance.ts";
 import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode } from "../files/xml.ts";
@@ -13,11 +13,16 @@ import { parseIsraelDateTime } from "./dates.ts";
 /** Row elements of store files: `Store` (Cerberus, Bina, 2026), `Branch` (Matrix), `Line` (Super-Pharm), `STORE` (SAP). */
 export const STORE_ROWS: ReadonlySet<string> = new Set(["store", "branch", "line"]);
 
+// geo.ts is loaded when a store file first needs it: it loads zod, ≈ 60–90 ms of a parse worker's
+// start-up, which an import waits for, and price files (nearly every file) never use it.
+let geo: typeof Geo | undefined;
+
 /** A numeric CBS locality code (2026 Shufersal, some Rami Levy rows) → its Hebrew name when known. */
 function cityName(value: string | null): string | null {
   if (value === null || !/^\d+$/.test(value)) return value;
   if (/^0+$/.test(value)) return null;
-  return findCity(value)?.name ?? value;
+  geo ??= require("../../geo.ts") as typeof Geo;
+  return geo.findCity(value)?.name ?? value;
 }
 
 /**
