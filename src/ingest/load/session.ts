@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Registry } from "../../registry.ts";
 import { syncRegistry } from "../../db/sync-registry.ts";
+import { buildIndexes } from "../../db/build-indexes.ts";
 import { bumpDataVersion } from "../../data-state.ts";
 import { toIsraelIso } from "../../time.ts";
 import { describeFile, type FileDescription } from "./describe.ts";
@@ -335,7 +336,7 @@ export class LoadSession {
       }
       this.history.flush();
       lap("history");
-      for (const sql of this.droppedIndexes) this.db.run(sql);
+      buildIndexes(this.db, this.droppedIndexes);
       lap("indexes");
       this.refreshChainProducts();
       lap("chainProducts");
