@@ -1,4 +1,4 @@
-import { constants, gunzipSync } from "node:zlib";
+import { nodeZlib } from "./zlib.ts";
 import { FileRejectedError } from "./rejected.ts";
 import { inflateZipEntry, MAX_DEFLATE_RATIO, readZipEntries } from "./zip.ts";
 
@@ -83,7 +83,7 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
     }
   }
   try {
-    return { bytes: gunzipSync(bytes, { maxOutputLength: maxBytes }), compression: "gzip", truncated: false, warnings: [], own: false };
+    return { bytes: nodeZlib().gunzipSync(bytes, { maxOutputLength: maxBytes }), compression: "gzip", truncated: false, warnings: [], own: false };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ERR_BUFFER_TOO_LARGE") throw new FileRejectedError("too-large", `gzip inflates past the ${maxBytes}-byte limit`);
@@ -91,7 +91,7 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Decompressed {
   }
   // Unexpected end of stream: keep what inflates (a cut download still carries whole rows).
   try {
-    const out = gunzipSync(bytes, { maxOutputLength: maxBytes, finishFlush: constants.Z_SYNC_FLUSH });
+    const out = nodeZlib().gunzipSync(bytes, { maxOutputLength: maxBytes, finishFlush: nodeZlib().constants.Z_SYNC_FLUSH });
     if (!out.length) throw new FileRejectedError("corrupt-compression", "gzip stream is truncated before any data");
     return { bytes: out, compression: "gzip", truncated: true, warnings: ["gzip stream is truncated"], own: false };
   } catch (error) {

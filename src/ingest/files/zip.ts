@@ -1,4 +1,4 @@
-import { inflateRawSync } from "node:zlib";
+import { nodeZlib } from "./zlib.ts";
 import { FileRejectedError } from "./rejected.ts";
 
 export interface ZipEntry {
@@ -83,7 +83,7 @@ export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: nu
   }
   try {
     // node:zlib's Buffer may share a pool: not the caller's to release.
-    return { bytes: inflateRawSync(data, { maxOutputLength: maxBytes }), own: false };
+    return { bytes: nodeZlib().inflateRawSync(data, { maxOutputLength: maxBytes }), own: false };
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       throw new FileRejectedError("too-large", `zip entry ${entry.name} inflates past the ${maxBytes}-byte limit`);
