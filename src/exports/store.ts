@@ -72,7 +72,7 @@ export class ExportStore {
   /**
    * Deletes exports older than `keepDays` days before `today` (an Israel date: with 30, the
    * exports of the last 30 dates remain), and temporary folders left by an interrupted run (their
- * process gone; another server's export under way on the same data dir is left alone).
+   * process gone; another server's export under way on the same data dir is left alone).
    */
   prune(keepDays: number, today: string): string[] {
     if (!existsSync(this.root)) return [];

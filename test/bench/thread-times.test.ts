@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { sumTimes, threadsNamed, threadTimes } from "../../bench/lib/thread-times.ts";
 
-// bench/demo.ts reads these around each probe to say where a slow answer's time went.
+// bench/demo.ts reads these around each probe to say where a slow answer's time went. They read
+// /proc/<pid>/task/<tid>/{schedstat,comm}, which only Linux has: elsewhere there is nothing to read
+// (the functions then answer null / [] / NaN, tested below on every platform).
 const linux = process.platform === "linux";
 
 describe("thread times (bench/lib/thread-times.ts)", () => {
