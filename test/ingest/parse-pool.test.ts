@@ -41,3 +41,18 @@ test("a worker answers the files in the order they were asked (the order the loa
     pool.close();
   }
 }, 60_000);
+
+test("a file that cannot be read comes back as a reply saying why, and the files after it still parse", async () => {
+  const pool = new ParsePool(1, 2 ** 26);
+  try {
+    const gone = pool.parse(join(dir, "PriceFull7290058140886-999-202501010300.gz.missing"), "PriceFull7290058140886-999-202501010300.gz");
+    const next = pool.parse(files[1]!.path, files[1]!.fileName);
+    const missing = await gone;
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.reason).toMatch(/no such file|ENOENT/i);
+    const reply = await next;
+    expect(reply.ok && (reply.parsed as PriceList).rows.count).toBe(files[1]!.items);
+  } finally {
+    pool.close();
+  }
+}, 60_000);
