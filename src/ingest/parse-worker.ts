@@ -4,7 +4,7 @@
  * back packed (src/ingest/packed.ts). The compiled binary lists this file as an entrypoint.
  */
 import { parseOne } from "./parse-file.ts";
-import type { ParseRequest } from "./parse-messages.ts";
+import type { ParseReply, ParseRequest } from "./parse-messages.ts";
 import { transferablesOf } from "./packed.ts";
 import { ProductMemo } from "./dialects/product-facts.ts";
 import { SpentBytes } from "./files/release.ts";
@@ -22,7 +22,12 @@ async function answer(request: ParseRequest): Promise<void> {
 // One request at a time, in the order asked — the order the importing thread loads the files.
 // Started together, the requests' reads would finish in any order and a later file be parsed
 // before the one the loader waits for (file 4 of 110 came back after file 63).
+// A request that fails past parseOne (which never throws) is still answered: the loader waits
+// for every file in order, and a broken chain would leave the later requests unanswered.
 let done: Promise<void> = Promise.resolve();
 self.onmessage = (event: MessageEvent<ParseRequest>) => {
-  done = done.then(() => answer(event.data));
+  const request = event.data;
+  done = done
+    .then(() => answer(request))
+    .catch((error) => self.postMessage({ id: request.id, ok: false, bytes: 0, reason: (error as Error).message, readMs: 0, parseMs: 0 } satisfies ParseReply));
 };
