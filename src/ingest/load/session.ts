@@ -369,13 +369,16 @@ export class LoadSession {
   /**
    * Every row of price_current when the run holds them all in memory (a first import: every store
    * loaded whole, none past the memo's bound), else undefined. Held rows are exact copies of their
-   * stores' rows, so equal counts mean no store's rows are missing.
+   * stores' rows (every writer of a store's rows forgets them), so when every store with rows is
+   * held and the counts are equal, no row is missing (one index seek a store).
    */
   private heldRows(): StoreRowsMemo | undefined {
     const known = this.prices.known;
     if (known.size === 0) return undefined;
     const { n } = this.db.query("SELECT count(*) AS n FROM price_current").get() as { n: number };
-    return n === known.size ? known : undefined;
+    if (n !== known.size) return undefined;
+    const withRows = this.db.query("SELECT id FROM stores WHERE EXISTS (SELECT 1 FROM price_current WHERE store_id = stores.id)").values() as [number][];
+    return known.holdsAll(n, withRows.map(([id]) => id)) ? known : undefined;
   }
 
   /** Rolls the whole run back (the previous data stays). */

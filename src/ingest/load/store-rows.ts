@@ -48,6 +48,17 @@ export class StoreRowsMemo implements Iterable<[storeId: number, rows: StoreRows
     this.rows += rows.ids.length;
   }
 
+  /**
+   * Whether the rows held are all of a table's: `total` rows, `storesWithRows` the stores that have
+   * any. Held rows are exact copies of their stores' rows, so a store with rows not held, or counts
+   * that differ, means some rows are not here.
+   */
+  holdsAll(total: number, storesWithRows: Iterable<number>): boolean {
+    if (total !== this.rows) return false;
+    for (const storeId of storesWithRows) if (!this.stores.has(storeId)) return false;
+    return true;
+  }
+
   forget(storeId: number): void {
     const held = this.stores.get(storeId);
     if (!held) return;
