@@ -16,6 +16,7 @@ import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
 import { createSharedAccess } from "./cluster/redis/shared-access.ts";
 import { warmUp } from "./http/warm-up.ts";
+import { listenOptions } from "./http/listen-options.ts";
 
 export interface RunningServer {
   url: string;
@@ -57,7 +58,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const replica = settings.role === "replica";
   // The first probe after listening is answered warm (src/http/warm-up.ts).
   await warmUp(app);
-  app.listen({ port: settings.port, hostname: settings.host });
+  app.listen(listenOptions(settings));
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
   log.info("listening", { url, data_dir: settings.dataDir, role: settings.role, source: settings.source, data_version: data.current.version });
 
