@@ -376,7 +376,6 @@ export class LoadSession {
     const known = this.prices.known;
     if (known.size === 0) return undefined;
     const { n } = this.db.query("SELECT count(*) AS n FROM price_current").get() as { n: number };
-    if (n !== known.size) return undefined;
     const withRows = this.db.query("SELECT id FROM stores WHERE EXISTS (SELECT 1 FROM price_current WHERE store_id = stores.id)").values() as [number][];
     return known.holdsAll(n, withRows.map(([id]) => id)) ? known : undefined;
   }
