@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Registry } from "../../registry.ts";
 import { syncRegistry } from "../../db/sync-registry.ts";
 import { buildIndexes } from "../../db/build-indexes.ts";
+import { beginWriteInMemoryJournals } from "../../db/begin-write.ts";
 import { bumpDataVersion } from "../../data-state.ts";
 import { toIsraelIso } from "../../time.ts";
 import { describeFile, type FileDescription } from "./describe.ts";
@@ -110,7 +111,7 @@ export class LoadSession {
     this.now = options.now ?? (() => new Date());
     this.resolveCity = options.resolveCity ?? keepCity;
     this.chainIds = syncRegistry(db, registry);
-    db.run("BEGIN IMMEDIATE");
+    beginWriteInMemoryJournals(db);
     try {
       if (options.replace) wipePriceData(db);
       this.fullRebuild = options.replace === true;

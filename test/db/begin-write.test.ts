@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beginWriteInMemoryJournals } from "../../src/db/begin-write.ts";
+
+const linux = process.platform === "linux";
+
+/** SQLite's temporary files this process holds open (they are unlinked at once: "(deleted)"). */
+function openTempFiles(): string[] {
+  return readdirSync("/proc/self/fd")
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    })
+    .filter((target) => target.endsWith("(deleted)"));
+}
+
+/** A WAL database with 100,000 rows over a few hundred pages, in a folder of its own. */
+function withTable(run: (db: Database) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), "begin-write-"));
+  const db = new Database(join(dir, "x.sqlite"), { create: true, strict: true });
+  try {
+    db.run("PRAGMA journal_mode = WAL");
+    db.run("CREATE TABLE t (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID, STRICT");
+    db.run("WITH RECURSIVE s(v) AS (SELECT 0 UNION ALL SELECT v + 1 FROM s WHERE v < 99999) INSERT INTO t SELECT v % 1000, v / 1000 FROM s");
+    run(db);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One statement that changes rows on every page of the table (far past the 64 KiB a journal keeps in memory by default). */
+const touchEveryPage = (db: Database) => db.run("INSERT INTO t SELECT a, b + 1000 FROM t WHERE b < 2");
+
+describe("beginWriteInMemoryJournals", () => {
+  test.skipIf(!linux)("Linux: a big statement's journal opens no temporary file (a plain BEGIN IMMEDIATE's does)", () => {
+    const before = openTempFiles().length;
+    withTable((db) => {
+      db.run("BEGIN IMMEDIATE");
+      touchEveryPage(db);
+      // The check sees SQLite's spilled statement journal…
+      expect(openTempFiles().length).toBeGreaterThan(before);
+      db.run("ROLLBACK");
+    });
+    withTable((db) => {
+      beginWriteInMemoryJournals(db);
+      touchEveryPage(db);
+      // …and there is none with the journals in memory.
+      expect(openTempFiles().length).toBe(before);
+      db.run("COMMIT");
+      expect(db.query("SELECT count(*) FROM t").values()).toEqual([[102_000]]);
+    });
+  });
+
+  test("the transaction is open; temp_store comes back as it was; a failed statement and a savepoint are still undone alone", () => {
+    withTable((db) => {
+      db.run("PRAGMA temp_store = FILE");
+      beginWriteInMemoryJournals(db);
+      expect(db.inTransaction).toBe(true);
+      expect(db.query("PRAGMA temp_store").values()).toEqual([[1]]);
+      touchEveryPage(db);
+      // Rows on every page, then a duplicate key at the end: the statement fails and none of its rows stay.
+      expect(() => db.run("INSERT INTO t SELECT a, b + 5000 FROM t WHERE b = 0 UNION ALL SELECT 0, 0")).toThrow(/UNIQUE|PRIMARY KEY/);
+      expect(db.query("SELECT count(*) FROM t WHERE b >= 5000").values()).toEqual([[0]]);
+      db.run("SAVEPOINT file");
+      db.run("DELETE FROM t WHERE b % 3 = 0");
+      db.run("ROLLBACK TO file");
+      db.run("RELEASE file");
+      db.run("COMMIT");
+      expect(db.query("SELECT count(*) FROM t").values()).toEqual([[102_000]]);
+      expect(db.query("PRAGMA integrity_check").values()).toEqual([["ok"]]);
+    });
+  });
+
+  test("a BEGIN that fails (a transaction already open) throws and leaves temp_store as it was", () => {
+    withTable((db) => {
+      db.run("PRAGMA temp_store = DEFAULT");
+      db.run("BEGIN");
+      expect(() => beginWriteInMemoryJournals(db)).toThrow(/within a transaction/);
+      expect(db.query("PRAGMA temp_store").values()).toEqual([[0]]);
+      db.run("ROLLBACK");
+    });
+  });
+});
