@@ -4,7 +4,7 @@
  * Skips, saying why, when /usr/bin/chromium is absent (CI installs it).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -21,6 +21,8 @@ const BREAD = "7290000000017";
 const UNKNOWN = "7290000099999";
 
 let temp: string;
+// The screenshots, kept for a look after the run (one folder, overwritten by the next run).
+const SHOTS = join(tmpdir(), "mehir-widget-e2e-shots");
 let context: BrowserContext;
 let page: Page;
 let api: { stop(force?: boolean): unknown; port?: number };
@@ -60,6 +62,7 @@ const widgetState = (id: string) =>
 describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
   beforeAll(async () => {
     temp = mkdtempSync(join(tmpdir(), "mehir-widget-e2e-"));
+    mkdirSync(SHOTS, { recursive: true });
     const ctx = testApp({ now: () => new Date("2026-11-22T10:00:00Z") });
     const f = new Fixture(ctx.db.prices, ctx.chainIds);
     const [s1, s2, s3] = ["1", "2", "3"].map((c) => f.store("shufersal", c));
@@ -115,7 +118,7 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     await context?.close();
     api?.stop(true);
     shop?.stop(true);
-    if (temp) rmSync(join(temp, "profile"), { recursive: true, force: true });
+    if (temp) rmSync(temp, { recursive: true, force: true });
   });
 
   test("the shop page and the service are different origins", () => {
@@ -209,7 +212,7 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
     const states = await demo.evaluate(() => [...document.querySelectorAll("[data-svc-widget]")].map((e) => e.shadowRoot!.querySelector(".w")!.getAttribute("data-state")));
     expect(states).toEqual(["ok", "ok"]); // milk (6 stores), bread (1 store)
     expect(await demo.locator("[data-svc-widget] tbody tr").count()).toBe(4);
-    const demoShot = join(temp, "demo.png");
+    const demoShot = join(SHOTS, "demo.png");
     await demo.screenshot({ path: demoShot, fullPage: true });
     console.log(`widget e2e: demo page screenshot at ${demoShot}`);
     const demoKey = await demo.evaluate(() => document.querySelector<HTMLElement>("[data-svc-widget]")!.dataset.apiKey!);
@@ -249,7 +252,7 @@ describe.skipIf(!hasChromium)("widget in headless Chromium", () => {
   }, 120_000);
 
   test("screenshot", async () => {
-    const path = join(temp, "widget.png");
+    const path = join(SHOTS, "widget.png");
     await page.screenshot({ path, fullPage: true });
     console.log(`widget e2e: screenshot at ${path}`);
     expect(existsSync(path)).toBe(true);

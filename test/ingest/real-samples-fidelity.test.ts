@@ -3,7 +3,7 @@
  * absent): list times read from the files themselves, every listed store open after a run, no
  * real promotion left out for its dates, a real file under a dash-after-type name.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,11 @@ const present = realSamplesFor("real-file fidelity");
 const NOW = new Date("2026-11-23T10:00:00Z");
 
 describe.skipIf(!present)("real files (../shared/samples/real)", () => {
-  const tmp = mkdtempSync(join(tmpdir(), "mehir-real-fidelity-"));
+  // Made when the tests run, not when the file is read (a skipped describe runs no hook).
+  let tmp = "";
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), "mehir-real-fidelity-"));
+  });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   test("Stores lists carry their own time: Cerberus header, SAP LASTUPDATEDATE, Matrix <Store Date= Time=>, Super-Pharm rows", async () => {

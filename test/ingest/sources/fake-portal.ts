@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildRegistry, type Registry } from "../../../src/registry.ts";
@@ -45,8 +46,19 @@ export function never(req: Request): Promise<never> {
 export const DAY = "2026-11-22";
 export const NOW = () => new Date("2026-11-22T10:00:00+02:00");
 
+// The temp folders the importing test file made, removed after its last test. The hook is
+// registered when the file imports this module, which `npm test` (--parallel, a fresh module
+// registry per file) does once per file.
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new temp folder, removed after the importing test file's last test. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "mehir-fetch-"));
+  const dir = mkdtempSync(join(tmpdir(), "mehir-fetch-"));
+  madeDirs.push(dir);
+  return dir;
 }
 
 export function memoryPrices() {
