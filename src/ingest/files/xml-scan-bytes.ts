@@ -1,5 +1,6 @@
 import { asNode, attach, decodeEntities, emptyRow, EMPTY, finish, isNameEnd, isSpace, latin1, localName, textOfBytes, type Open, type RowElement, type RowHandler, type Scanned } from "./xml-scan.ts";
 import type { XmlNode, XmlValue } from "./xml-value.ts";
+import { TagWords } from "./tag-words.ts";
 
 const LT = 60; // <
 const GT = 62; // >
@@ -51,6 +52,7 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
   const n = bytes.length;
   // Indexed as a plain Uint8Array: a Buffer's own methods (indexOf) cost the JIT more to compile.
   const b = new Uint8Array(bytes.buffer, bytes.byteOffset, n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n);
   for (let i = b.indexOf(BANG); i >= 0; i = b.indexOf(BANG, i + 1)) if (i > 0 && b[i - 1] === LT) throw new NotOnBytes("<! in the document");
   let pos = 0;
   while (pos < n && b[pos]! <= 32) pos++;
@@ -76,7 +78,7 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
     if (lt > pos && stack.length > 1) addText(current, bytes, pos, lt, blanks);
     if (stack.length - 1 === rowDepth) {
       // Most of a document: a row's plain leaves, read by the small loop below.
-      const next = rowLeaves(b, bytes, lt, row, current);
+      const next = rowLeaves(b, bytes, view, lt, row, current);
       if (next !== lt) {
         pos = next;
         continue;
@@ -101,7 +103,7 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
         row.count = 0;
         current = parent;
         // The rows that follow are mostly plain: read apart, by a loop of their own.
-        pos = plainRows(b, bytes, gt + 1, name, row, stack, onRow, blanks);
+        pos = plainRows(b, bytes, view, gt + 1, name, row, stack, onRow, blanks);
         continue;
       } else {
         const value = finish(current);
@@ -212,7 +214,7 @@ export function scanBytes(bytes: Buffer, options: ByteScanOptions): Scanned {
  * loop that reads nearly all of a document is small, which the JIT compiles early and cheaply — and
  * the same for every dialect, so it is not compiled again when the next file's dialect differs.
  */
-function plainRows(b: Uint8Array, bytes: Buffer, from: number, name: string, row: RowElement, stack: Open[], onRow: RowHandler, blanks: Map<number, string>): number {
+function plainRows(b: Uint8Array, bytes: Buffer, view: DataView, from: number, name: string, row: RowElement, stack: Open[], onRow: RowHandler, blanks: Map<number, string>): number {
   const n = b.length;
   const parent = stack[stack.length - 1]!;
   const close = name.length + 3; // `</name>`
@@ -224,7 +226,7 @@ function plainRows(b: Uint8Array, bytes: Buffer, from: number, name: string, row
     if (lt < 0) return pos;
     if (lt > pos) addText(parent, bytes, pos, lt, blanks);
     if (!matches(b, lt + 1, name) || b[lt + 1 + name.length] !== GT) return lt;
-    let end = rowLeaves(b, bytes, lt + 2 + name.length, row, open);
+    let end = rowLeaves(b, bytes, view, lt + 2 + name.length, row, open);
     while (end < n && isSpace(b[end]!)) end++;
     if (row.count === 0 || b[end] !== LT || b[end + 1] !== SLASH || !matches(b, end + 2, name) || b[end + 2 + name.length] !== GT) {
       row.count = 0;
@@ -247,7 +249,7 @@ function plainRows(b: Uint8Array, bytes: Buffer, from: number, name: string, row
  * row's leaf at the same position (rows repeat their fields in order), so it is neither sliced
  * nor looked up. Apart from the scanner's loop: the smaller hot loop costs the JIT less to compile.
  */
-function rowLeaves(b: Uint8Array, bytes: Buffer, lt: number, row: RowElement, open: Open): number {
+function rowLeaves(b: Uint8Array, bytes: Buffer, view: DataView, lt: number, row: RowElement, open: Open): number {
   const n = b.length;
   let at = lt;
   for (;;) {
@@ -258,17 +260,20 @@ function rowLeaves(b: Uint8Array, bytes: Buffer, lt: number, row: RowElement, op
     const c = b[p + 1]!;
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58)) return at;
     let name = row.tags[row.count];
+    let words = name === undefined ? undefined : slotWords[row.count];
     let i: number;
-    if (name !== undefined && matches(b, p + 1, name) && b[p + 1 + name.length] === GT) {
-      i = p + 1 + name.length;
+    if (words !== undefined && words.name === name && words.at(view, p + 1, n)) {
+      i = p + 1 + name!.length;
     } else {
       i = p + 1;
       while (i < n && !isNameEnd(b[i]!)) i++;
       if (b[i] !== GT) return at;
       name = asciiName(bytes, p + 1, i);
+      words = tagWords(name);
+      slotWords[row.count] = words;
     }
     const close = b.indexOf(LT, i + 1);
-    if (close < 0 || b[close + 1] !== SLASH || !matches(b, close + 2, name) || b[close + 2 + name.length] !== GT) return at;
+    if (close < 0 || b[close + 1] !== SLASH || !words.at(view, close + 2, n)) return at;
     open.children = true;
     open.last = name;
     const k = row.count++;
@@ -278,6 +283,20 @@ function rowLeaves(b: Uint8Array, bytes: Buffer, lt: number, row: RowElement, op
     row.ends[k] = close;
     at = close + 3 + name.length;
   }
+}
+
+/** The TagWords of the leaf name last read at each position of a row (rowLeaves' prediction). */
+const slotWords: TagWords[] = [];
+/** TagWords by name, made once per name for the thread's life (leaf names are a dialect's few dozen). */
+const wordsByName = new Map<string, TagWords>();
+
+function tagWords(name: string): TagWords {
+  let words = wordsByName.get(name);
+  if (words === undefined) {
+    if (wordsByName.size >= 4096) wordsByName.clear();
+    wordsByName.set(name, (words = new TagWords(name)));
+  }
+  return words;
 }
 
 /** An opening tag's attributes, read by {@link readAttributes}. */
