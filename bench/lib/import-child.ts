@@ -25,6 +25,11 @@ const timeline = process.env.BENCH_TIMELINE === "1";
 const epoch = () => performance.timeOrigin + performance.now();
 const marks: Record<string, number> = {};
 const own0 = timeline ? threadTimes(process.pid, process.pid) : null;
+/** When the first and the last file were loaded (files are reported loaded one by one). */
+function markLoaded(done: number, total: number): void {
+  if (done === 1) marks.firstLoaded = epoch();
+  if (done === total) marks.lastLoaded = epoch();
+}
 marks.start = epoch();
 const started = performance.now();
 const workers = process.env.BENCH_PARSE_WORKERS === undefined ? undefined : Number(process.env.BENCH_PARSE_WORKERS);
@@ -35,7 +40,7 @@ const report = await importPaths({
   origin: "cli",
   source: "live",
   parseWorkers: workers,
-  onProgress: timeline ? (done, total) => ((done === 1 ? (marks.firstLoaded = epoch()) : 0), done === total && (marks.lastLoaded = epoch())) : undefined,
+  onProgress: timeline ? markLoaded : undefined,
   onCommitted: timeline ? () => (marks.committed = epoch()) : undefined,
 });
 const seconds = (performance.now() - started) / 1000;
