@@ -5,6 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beginWriteInMemoryJournals } from "../../src/db/begin-write.ts";
 
+// SQLite unlinks a temporary file as soon as it opens it, so the only place to see one is the
+// process's open descriptors, read from /proc (Linux only; CI runs on Linux). Elsewhere the test
+// of the transaction's behaviour below still runs.
 const linux = process.platform === "linux";
 
 /** SQLite's temporary files this process holds open (they are unlinked at once: "(deleted)"). */
