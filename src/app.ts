@@ -3,7 +3,7 @@ import { ApiError, problemResponse } from "./http/encoding/problem.ts";
 import { requestState } from "./http/request/request-state.ts";
 import { toApiError } from "./http/encoding/api-error-of.ts";
 import { RouteTable } from "./http/routes.ts";
-import { OPERATIONS } from "./http/openapi/operations.ts";
+import { ROUTE_DECLARATIONS } from "./http/openapi/operations.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
@@ -18,6 +18,7 @@ import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
 import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
 import { observability, RequestObserver } from "./http/observability/plugin.ts";
+import { metricsEndpoint } from "./http/observability/metrics-endpoint.ts";
 import { directPrices } from "./modules/prices/direct.ts";
 import { directBatch } from "./modules/batch/direct.ts";
 import type { PeerSource } from "./http/access/client-address.ts";
@@ -29,6 +30,9 @@ import { fillAnswerMeta } from "./http/answers/answer-meta.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import type { Services } from "./services.ts";
 import { primaryOnly } from "./cluster/primary-only.ts";
+import { requestPath } from "./http/request/request-target.ts";
+import { invalidTarget } from "./http/request/invalid-target.ts";
+import { noRouteError } from "./http/no-route.ts";
 
 /** The longest request target (path and query) the app answers: 8 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -57,15 +61,30 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const deps = services;
   const { dataSets } = services;
   // The one route matcher (access layer, request log, 405 Allow), with the rules each route declares.
-  const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, OPERATIONS);
+  const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, ROUTE_DECLARATIONS);
   const observer = new RequestObserver(routes, deps.settings.trustProxy);
+  // GET /metrics, served by the server on its own listener (MEHIR_METRICS_ADDR), not on this app's port.
+  if (deps.settings.metrics) deps.metricsEndpoint = metricsEndpoint(deps, observer.metrics);
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
   const direct = options.directRoutes === false ? null : directPrices({ access, observer });
   const batch = options.directRoutes === false ? null : directBatch({ access, observer, services: deps });
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
   const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
-  /** The direct routes' answer, or undefined for every other request (and an over-long URL: see below). */
-  const directAnswer = (request: Request): MaybePromise<Response> | undefined => {
+  /** A request whose target the service cannot place (request-target.ts): 400, recorded like any answer. */
+  const refuseTarget = (request: Request): Response => {
+    observer.started(request, (app.server ?? null) as PeerSource | null);
+    const error = invalidTarget();
+    const response = problemResponse(error, requestState(request).id);
+    observer.ended(request, undefined, { set: { status: response.status }, error, responseValue: response });
+    return response;
+  };
+  /**
+   * What answers a request before Elysia's lifecycle: the refusal of a target with no path the
+   * router could read, the direct routes' answer, or undefined for every other request (and an
+   * over-long URL: see below).
+   */
+  const answerFirst = (request: Request): MaybePromise<Response> | undefined => {
+    if (requestPath(request) === null) return refuseTarget(request);
     if (requestTargetLength(request.url) > MAX_URL_BYTES) return undefined;
     const server = (app.server ?? null) as PeerSource | null;
     return direct?.(request, server) ?? batch?.(request, server);
@@ -76,12 +95,16 @@ export function createApp(services: Services, options: AppOptions = {}) {
     held = undefined;
     return answered;
   };
-  const app = new Elysia({ name: "mehir" })
-    // GET /api/v1/prices/ and POST /api/v1/prices/batch/ answered before Elysia makes the request's
-    // context and runs its hooks (by the same steps, see src/http/direct-route.ts). Elysia calls this
-    // for every request with the function that would answer it otherwise, and calls what it returns.
+  // One router for every request, reading the path the access layer reads (request-target.ts):
+  // Bun's native router (`systemRouter`) and static answers matched the raw request target while
+  // `request.url` held the normalized one, and `standardHostname` assumed a Host of 4+ characters.
+  const app = new Elysia({ name: "mehir", systemRouter: false, nativeStaticResponse: false, handler: { standardHostname: false } })
+    // A target the router cannot place is refused, and GET /api/v1/prices/ and POST
+    // /api/v1/prices/batch/ are answered, before Elysia makes the request's context and runs its
+    // hooks (by the same steps, see src/http/direct-route.ts). Elysia calls this for every request
+    // with the function that would answer it otherwise, and calls what it returns.
     .wrap((elysia, request) => {
-      const answered = directAnswer(request);
+      const answered = answerFirst(request);
       if (answered === undefined) return elysia;
       // Elysia calls the function returned here at once, for this request: the answer is handed
       // over through `held` by one function made once, not a closure made per request.
@@ -102,14 +125,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = requestState(request);
-      if (code === "NOT_FOUND") {
-        const methods = routes.methodsFor(new URL(request.url).pathname);
-        if (methods.length > 0 && !methods.includes(request.method)) {
-          const error = new ApiError("method_not_allowed", `Use ${methods.join(" or ")} on this path.`, { headers: { allow: methods.join(", ") } });
-          return problemResponse(error, state.id, state.headers);
-        }
-      }
-      const apiError = toApiError(code, error, state.id);
+      const apiError = code === "NOT_FOUND" ? noRouteError(routes, request.method, requestPath(request) ?? "/") : toApiError(code, error, state.id);
       return problemResponse(apiError, state.id, state.headers);
     })
     .onAfterHandle({ as: "global" }, ({ request, response, set }) => {
@@ -118,7 +134,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
         fillAnswerMeta(request, (response as { meta: Record<string, unknown> }).meta);
       }
     })
-    .use(observability(deps, observer))
+    .use(observability(observer))
     .use(primaryOnly(deps.settings.role))
     .use(accessPlugin(access, answeredBeforeRouting))
     .use(healthModule(deps))

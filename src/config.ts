@@ -40,7 +40,15 @@ export const SettingsSchema = z.object({
     .default("05:30")
     .describe("Daily fetch time, HH:MM Asia/Jerusalem"),
   imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
-  metrics: onOff.default(true).describe("Serve GET /metrics (on/off)"),
+  metrics: onOff.default(true).describe("Serve GET /metrics, on the metrics listener (on/off)"),
+  metricsAddr: z
+    .string()
+    .regex(/^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, "expected HOST:PORT, e.g. 127.0.0.1:9464")
+    .default("127.0.0.1:9464")
+    .describe("Address of the metrics listener, HOST:PORT (loopback by default; never the API port)"),
+  reusePort: onOff
+    .default(false)
+    .describe("Share the port with other processes (SO_REUSEPORT: the kernel splits connections between them); off: a port in use is an error"),
   trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
   webhookAllowLoopback: onOff
     .default(false)

@@ -4,6 +4,7 @@ import { UsageError, type Command } from "./cli/command.ts";
 import { SettingsError } from "./config.ts";
 import { NewerDatabaseError } from "./db/migrate.ts";
 import { serveCommand } from "./cli/serve.ts";
+import { PortInUseError } from "./http/listen-error.ts";
 import { importCommand } from "./cli/import.ts";
 import { fetchCommand } from "./cli/fetch.ts";
 import { demoCommand } from "./cli/demo.ts";
@@ -54,6 +55,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof SettingsError || error instanceof NewerDatabaseError) {
       console.error(`mehir ${name}: ${error.message}`);
       return 2;
+    }
+    if (error instanceof PortInUseError) {
+      console.error(`mehir ${name}: ${error.message}`);
+      return 1;
     }
     const line = operationalError(error);
     if (line) {

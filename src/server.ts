@@ -16,10 +16,14 @@ import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
 import { createSharedAccess } from "./cluster/redis/shared-access.ts";
 import { warmUp } from "./http/warm-up.ts";
-import { listenOptions } from "./http/listen-options.ts";
+import { listenOptions, splitAddress } from "./http/listen-options.ts";
+import { listenOrExplain } from "./http/listen-error.ts";
+import { lastResortAnswer } from "./http/last-resort.ts";
 
 export interface RunningServer {
   url: string;
+  /** The metrics listener's /metrics (null with MEHIR_METRICS=off). */
+  metricsUrl: string | null;
   deps: Services;
   /** Writes the daily exports (null with MEHIR_EXPORTS=off). */
   exporter: ExportScheduler | null;
@@ -58,9 +62,22 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const replica = settings.role === "replica";
   // The first probe after listening is answered warm (src/http/warm-up.ts).
   await warmUp(app);
-  app.listen(listenOptions(settings));
+  listenOrExplain(() => app.listen(listenOptions(settings)), { port: settings.port, host: settings.host, setting: "--port / MEHIR_PORT; MEHIR_REUSE_PORT=on shares a port on purpose" });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${app.server!.port}`;
-  log.info("listening", { url, data_dir: settings.dataDir, role: settings.role, source: settings.source, data_version: data.current.version });
+  // GET /metrics on a listener of its own, loopback by default (what it shows is the operator's).
+  let metricsServer: ReturnType<typeof Bun.serve> | null = null;
+  if (deps.metricsEndpoint) {
+    const { hostname, port } = splitAddress(settings.metricsAddr);
+    const fetchMetrics = deps.metricsEndpoint;
+    try {
+      metricsServer = listenOrExplain(() => Bun.serve({ hostname, port, reusePort: false, development: false, fetch: fetchMetrics, error: lastResortAnswer }), { port, host: hostname, setting: "--metrics-addr / MEHIR_METRICS_ADDR, or MEHIR_METRICS=off" });
+    } catch (error) {
+      await app.stop();
+      throw error;
+    }
+  }
+  const metricsUrl = metricsServer ? `http://${settings.metricsAddr.startsWith("[") ? `[${metricsServer.hostname}]` : metricsServer.hostname}:${metricsServer.port}/metrics` : null;
+  log.info("listening", { url, metrics_url: metricsUrl, data_dir: settings.dataDir, role: settings.role, source: settings.source, data_version: data.current.version });
 
   // A dated export after every import (and at start when the data has none yet), in a worker.
   const exporter = settings.exports && !replica
@@ -103,6 +120,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     source.stop();
     exporter?.stop();
     await app.stop();
+    await metricsServer?.stop();
     deps.search.stop();
     sandbox.search?.stop();
     db.prices.close();
@@ -113,5 +131,5 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  return { url, deps, exporter, source, role, stopped, stop };
+  return { url, metricsUrl, deps, exporter, source, role, stopped, stop };
 }

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, problemResponse } from "../http/encoding/problem.ts";
 import { requestState } from "../http/request/request-state.ts";
-import { pathOf } from "../http/access/plugin.ts";
+import { requestPath } from "../http/request/request-target.ts";
 
 /**
  * Paths a replica never serves: accounts, keys and the portal, price alerts (account data) and
@@ -16,7 +16,7 @@ export function primaryOnly(role: "standalone" | "primary" | "replica") {
   const plugin = new Elysia({ name: "cluster.primary-only" });
   if (role !== "replica") return plugin;
   return plugin.onRequest(({ request }) => {
-    if (!PRIMARY_ONLY.test(pathOf(request.url))) return;
+    if (!PRIMARY_ONLY.test(requestPath(request) ?? "")) return;
     const state = requestState(request);
     return problemResponse(new ApiError("primary_only", "This server is a read-only replica: accounts, the portal, price alerts and the exports are served by the primary. Send this request to the primary (the reverse proxy routes these paths there)."), state.id, state.headers);
   });

@@ -11,6 +11,7 @@ import { problemResponse } from "./encoding/problem.ts";
 import { toApiError } from "./encoding/api-error-of.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
 import type { RouteAudience } from "./routes.ts";
+import { afterAnswer } from "./last-resort.ts";
 
 /** What a direct route runs: the app's own access layer and request observer. */
 export interface DirectDeps {
@@ -44,8 +45,8 @@ export function directSteps(deps: DirectDeps, method: "GET" | "POST", path: stri
   const reused = new ReusedHeaders();
 
   function ended(request: Request, how: EndedRequest): void {
-    observer.ended(request, path, how);
-    access.settle(request, how);
+    afterAnswer(request, "request log", () => observer.ended(request, path, how));
+    afterAnswer(request, "quota settlement", () => access.settle(request, how));
   }
 
   /** The problem+json answer of an error, as the app's onError hook makes it, recorded as Elysia records it. */

@@ -1,5 +1,18 @@
 import type { Audience, Operation } from "./openapi/operation.ts";
 
+/**
+ * What a route declares about its access: an operation of the API (documented), or a route the
+ * document leaves out but that still sits where keys are checked (the widget data's CORS preflight).
+ */
+export type RouteDeclaration = Pick<Operation, "path" | "audience"> &
+  Partial<Pick<Operation, "liveOnly" | "accountData" | "itemsPerCall" | "alsoAnswers">> & { method: Operation["method"] | "options" };
+
+/**
+ * Paths where every route must declare who may call it: a request to one of them that reaches no
+ * declared route is refused (`undeclared`), so a route added without a declaration is never public.
+ */
+const DECLARED_ONLY = /^\/(api\/|mcp(\/|$))/;
+
 /** A route as the app registered it. */
 export interface RegisteredRoute {
   method: string;
@@ -9,7 +22,8 @@ export interface RegisteredRoute {
 /** A request's route (null: none matched) and who may call it. */
 export interface RouteAudience {
   route: MatchedRoute | null;
-  audience: Audience;
+  /** `undeclared`: under /api/ or /mcp with no declared route (refused by the access layer). */
+  audience: Audience | "undeclared";
 }
 
 /** A path matched to a route: its pattern (no trailing slash) and the operation declared for it, if any. */
@@ -17,7 +31,7 @@ export interface MatchedRoute {
   /** The route pattern, e.g. `/api/v1/prices/:barcode/history`. */
   readonly path: string;
   /** The operation declared on the route (its audience, live-only, account data, counting); null for undocumented routes. */
-  readonly operation: Pick<Operation, "audience" | "liveOnly" | "accountData" | "itemsPerCall"> | null;
+  readonly operation: Pick<RouteDeclaration, "audience" | "liveOnly" | "accountData" | "itemsPerCall"> | null;
 }
 
 interface Pattern {
@@ -46,7 +60,7 @@ export class RouteTable {
 
   constructor(
     private readonly routes: () => readonly RegisteredRoute[],
-    private readonly operations: readonly Operation[],
+    private readonly operations: readonly RouteDeclaration[],
   ) {}
 
   /** The route registered for this method and path (HEAD is answered like GET), or null. */
@@ -59,10 +73,14 @@ export class RouteTable {
     return found ? found.matched : null;
   }
 
-  /** Who may call this method on this path (`public` for anything without an operation). */
+  /**
+   * Who may call this method on this path: the declared audience; `undeclared` under /api/ and
+   * /mcp without a declaration (matched or not); `public` elsewhere (pages, files, probes).
+   */
   audience(method: string, pathname: string): RouteAudience {
     const route = this.match(method, pathname);
-    return { route, audience: route?.operation?.audience ?? "public" };
+    const declared = route?.operation?.audience;
+    return { route, audience: declared ?? (DECLARED_ONLY.test(pathname) ? "undeclared" : "public") };
   }
 
   /** The methods routes accept on the path (a 405 with `Allow` rather than a 404). */
@@ -98,6 +116,6 @@ export class RouteTable {
 }
 
 /** A path without its one optional trailing slash (`//` stays another path). */
-function trimSlash(path: string): string {
+export function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }

@@ -33,7 +33,7 @@ let primaryKey: Record<string, string>;
 let replicaKey: Record<string, string>;
 
 function settings(dir: string, extra: Record<string, unknown>) {
-  return loadSettings({}, { dataDir: join(root, dir), host: "127.0.0.1", port: 0, exports: false, logLevel: "silent", clusterSecret: SECRET, ratePro: 100_000_000, ...extra });
+  return loadSettings({}, { dataDir: join(root, dir), host: "127.0.0.1", port: 0, metricsAddr: "127.0.0.1:0", exports: false, logLevel: "silent", clusterSecret: SECRET, ratePro: 100_000_000, ...extra });
 }
 
 async function get(server: RunningServer, path: string, headers: Record<string, string> = {}) {
@@ -106,7 +106,7 @@ describe("a primary and a replica", () => {
       // Image URLs name the server answering.
       expect(JSON.stringify(b.body.data).replaceAll(replica.url, primary.url)).toBe(JSON.stringify(a.body.data));
     }
-    const metrics = await (await fetch(replica.url + "/metrics")).text();
+    const metrics = await (await fetch(replica.metricsUrl!)).text();
     expect(metrics).toContain("mehir_replica_snapshot_version 1\n");
     expect(metrics).toContain("mehir_data_version 1\n");
   });
@@ -184,7 +184,7 @@ describe("a primary and a replica", () => {
     const ready = await get(replica, "/readyz");
     expect(ready.body).toMatchObject({ ready: true, data_version: 2 });
     expect((await get(replica, `/api/v1/prices/?barcode=${barcode}`, replicaKey)).status).toBe(200);
-    expect(await (await fetch(replica.url + "/metrics")).text()).toContain(`mehir_replica_snapshots_refused_total ${before + 2}\n`);
+    expect(await (await fetch(replica.metricsUrl!)).text()).toContain(`mehir_replica_snapshots_refused_total ${before + 2}\n`);
   });
 });
 

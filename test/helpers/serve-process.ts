@@ -18,6 +18,7 @@ export class ServeProcess {
   readonly lines: string[] = [];
   private readonly waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   private url_ = "";
+  private metricsUrl_: string | null = null;
 
   private constructor(
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
@@ -34,7 +35,7 @@ export class ServeProcess {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, MEHIR_LOG_LEVEL: "info", ...options.env },
+      env: { ...process.env, MEHIR_LOG_LEVEL: "info", MEHIR_METRICS_ADDR: "127.0.0.1:0", ...options.env },
     });
     const server = new ServeProcess(proc, options.name ?? "serve");
     const listening = server.nextLine((line) => line.includes('"msg":"listening"'));
@@ -42,12 +43,19 @@ export class ServeProcess {
     const exited = drained.then(() => proc.exited).then((code) => {
       throw new Error(`${server.name} exited (${code}) before listening:\n${server.logs()}`);
     });
-    server.url_ = JSON.parse(await Promise.race([listening, exited])).url;
+    const listened = JSON.parse(await Promise.race([listening, exited])) as { url: string; metrics_url: string | null };
+    server.url_ = listened.url;
+    server.metricsUrl_ = listened.metrics_url;
     return server;
   }
 
   get url(): string {
     return this.url_;
+  }
+
+  /** The metrics listener's /metrics URL (null with MEHIR_METRICS=off). */
+  get metricsUrl(): string | null {
+    return this.metricsUrl_;
   }
 
   /** The log so far (stdout and stderr lines; the oldest dropped past a bound). */

@@ -15,3 +15,9 @@ process.env.MEHIR_LOG_LEVEL ||= "error";
 // (measured with Bun 1.4.5), so `npm test` sets the variable for the whole process tree
 // (package.json) — without it, `mehir import` children starved beside two busy processes.
 process.env.MEHIR_IMPORT_PRIORITY ||= "normal";
+
+// Every server a test starts has a metrics listener (MEHIR_METRICS_ADDR, 127.0.0.1:9464 by
+// default): on a free port each, as set for the whole process tree by `npm test` (package.json),
+// so servers started side by side do not find the port in use. A test reads the listener's URL
+// from the server's "listening" line (metrics_url).
+process.env.MEHIR_METRICS_ADDR ||= "127.0.0.1:0";

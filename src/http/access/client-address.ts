@@ -33,8 +33,10 @@ export function rememberedClient(request: Request): string | undefined {
   return remembered.get(request);
 }
 
-/** Whether the client reached us over TLS (directly, or per X-Forwarded-Proto behind a trusted proxy). */
+/**
+ * Whether the client reached us over TLS: per X-Forwarded-Proto behind a trusted proxy (the server
+ * never terminates TLS itself; it answers http://HOST/… targets only, request-target.ts).
+ */
 export function cameOverHttps(request: Request, trustProxy: boolean): boolean {
-  if (new URL(request.url).protocol === "https:") return true;
   return trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }

@@ -9,8 +9,14 @@ import { dataCors } from "../../modules/widget/cors.ts";
 import { ApiError } from "../encoding/problem.ts";
 import { planAllows, type Plan } from "../../accounts/plans.ts";
 import type { Audience } from "../openapi/operation.ts";
-import type { MatchedRoute, RouteAudience, RouteTable } from "../routes.ts";
+import { trimSlash, type MatchedRoute, type RouteAudience, type RouteTable } from "../routes.ts";
+import { requestSlot } from "../request/request-slot.ts";
 import { requestState, type AccessContext, type RequestState } from "../request/request-state.ts";
+import { requestPath } from "../request/request-target.ts";
+import { invalidTarget } from "../request/invalid-target.ts";
+import { noRouteError } from "../no-route.ts";
+import { afterAnswer } from "../last-resort.ts";
+import { log } from "../../log.ts";
 import { etagFor, etagMatches, httpDate } from "../answers/etag.ts";
 import { requestClient, type PeerSource } from "./client-address.ts";
 import { looksSecret, secretKeyInQuery } from "../../accounts/key-format.ts";
@@ -26,18 +32,13 @@ import { selectDataSet, dataSetOf, type DataSets } from "../answers/data-set.ts"
 import type { DataSet } from "../../deps.ts";
 import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
 
-/**
- * The path of a request URL as Elysia routes it (the text between the authority and `?`, not
- * decoded): no URL object per request.
- * @example pathOf("http://x:8080/api/v1/prices/?barcode=1") // "/api/v1/prices/"
- */
-export function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = query >= 0 ? query : hash >= 0 ? hash : url.length;
-  return url.slice(start, end);
+/** The route pattern each request's access was decided on (null: none matched). */
+const decidedRoutes = requestSlot<string | null>("decidedRoute");
+
+/** A route registered under /api/ or /mcp with no declaration: refused, and logged for whoever added it. */
+function undeclaredRoute(method: string, path: string): ApiError {
+  log.error("route without a declared operation refused", { method, route: path });
+  return new ApiError("not_found", "No such resource.");
 }
 
 /** The token of an `Authorization: Bearer …` header, or null. */
@@ -110,14 +111,27 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
    * route, whose method and path are its own: routeOf, once).
    */
   function guard(request: Request, server: PeerSource | null, known?: RouteAudience): MaybePromise<Response | undefined> {
-    // Each route declares its audience (and rules) on its operation: see routes.ts.
-    const { audience, route } = known ?? routes.audience(request.method, pathOf(request.url));
-    // Everyone reads the live data but test keys (chosen below).
-    selectDataSet(request, dataSets.live);
+    // Each route declares its audience (and rules) on its operation: see routes.ts. The path is the
+    // one the router dispatches (request-target.ts); the app refused the request before this when
+    // there is none, and so does this.
+    const path = requestPath(request);
+    if (path === null) throw invalidTarget();
+    const { audience, route } = known ?? routes.audience(request.method, path);
+    decidedRoutes.set(request, route?.path ?? null);
     // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
     // operations are, per key or, without a usable key, per client address. The portal limits
     // sign-in and sign-up attempts itself.
     const state = requestState(request);
+    // Under /api/ and /mcp only declared routes answer: no route is 404 (or 405), and a route
+    // registered without a declaration is refused like a path nobody serves, never public.
+    if (audience === "undeclared") {
+      const refusal = route ? undeclaredRoute(request.method, route.path) : noRouteError(routes, request.method, path);
+      return then(guardPublic(request, server, state), () => {
+        throw refusal;
+      });
+    }
+    // Everyone reads the live data but test keys (chosen below).
+    selectDataSet(request, dataSets.live);
     if (audience === "public") return guardPublic(request, server, state);
     meter.note();
 
@@ -365,7 +379,19 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
   /** A route's audience and rules, matched as guard matches a request's (for `known`). */
   const routeOf = (method: string, path: string): RouteAudience => routes.audience(method, path);
 
-  return { guard, routeOf, validators, settle, flush: () => access.flush() };
+  /**
+   * After routing: the route the router dispatched must be the one the guard decided on. They are
+   * one parse of one path (request-target.ts); a difference means a change broke that, and the
+   * request is refused rather than served on another route's access.
+   */
+  function confirmRoute(request: Request, routed: string): void {
+    const decided = decidedRoutes.get(request);
+    if (decided === trimSlash(routed)) return;
+    log.error("access decided on another route than the router dispatched; refused", { request_id: requestState(request).id, decided: decided ?? null, routed });
+    throw new ApiError("internal_error", `Something went wrong; quote request id ${requestState(request).id} when reporting it.`);
+  }
+
+  return { guard, routeOf, confirmRoute, validators, settle, flush: () => access.flush() };
 }
 
 export type AccessLayer = ReturnType<typeof accessLayer>;
@@ -385,6 +411,8 @@ export function accessPlugin(layer: AccessLayer, answeredBeforeRouting: (request
         return early;
       }),
     )
+    // Before validation and the handler: the access decision was made on the route that runs.
+    .onTransform({ as: "global" }, ({ request, route }) => layer.confirmRoute(request, route))
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const status = typeof set.status === "number" ? set.status : 200;
       const notModified = layer.validators(request, set.headers as Record<string, string>, status);
@@ -394,6 +422,8 @@ export function accessPlugin(layer: AccessLayer, answeredBeforeRouting: (request
       }
     })
     // Named fields only: a hook given the whole context makes Elysia parse every request's cookies.
-    .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) => layer.settle(request, { set, error, code, responseValue }))
+    .onAfterResponse({ as: "global" }, ({ request, set, error, code, responseValue }: AfterResponse) =>
+      afterAnswer(request, "quota settlement", () => layer.settle(request, { set, error, code, responseValue })),
+    )
     .onStop(() => layer.flush());
 }

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   invalid_parameter: { status: 400, title: "Invalid parameter" },
   invalid_cursor: { status: 400, title: "Invalid cursor" },
   ambiguous_product: { status: 400, title: "Ambiguous product code" },
+  invalid_request: { status: 400, title: "Invalid request (no usable Host, or a malformed request target)" },
   missing_api_key: { status: 401, title: "Missing API key" },
   invalid_api_key: { status: 401, title: "Invalid API key" },
   plan_upgrade_required: { status: 403, title: "Plan upgrade required" },

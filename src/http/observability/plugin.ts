@@ -1,32 +1,12 @@
 import { Elysia } from "elysia";
-import { operation } from "../openapi/operation.ts";
-import type { Services } from "../../services.ts";
 import { requestState } from "../request/request-state.ts";
 import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
-import { answerMetrics } from "./answer-metrics.ts";
-import { dataMetrics } from "./data-metrics.ts";
 import { errorCode, errorReason, finalStatus, type EndedRequest } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
-import { processMetrics } from "./process-metrics.ts";
 import type { RouteTable } from "../routes.ts";
 import { logRequest } from "./request-log.ts";
-
-export const METRICS_PATH = "/metrics";
-
-export const METRICS = operation({
-  method: "get",
-  path: METRICS_PATH,
-  operationId: "getMetrics",
-  audience: "public",
-  summary: "Metrics (Prometheus)",
-  tags: ["operations"],
-  description:
-    "Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, " +
-    "answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on " +
-    "(MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.",
-  success: { description: "Prometheus text format", content: { "text/plain": { schema: { type: "string" } } } },
-  errors: ["not_found"],
-});
+import { requestPath } from "../request/request-target.ts";
+import { afterAnswer } from "../last-resort.ts";
 
 /** What an onAfterResponse hook reads (Elysia sets `error` and `code` when the request failed). */
 export interface AfterResponse {
@@ -46,6 +26,11 @@ const PATH_LOGGED_CHARS = 200;
 export function loggedPath(pathname: string): string {
   return pathname.length <= PATH_LOGGED_CHARS ? pathname : `${pathname.slice(0, PATH_LOGGED_CHARS)}…`;
 }
+/** A URL without its query string (which may carry a key). */
+function withoutQuery(url: string): string {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+}
 /** Methods kept as metric labels; anything else a client invents is counted as OTHER (bounded label values). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -57,7 +42,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 export class RequestObserver {
   readonly metrics = new HttpMetrics();
   /** Whether another method is served on the request's path (a 405, not a 404): made once, not per request. */
-  private readonly hasOtherMethods = (request: Request) => this.routes.methodsFor(new URL(request.url).pathname).length > 0;
+  private readonly hasOtherMethods = (request: Request) => this.routes.methodsFor(requestPath(request) ?? "").length > 0;
 
   constructor(
     private readonly routes: RouteTable,
@@ -78,10 +63,11 @@ export class RequestObserver {
     const routes = this.routes;
     const state = requestState(request);
     const seconds = (performance.now() - state.startedAt) / 1000;
+    // A refused target (no usable Host) has no path: it is logged as sent.
+    const pathname = requestPath(request);
     let route: string;
-    let pathname: string | null = null;
     if (routed) route = routed.length > 1 && routed.endsWith("/") ? routed.slice(0, -1) : routed;
-    else route = routes.match(request.method, (pathname = new URL(request.url).pathname))?.path ?? UNMATCHED;
+    else route = (pathname !== null && routes.match(request.method, pathname)?.path) || UNMATCHED;
     const status = finalStatus(ctx, request, this.hasOtherMethods);
     const code = errorCode(ctx);
     this.metrics.record({ method: METHODS.has(request.method) ? request.method : "OTHER", route, status, seconds, errorCode: code });
@@ -105,7 +91,7 @@ export class RequestObserver {
       line.parent_request_id = state.internal.parentRequestId;
     }
     // Which path nobody serves (a broken link, a probe): without its query string, which may carry a key.
-    if (route === UNMATCHED) line.path = loggedPath(pathname ?? new URL(request.url).pathname);
+    if (route === UNMATCHED) line.path = loggedPath(pathname ?? withoutQuery(request.url));
     logRequest(line);
   }
 }
@@ -113,29 +99,20 @@ export class RequestObserver {
 /**
  * Observability, registered globally before the modules: one structured log line per request
  * (request id, method, route pattern, status, duration, key prefix, client address) and the
- * request metrics, both recorded after the answer was handed over; plus `GET /metrics`
- * (Prometheus text) when the `metrics` setting is on — otherwise the path is simply not a route (404).
+ * request metrics, both recorded after the answer was handed over. The metrics are served on a
+ * listener of their own (metrics-endpoint.ts), not on the API port.
  *
  * The observer's route table (routes.ts): answers given before routing (key refusals) are
  * counted under their route, and a 405 is told from a 404.
  */
-export function observability(deps: Pick<Services, "settings" | "dataSets" | "roleMetrics">, observer: RequestObserver) {
-  const { dataSets } = deps;
-  const metrics = observer.metrics;
+export function observability(observer: RequestObserver) {
   // The hooks name the context fields they read: given the whole context, Elysia would parse
   // every request's cookies (and more) just in case.
-  const plugin = new Elysia({ name: "observability" })
+  return new Elysia({ name: "observability" })
     .onRequest(({ request, server }) => observer.started(request, server as PeerSource | null))
     // No `server` here: naming it makes Elysia define a getter on every request's context, and the
     // peer's address was read (and remembered) in onRequest.
-    .onAfterResponse({ as: "global" }, ({ request, route, set, error, code, responseValue }: AfterResponse) => observer.ended(request, route, { set, error, code, responseValue }));
-  if (!deps.settings.metrics) return plugin;
-  return plugin.get(
-    METRICS_PATH,
-    ({ set }) => {
-      set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
-      set.headers["cache-control"] = "no-store";
-      return metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
-    },
-  );
+    .onAfterResponse({ as: "global" }, ({ request, route, set, error, code, responseValue }: AfterResponse) =>
+      afterAnswer(request, "request log", () => observer.ended(request, route, { set, error, code, responseValue })),
+    );
 }

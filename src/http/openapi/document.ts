@@ -59,7 +59,7 @@ const PROBLEM: JsonSchema = {
 /** Errors every operation of an audience can answer, besides its own. */
 function audienceErrors(op: Operation): ErrorCode[] {
   const { audience } = op;
-  const errors: ErrorCode[] = ["uri_too_long", "internal_error"];
+  const errors: ErrorCode[] = ["invalid_request", "uri_too_long", "internal_error"];
   if (audience === "public") return errors;
   // service_unavailable: a cluster's keys and counters are in Redis; unreachable, keyed calls fail closed.
   errors.push("missing_api_key", "invalid_api_key", "secret_key_not_allowed", "rate_limited", "service_unavailable");

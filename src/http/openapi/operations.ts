@@ -1,6 +1,5 @@
 import type { Operation } from "./operation.ts";
 import { LIVENESS, READINESS } from "../../modules/health/index.ts";
-import { METRICS } from "../observability/plugin.ts";
 import { GET_PRICES, GET_PRICE_HISTORY } from "../../modules/prices/index.ts";
 import { BATCH_PRICES } from "../../modules/batch/index.ts";
 import { GET_STORES } from "../../modules/stores/index.ts";
@@ -10,7 +9,8 @@ import { GET_CATALOG } from "../../modules/catalog/index.ts";
 import { GET_PROMOS } from "../../modules/promos/index.ts";
 import { COMPARE_BASKET } from "../../modules/basket/index.ts";
 import { PRODUCT_IMAGE, SEARCH_PRODUCTS } from "../../modules/search/index.ts";
-import { WIDGET_DATA } from "../../modules/widget/index.ts";
+import { WIDGET_DATA, WIDGET_PREFLIGHT } from "../../modules/widget/index.ts";
+import type { RouteDeclaration } from "../routes.ts";
 import { CREATE_ALERT, DELETE_ALERT, GET_ALERT, LIST_ALERT_DELIVERIES, LIST_ALERTS, TEST_ALERT } from "../../modules/alerts/index.ts";
 import { MCP } from "../../modules/mcp/index.ts";
 
@@ -42,5 +42,7 @@ export const OPERATIONS: readonly Operation[] = [
   MCP,
   LIVENESS,
   READINESS,
-  METRICS,
 ];
+
+/** What every route declares of its access: the operations, and the undocumented routes under /api/ (the widget's CORS preflight). */
+export const ROUTE_DECLARATIONS: readonly RouteDeclaration[] = [...OPERATIONS, WIDGET_PREFLIGHT];

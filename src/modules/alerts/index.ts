@@ -1,3 +1,4 @@
+import { ApiError } from "../../http/encoding/problem.ts";
 import { Elysia } from "elysia";
 import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
@@ -24,9 +25,14 @@ const NOT_FOUND = "404 `alert_not_found` (no such alert in this account)";
 
 const EXAMPLE = { url: "https://hooks.example.com/mehir", barcode: "7291252436027", chain_ids: ["shufersal", "rami-levy"], city: "חיפה", condition: { below_ils: "9.90" } };
 
-/** The caller's account (the access plugin has checked the key and the Pro plan before routing). */
+/**
+ * The caller's account (the access plugin has checked the key and the Pro plan before routing).
+ * Fails closed: a request that reached an alert handler without an access verdict is refused 401.
+ */
 function accountOf(request: Request): number {
-  return requestState(request).access!.accountId;
+  const access = requestState(request).access;
+  if (!access) throw new ApiError("missing_api_key", "Send your API key in the X-API-Key header.");
+  return access.accountId;
 }
 
 export const CREATE_ALERT = operation({

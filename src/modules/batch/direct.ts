@@ -1,4 +1,4 @@
-import { pathOf } from "../../http/access/plugin.ts";
+import { requestPath } from "../../http/request/request-target.ts";
 import type { PeerSource } from "../../http/access/client-address.ts";
 import { dataSetOf } from "../../http/answers/data-set.ts";
 import { directSteps, type DirectDeps } from "../../http/direct-route.ts";
@@ -28,7 +28,7 @@ export function directBatch(deps: DirectDeps & { services: Pick<Services, "acces
 
   return (request: Request, server: PeerSource | null): MaybePromise<Response> | undefined => {
     if (request.method !== "POST") return undefined;
-    const path = pathOf(request.url);
+    const path = requestPath(request);
     if (path !== "/api/v1/prices/batch/" && path !== "/api/v1/prices/batch") return undefined;
     return steps.admit(request, server, answer);
   };

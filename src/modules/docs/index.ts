@@ -7,7 +7,6 @@ import { API_DESCRIPTION } from "./description.ts";
 import { alertWebhooks } from "../alerts/webhooks-doc.ts";
 import { openapiDocument } from "../../http/openapi/document.ts";
 import { OPERATIONS } from "../../http/openapi/operations.ts";
-import { METRICS_PATH } from "../../http/observability/plugin.ts";
 import { docsPage } from "./docs-page.ts";
 
 const SCALAR_PATH = "/docs/assets/scalar.js";
@@ -23,7 +22,7 @@ const TAGS = [
   { name: "alerts", description: "Price alerts delivered by signed webhook" },
   { name: "exports", description: "Daily bulk exports" },
   { name: "mcp", description: "The API as MCP tools for AI assistants" },
-  { name: "operations", description: "Health and metrics" },
+  { name: "operations", description: "Health probes (metrics are served on a listener of their own: README \"Logs and metrics\")" },
 ];
 
 /**
@@ -33,12 +32,11 @@ const TAGS = [
  */
 export function docsModule(deps: Pick<Services, "settings">) {
   const scalar = Bun.file(scalarBundle);
-  const operations = deps.settings.metrics ? OPERATIONS : OPERATIONS.filter((op) => op.path !== METRICS_PATH);
   // Built once, on first ask: the document only changes with the code.
   let document: string | undefined;
   const json = () =>
     (document ??= JSON.stringify(
-      openapiDocument(operations, {
+      openapiDocument(OPERATIONS, {
         info: { title: "mehir — Israeli supermarket prices API", version: "1.0.0", description: API_DESCRIPTION },
         tags: TAGS,
         webhooks: alertWebhooks(),
@@ -54,6 +52,6 @@ export function docsModule(deps: Pick<Services, "settings">) {
     })
     .get("/docs/errors", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
-      return errorsPage(operations);
+      return errorsPage(OPERATIONS);
     });
 }

@@ -16,8 +16,10 @@ export interface ApiCall {
 export interface Caller {
   /** The secret key the client authenticated /mcp with. */
   key: string;
-  /** The scheme and host the client reached the service at (links in answers, e.g. image URLs, use it). */
+  /** The scheme and host of the /mcp request's own URL: tool calls are requests to it. */
   origin: string;
+  /** X-Forwarded-Proto and -Host of the /mcp request, passed on behind a trusted proxy (links in answers, e.g. image URLs, follow them). */
+  forwarded: Record<string, string>;
   requestId: string;
   client: string;
   /**
@@ -47,7 +49,7 @@ export function apiUrl(origin: string, call: ApiCall): string {
  * an MCP tool and names the /mcp request (`via`, `tool`, `parent_request_id`).
  */
 export async function callApi(handle: Handle, tool: string, call: ApiCall, caller: Caller): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { "x-api-key": caller.key, accept: "application/json" };
+  const headers: Record<string, string> = { ...caller.forwarded, "x-api-key": caller.key, accept: "application/json" };
   if (call.body !== undefined) headers["content-type"] = "application/json";
   const request = new Request(apiUrl(caller.origin, call), {
     method: call.method,

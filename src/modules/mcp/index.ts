@@ -100,7 +100,16 @@ export function mcpModule(deps: Pick<Services, "settings">, handle: Handle) {
           return jsonRpcError(400, -32700, "Parse error: the body is not JSON.");
         }
         const state = requestState(request);
-        const caller: Caller = { key, origin: own, requestId: state.id, client: clientAddress(request, server as PeerSource | null, trustProxy) };
+        // Tool calls go to this server's own URL (the app routes only http://HOST/… targets); links in
+        // their answers follow the client's origin through the proxy's headers, as this request's do.
+        const forwarded: Record<string, string> = {};
+        if (trustProxy) {
+          for (const name of ["x-forwarded-proto", "x-forwarded-host"]) {
+            const value = request.headers.get(name);
+            if (value !== null) forwarded[name] = value;
+          }
+        }
+        const caller: Caller = { key, origin: publicOrigin(request, false), forwarded, requestId: state.id, client: clientAddress(request, server as PeerSource | null, trustProxy) };
         const mcp = mcpServer({ tools: TOOLS, listed, version, handle, caller });
         const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
         await mcp.connect(transport);

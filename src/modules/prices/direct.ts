@@ -1,4 +1,4 @@
-import { pathOf } from "../../http/access/plugin.ts";
+import { requestPath } from "../../http/request/request-target.ts";
 import type { PeerSource } from "../../http/access/client-address.ts";
 import { dataSetOf } from "../../http/answers/data-set.ts";
 import { directSteps, type DirectDeps } from "../../http/direct-route.ts";
@@ -34,7 +34,7 @@ export function directPrices(deps: DirectDeps) {
 
   return (request: Request, server: PeerSource | null): MaybePromise<Response> | undefined => {
     if (request.method !== "GET") return undefined;
-    const path = pathOf(request.url);
+    const path = requestPath(request);
     if (path !== "/api/v1/prices/" && path !== "/api/v1/prices") return undefined;
     if (request.headers.has("if-none-match")) return undefined;
     return steps.admit(request, server, answer);

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import type { RouteDeclaration } from "../../http/routes.ts";
+import { requestPath } from "../../http/request/request-target.ts";
 import { operation } from "../../http/openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import type { Services } from "../../services.ts";
@@ -46,6 +48,12 @@ function assetResponse(request: Request, file: WidgetAsset): Response {
   return new Response(file.body, { headers });
 }
 
+/**
+ * The data endpoint's CORS preflight: a browser sends it without a key, so it is declared public
+ * (it answers only CORS headers). Left out of the OpenAPI document, like the widget's files.
+ */
+export const WIDGET_PREFLIGHT: RouteDeclaration = { method: "options", path: "/api/v1/widget/data", audience: "public" };
+
 export const WIDGET_DATA = operation({
   method: "get",
   path: "/api/v1/widget/data",
@@ -81,7 +89,7 @@ export function widgetModule(deps: Pick<Services, "settings" | "db" | "now" | "a
     .onRequest(({ request }) => {
       // Every error of the data endpoint (bad key, origin not allowed, rate limit, unknown product)
       // stays readable by the widget; the handler narrows CORS on success.
-      if (request.url.includes("/api/v1/widget/data") && DATA_PATH.test(new URL(request.url).pathname)) {
+      if (DATA_PATH.test(requestPath(request) ?? "")) {
         Object.assign(requestState(request).headers, dataCors(request.headers.get("origin"), null, true));
       }
     })
@@ -107,7 +115,7 @@ export function widgetModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       },
     )
     .options(
-      "/api/v1/widget/data",
+      WIDGET_PREFLIGHT.path,
       ({ request }) => new Response(null, { status: 204, headers: { ...preflightHeaders(request.headers.get("origin")), "x-request-id": requestState(request).id } }),
       { detail: { hide: true } },
     )

@@ -6,7 +6,7 @@ import { etagFor, etagMatches, httpDate } from "../../../src/http/answers/etag.t
 import { originAllowed, parseOrigin, parseOriginList } from "../../../src/accounts/origins.ts";
 import { daysOfMonth, secondsToNextMonth } from "../../../src/accounts/utc-month.ts";
 import { RouteTable } from "../../../src/http/routes.ts";
-import { OPERATIONS } from "../../../src/http/openapi/operations.ts";
+import { OPERATIONS, ROUTE_DECLARATIONS } from "../../../src/http/openapi/operations.ts";
 import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey, KeyError, resolveKey } from "../../../src/accounts/keys.ts";
 
@@ -128,7 +128,7 @@ describe("months and routes", () => {
     expect(daysOfMonth(new Date("2028-02-10T00:00:00Z"))).toHaveLength(29);
   });
   test("paths map to the audience their route's operation declares, HEAD like GET", () => {
-    const routes = new RouteTable(() => [...OPERATIONS.map((op) => ({ method: op.method.toUpperCase(), path: op.path })), { method: "OPTIONS", path: "/api/v1/widget/data" }, { method: "DELETE", path: "/mcp" }], OPERATIONS);
+    const routes = new RouteTable(() => [...OPERATIONS.map((op) => ({ method: op.method.toUpperCase(), path: op.path })), { method: "OPTIONS", path: "/api/v1/widget/data" }, { method: "DELETE", path: "/mcp" }, { method: "GET", path: "/api/v1/added" }], ROUTE_DECLARATIONS);
     const matchRoute = (method: string, path: string) => {
       const { route, audience } = routes.audience(method, path);
       return { route: route?.path ?? null, audience };
@@ -138,7 +138,12 @@ describe("months and routes", () => {
     expect(matchRoute("POST", "/api/v1/basket/compare/").audience).toBe("pro");
     expect(matchRoute("GET", "/api/v1/widget/data").audience).toBe("publishable");
     expect(matchRoute("OPTIONS", "/api/v1/widget/data").audience).toBe("public");
-    expect(matchRoute("GET", "/api/v1/prices/1/2/history").audience).toBe("public");
+    // Under /api/ and /mcp nothing is public without a declaration: a route added without one, or no route.
+    expect(matchRoute("GET", "/api/v1/added")).toEqual({ route: "/api/v1/added", audience: "undeclared" });
+    expect(matchRoute("GET", "/api/v1/nope").audience).toBe("undeclared");
+    expect(matchRoute("PUT", "/mcp").audience).toBe("undeclared");
+    expect(matchRoute("GET", "/portal/nope").audience).toBe("public");
+    expect(matchRoute("GET", "/api/v1/prices/1/2/history")).toEqual({ route: null, audience: "undeclared" }); // two segments: no route
     expect(matchRoute("DELETE", "/mcp").audience).toBe("mcp");
     expect(routes.match("POST", "/api/v1/prices/batch/")?.operation?.itemsPerCall).toBe(10);
     expect(routes.match("GET", "/api/v1/alerts/a1")?.operation).toMatchObject({ liveOnly: true, accountData: true });
@@ -177,16 +182,22 @@ describe("UTC days and months of the quota", () => {
   });
 });
 
-describe("pathOf", () => {
-  test("the path Elysia routes on, without a URL object", async () => {
-    const { pathOf } = await import("../../../src/http/access/plugin.ts");
-    expect(pathOf("http://localhost:8080/api/v1/prices/?barcode=1")).toBe("/api/v1/prices/");
-    expect(pathOf("http://localhost/api/v1/chains")).toBe("/api/v1/chains");
-    expect(pathOf("http://localhost")).toBe("/");
-    expect(pathOf("http://[::1]:8080/x?y=1#z")).toBe("/x");
-    expect(pathOf("https://h/a%20b/?q")).toBe("/a%20b/");
+describe("targetPath", () => {
+  test("the path the router dispatches (Elysia's own expression), without a URL object", async () => {
+    const { targetPath } = await import("../../../src/http/request/request-target.ts");
+    expect(targetPath("http://localhost:8080/api/v1/prices/?barcode=1")).toBe("/api/v1/prices/");
+    expect(targetPath("http://localhost/api/v1/chains")).toBe("/api/v1/chains");
+    expect(targetPath("http://[::1]:8080/x?y=1")).toBe("/x");
+    // One-letter hosts: the path starts after the host, not 11 characters in.
+    expect(targetPath("http://x/xx/api/v1/promos/feed/")).toBe("/xx/api/v1/promos/feed/");
     for (const url of ["http://a.b:1/api/v1/prices/7290000066318/history/?months=6", "http://127.0.0.1/widget/v1/loader.js"]) {
-      expect(pathOf(url)).toBe(new URL(url).pathname);
+      expect(targetPath(url)).toBe(new URL(url).pathname);
+    }
+    // The router keeps a fragment (clients do not send one; Bun passes it on): so does the access layer.
+    expect(targetPath("http://h/api/v1/chains#x")).toBe("/api/v1/chains#x");
+    // Bun's bare path for a missing, empty or unusable Host; a URL that is not http://HOST/…
+    for (const url of ["/api/v1/chains/", "http:///api/v1/chains", "https://h/a", "http://h", "http://a b/x", "http://a@b/x", "ftp://h/x"]) {
+      expect(targetPath(url)).toBeNull();
     }
   });
 });

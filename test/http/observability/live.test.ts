@@ -118,7 +118,7 @@ function value(samples: Sample[], name: string, labels: Record<string, string> =
 }
 
 async function scrape(): Promise<Sample[]> {
-  const res = await fetch(`${server.url}/metrics`);
+  const res = await fetch(server.metricsUrl!);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
   return validate(await res.text());

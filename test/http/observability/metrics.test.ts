@@ -46,7 +46,7 @@ beforeAll(async () => {
 });
 
 async function metrics() {
-  const res = await ctx.app.handle(new Request("http://localhost/metrics"));
+  const res = ctx.deps.metricsEndpoint!(new Request("http://localhost/metrics"));
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
   const text = await res.text();
@@ -158,12 +158,18 @@ describe("GET /metrics", () => {
     }
   });
 
-  test("with the metrics setting off, /metrics is a 404 problem", async () => {
-    const off = testApp({ settings: loadSettings({ MEHIR_METRICS: "off" }) });
-    const res = await get(off.app, "/metrics");
-    expect(res.status).toBe(404);
-    expect(res.headers.get("content-type")).toContain("application/problem+json");
-    expect(res.body.code).toBe("not_found");
+  test("/metrics is never served on the API port (its own listener serves it), and with the setting off there is none", async () => {
+    for (const app of [ctx.app, testApp({ settings: loadSettings({ MEHIR_METRICS: "off" }) }).app]) {
+      const res = await get(app, "/metrics");
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(res.body.code).toBe("not_found");
+    }
+    expect(testApp({ settings: loadSettings({ MEHIR_METRICS: "off" }) }).deps.metricsEndpoint).toBeUndefined();
+    // The listener answers /metrics only.
+    const other = ctx.deps.metricsEndpoint!(new Request("http://localhost/api/v1/chains/"));
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { code: string }).code).toBe("not_found");
   });
 });
 
