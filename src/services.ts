@@ -1,4 +1,3 @@
-import type { MetricsEndpoint } from "./http/observability/metrics-endpoint.ts";
 import type { Settings } from "./config.ts";
 import type { Databases } from "./db/open.ts";
 import type { Clock, DataSet, Pacing } from "./deps.ts";
@@ -56,7 +55,7 @@ export interface Services {
   /** Prometheus lines of the server's cluster role (src/cluster/cluster-role.ts), appended to /metrics. */
   roleMetrics?: () => string;
   /** GET /metrics (null with MEHIR_METRICS=off), set by createApp; the server serves it on MEHIR_METRICS_ADDR. */
-  metricsEndpoint?: MetricsEndpoint;
+  metricsEndpoint?: (request: Request) => Response;
   /**
    * A live data set on another snapshot (a replica's next one, src/cluster/serve-snapshot.ts),
    * with tables and answer caches of its own and the process's pacing.
