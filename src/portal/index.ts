@@ -13,6 +13,7 @@ import { AttemptLimiter, reserveAttempt } from "./attempt-limiter.ts";
 import { HashingGate } from "./hashing-gate.ts";
 import { clearCookie, readCookies, setCookie } from "./cookies.ts";
 import { readForm } from "./form.ts";
+import { fromOwnPages } from "./form-origin.ts";
 import { fill, isLang, ltr, strings, type Lang } from "./i18n.ts";
 import { PAGE_HEADERS } from "./layout.ts";
 import { signInPage, signUpPage } from "./auth-pages.ts";
@@ -48,7 +49,7 @@ interface Visit {
  * The developer portal at /portal/: server-rendered pages in Hebrew (default) and English,
  * sign-up/in/out, keys of the three kinds, a publishable key's allowed origins, plan and this
  * month's usage. Sessions: HttpOnly SameSite=Lax cookie (Secure over https), token stored hashed;
- * a CSRF token on every form; sign-in and sign-up attempts limited (see below) and their password
+ * a CSRF token on every form, and posts from other sites refused (form-origin.ts); sign-in and sign-up attempts limited (see below) and their password
  * hashing bounded (HashingGate).
  *
  * Failed sign-ins are limited per address (10 per 15 minutes, whatever the emails) and per address
@@ -179,7 +180,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
     const read = await readForm(v.request);
     if (!read.ok) return badForm(v, read.status);
     if (!v.session) return redirect(v, "/portal/signin");
-    if (!sameSecret(read.form.get("csrf"), v.session.csrf)) return csrfFailed(v);
+    if (!fromOwnPages(v.request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.session.csrf)) return csrfFailed(v);
     return { session: v.session, form: read.form };
   }
 
@@ -202,7 +203,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       const v = visit(request, server);
       const read = await readForm(request);
       if (!read.ok) return badForm(v, read.status);
-      if (!sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
+      if (!fromOwnPages(request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
       const t = strings(v.lang);
       const email = (read.form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
       const password = read.form.get("password") ?? "";
@@ -226,7 +227,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       const v = visit(request, server);
       const read = await readForm(request);
       if (!read.ok) return badForm(v, read.status);
-      if (!sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
+      if (!fromOwnPages(request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
       const t = strings(v.lang);
       const typed = (read.form.get("email") ?? "").slice(0, 254);
       const password = read.form.get("password") ?? "";
