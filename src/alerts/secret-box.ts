@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { keepPrivate } from "../db/private-files.ts";
 
 /** The key file beside accounts.sqlite; keep it with the database (backups copy both). */
 export const SECRET_KEY_FILE = "webhook-secrets.key";
@@ -75,6 +76,7 @@ function loadOrCreateKey(path: string): Buffer {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
   }
+  keepPrivate(path); // one copied in with a looser mode
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
   if (key.length !== KEY_BYTES) throw new Error(`${path} is not a webhook secret key (expected ${KEY_BYTES} bytes, base64)`);
   return key;

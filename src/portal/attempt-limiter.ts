@@ -1,12 +1,12 @@
 /**
- * Sign-in and sign-up attempts per address and per email: at most `max` in a sliding window
- * (5 per 15 minutes by default), in memory.
+ * Sign-in and sign-up attempts per key (an address, or an address and an email): at most `max`
+ * in a sliding window (15 minutes by default), in memory.
  */
 export class AttemptLimiter {
   private readonly attempts = new Map<string, number[]>();
 
   constructor(
-    private readonly max = 5,
+    readonly max = 5,
     private readonly windowMs = 15 * 60_000,
   ) {}
 
@@ -24,6 +24,13 @@ export class AttemptLimiter {
     if (this.attempts.size > 10_000) this.prune(now);
   }
 
+  /** Takes back one attempt recorded at `at` (a reservation that turned out not to count). */
+  unrecord(id: string, at: number): void {
+    const times = this.attempts.get(id);
+    const i = times?.lastIndexOf(at) ?? -1;
+    if (i >= 0) times!.splice(i, 1);
+  }
+
   clear(id: string): void {
     this.attempts.delete(id);
   }
@@ -35,4 +42,27 @@ export class AttemptLimiter {
   private prune(now: number): void {
     for (const [id, times] of this.attempts) if (times.every((t) => now - t >= this.windowMs)) this.attempts.delete(id);
   }
+}
+
+/** An attempt counted in advance: kept, it stays counted; released, it is taken back. */
+export interface Reservation {
+  release(): void;
+}
+
+/**
+ * Counts one attempt under every (limiter, id) at once, unless one of them is full: then nothing is
+ * counted and the answer is the seconds to wait. Synchronous on purpose — called before the password
+ * is hashed (an await), so parallel attempts cannot all pass the check before any is counted.
+ */
+export function reserveAttempt(under: readonly (readonly [AttemptLimiter, string])[], now: number): Reservation | { wait: number } {
+  const wait = Math.max(0, ...under.map(([limiter, id]) => limiter.blockedFor(id, now)));
+  if (wait > 0) return { wait };
+  for (const [limiter, id] of under) limiter.record(id, now);
+  let released = false;
+  return {
+    release: () => {
+      if (!released) for (const [limiter, id] of under) limiter.unrecord(id, now);
+      released = true;
+    },
+  };
 }

@@ -9,9 +9,11 @@ import { planQuota, planRate } from "../accounts/plan-limits.ts";
 import { accountSubject, widgetSubject } from "../accounts/quota-ledger.ts";
 import { monthOf } from "../accounts/utc-month.ts";
 import { cameOverHttps, clientAddress, type PeerSource } from "../http/access/client-address.ts";
-import { AttemptLimiter } from "./attempt-limiter.ts";
+import { AttemptLimiter, reserveAttempt } from "./attempt-limiter.ts";
+import { HashingGate } from "./hashing-gate.ts";
 import { clearCookie, readCookies, setCookie } from "./cookies.ts";
 import { readForm } from "./form.ts";
+import { fromOwnPages } from "./form-origin.ts";
 import { fill, isLang, ltr, strings, type Lang } from "./i18n.ts";
 import { PAGE_HEADERS } from "./layout.ts";
 import { signInPage, signUpPage } from "./auth-pages.ts";
@@ -47,12 +49,21 @@ interface Visit {
  * The developer portal at /portal/: server-rendered pages in Hebrew (default) and English,
  * sign-up/in/out, keys of the three kinds, a publishable key's allowed origins, plan and this
  * month's usage. Sessions: HttpOnly SameSite=Lax cookie (Secure over https), token stored hashed;
- * a CSRF token on every form; sign-in and sign-up attempts limited per address and per email.
+ * a CSRF token on every form, and posts from other sites refused (form-origin.ts); sign-in and sign-up attempts limited (see below) and their password
+ * hashing bounded (HashingGate).
+ *
+ * Failed sign-ins are limited per address (10 per 15 minutes, whatever the emails) and per address
+ * and email (5). Deliberately none per email across addresses: such a limit is reached by whoever
+ * guesses, so it locks the owner out from everywhere (audit F6); a clean address always gets its
+ * tries. Each attempt is counted before its password is checked, and taken back if it succeeds.
  */
 export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts">) {
   const db = deps.db.accounts;
   const { access } = deps;
-  const attempts = new AttemptLimiter();
+  const signinByAddress = new AttemptLimiter(10);
+  const signinByAddressAndEmail = new AttemptLimiter(5);
+  const signupByAddress = new AttemptLimiter(5);
+  const hashing = new HashingGate();
   let dummyHash: Promise<string> | null = null;
   /** Verifying against a throwaway hash for unknown emails keeps sign-in timing the same. */
   const dummy = () => (dummyHash ??= hashPassword(randomToken()));
@@ -169,7 +180,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
     const read = await readForm(v.request);
     if (!read.ok) return badForm(v, read.status);
     if (!v.session) return redirect(v, "/portal/signin");
-    if (!sameSecret(read.form.get("csrf"), v.session.csrf)) return csrfFailed(v);
+    if (!fromOwnPages(v.request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.session.csrf)) return csrfFailed(v);
     return { session: v.session, form: read.form };
   }
 
@@ -192,31 +203,31 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       const v = visit(request, server);
       const read = await readForm(request);
       if (!read.ok) return badForm(v, read.status);
-      if (!sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
+      if (!fromOwnPages(request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
       const t = strings(v.lang);
       const email = (read.form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
       const password = read.form.get("password") ?? "";
-      const nowMs = deps.now().getTime();
-      const byAddress = `signin-addr:${v.address}`;
-      const byEmail = `signin-email:${email}`;
-      const wait = Math.max(attempts.blockedFor(byAddress, nowMs), attempts.blockedFor(byEmail, nowMs));
-      if (wait > 0) return tooMany(v, wait, "/portal/signin");
+      const pair = `${v.address} ${email}`;
+      const reserved = reserveAttempt([[signinByAddress, v.address], [signinByAddressAndEmail, pair]], deps.now().getTime());
+      if ("wait" in reserved) return tooMany(v, reserved.wait, "/portal/signin");
       const account = findAccountByEmail(db, email);
-      const hash = account?.passwordHash ?? (await dummy());
-      const ok = (await verifyPassword(password, hash)) && !!account?.passwordHash;
-      if (!ok || !account) {
-        attempts.record(byAddress, nowMs);
-        attempts.record(byEmail, nowMs);
+      const verified = await hashing.run(v.address, async () => verifyPassword(password, account?.passwordHash ?? (await dummy())));
+      if (verified === null) {
+        reserved.release();
+        return tooMany(v, 1, "/portal/signin");
+      }
+      if (!verified || !account?.passwordHash) {
         return html(v, signInPage({ lang: v.lang, csrf: formToken(v), email, error: t.badCredentials }), 401);
       }
-      attempts.clear(byEmail);
+      reserved.release();
+      signinByAddressAndEmail.clear(pair);
       return signIn(v, account.id);
     }, { parse: "none", detail: { hide: true } })
     .post("/portal/signup", async ({ request, server }) => {
       const v = visit(request, server);
       const read = await readForm(request);
       if (!read.ok) return badForm(v, read.status);
-      if (!sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
+      if (!fromOwnPages(request, deps.settings.trustProxy) || !sameSecret(read.form.get("csrf"), v.cookies.get(FORM_COOKIE))) return csrfFailed(v);
       const t = strings(v.lang);
       const typed = (read.form.get("email") ?? "").slice(0, 254);
       const password = read.form.get("password") ?? "";
@@ -229,13 +240,15 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       }
       if (password.length < MIN_PASSWORD) return again(t.shortPassword);
       if (password.length > MAX_PASSWORD) return again(t.longPassword);
-      const nowMs = deps.now().getTime();
-      const byAddress = `signup-addr:${v.address}`;
-      const wait = attempts.blockedFor(byAddress, nowMs);
-      if (wait > 0) return tooMany(v, wait, "/portal/signup");
-      attempts.record(byAddress, nowMs);
+      // Every sign-up counts (5 per 15 minutes per address), counted before the password is hashed.
+      const reserved = reserveAttempt([[signupByAddress, v.address]], deps.now().getTime());
+      if ("wait" in reserved) return tooMany(v, reserved.wait, "/portal/signup");
       if (findAccountByEmail(db, email)) return again(t.emailTaken, 409);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashing.run(v.address, () => hashPassword(password));
+      if (passwordHash === null) {
+        reserved.release();
+        return tooMany(v, 1, "/portal/signup");
+      }
       try {
         const account = createAccount(db, { email, passwordHash }, deps.now());
         return signIn(v, account.id);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecretBox, SECRET_KEY_FILE } from "../../src/alerts/secret-box.ts";
 import { signatureHeader, verifySignature } from "../../src/alerts/signature.ts";
-import { addressAllowed, checkTarget, checkUrlForm, RefusedTarget } from "../../src/alerts/url-guard.ts";
+import { addressAllowed, checkTarget, checkUrlForm, RefusedTarget, resolveAllowed } from "../../src/alerts/url-guard.ts";
 import { httpSender } from "../../src/alerts/sender.ts";
 import { retryDelayMs, nextAttemptAt, DELIVERY_WINDOW_MS } from "../../src/alerts/retry-schedule.ts";
 import { createHmac } from "node:crypto";
@@ -34,6 +34,38 @@ test("addresses: only public unicast (loopback only when allowed), IPv4-mapped I
   }
   expect(addressAllowed("8.8.8.8", strict)).toBe(true);
   expect(addressAllowed("2001:4860:4860::8888", strict)).toBe(true);
+});
+
+test("addresses: IPv6 forms that carry an IPv4 address are refused — all of ::/96, NAT64, 6to4, Teredo, IPv4-translated, ISATAP around a non-public IPv4", () => {
+  for (const a of ["::7f00:1", "::127.0.0.1", "::a00:1", "::8.8.8.8", "::808:808", "::0.0.0.2", "64:ff9b::7f00:1", "64:ff9b:1::a00:1", "::ffff:0:7f00:1", "2002:7f00:1::1", "2001::1", "2001:4860:1::5efe:7f00:1", "2001:4860:1:0:200:5efe:a9fe:a9fe"]) {
+    expect([a, addressAllowed(a, strict)]).toEqual([a, false]);
+    expect([a, addressAllowed(a, loose)]).toEqual([a, false]);
+  }
+  // ::1 is loopback itself, not IPv4-compatible; an ISATAP id around a public IPv4 is an ordinary address.
+  expect(addressAllowed("::1", loose)).toBe(true);
+  expect(addressAllowed("2001:4860:1::5efe:808:808", strict)).toBe(true);
+  // Not a literal address (node:net's reading): refused rather than guessed at.
+  for (const a of ["127.1", "0x7f000001", "fe80::1%eth0", ""]) expect([a, addressAllowed(a, loose)]).toEqual([a, false]);
+});
+
+test("URL form: IPv4-compatible literals and port 0 refused; with the loopback setting, http to loopback only", async () => {
+  for (const url of ["https://[::127.0.0.1]/x", "https://[::7f00:1]/x", "https://[::8.8.8.8]/x"]) {
+    expect(() => checkUrlForm(url, strict), url).toThrow(/IPv4-compatible/);
+    expect(() => checkUrlForm(url, loose), url).toThrow(/IPv4-compatible/);
+  }
+  expect(() => checkUrlForm("https://[2001:4860:1::5efe:7f00:1]/x", strict)).toThrow(/ISATAP around 127.0.0.1/);
+  for (const url of ["https://8.8.8.8:0/x", "https://hooks.example.com:0/x", "https://hooks.example.com:00/x", "http://127.0.0.1:0/x"]) {
+    expect(() => checkUrlForm(url, loose), url).toThrow(/port 0/);
+  }
+  for (const url of ["http://8.8.8.8/x", "http://93.184.216.34/x", "http://[2001:4860:4860::8888]/x"]) {
+    expect(() => checkUrlForm(url, loose), url).toThrow(/http is for loopback addresses only/);
+  }
+  expect(checkUrlForm("https://8.8.8.8/x", loose).hostname).toBe("8.8.8.8");
+  expect(checkUrlForm("http://[::1]:8080/x", loose).port).toBe("8080");
+  // By name, the addresses it resolves to decide (here a literal stands for an answer: no DNS query leaves the machine).
+  await expect(resolveAllowed("8.8.8.8", loose, true)).rejects.toThrow(/http is for loopback addresses only/);
+  expect(await resolveAllowed("8.8.8.8", loose, false)).toEqual([{ address: "8.8.8.8", family: 4 }]);
+  expect((await checkTarget("http://localhost:1/x", loose)).addresses.every((a) => ["127.0.0.1", "::1"].includes(a.address))).toBe(true);
 });
 
 test("URL form: https only (http only with the loopback setting), no credentials, no private literal", () => {

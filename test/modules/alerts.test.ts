@@ -118,6 +118,15 @@ describe("create", () => {
     expect((await create({ url: "https://localhost/hook" })).body.detail).toContain("resolves to 127.0.0.1");
   });
 
+  test("with MEHIR_WEBHOOK_ALLOW_LOOPBACK: http to a public address, IPv4-compatible IPv6 and port 0 are still refused", async () => {
+    for (const url of ["http://93.184.216.34/hook", "https://[::127.0.0.1]/hook", "https://[::7f00:1]/hook", "https://93.184.216.34:0/hook"]) {
+      const res = await create({ url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.param).toBe("url");
+    }
+    expect((await create({ url: "http://127.0.0.1:9/hook" })).status).toBe(201);
+  });
+
   test(`at most ${MAX_ALERTS_PER_ACCOUNT} alerts per account: then 409 alert_limit_reached`, async () => {
     for (let i = 0; i < MAX_ALERTS_PER_ACCOUNT; i++) expect((await create({})).status).toBe(201);
     const over = await create({});
