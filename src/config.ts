@@ -41,7 +41,7 @@ export const SettingsSchema = z.object({
     .describe("Daily fetch time, HH:MM Asia/Jerusalem"),
   imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
   metrics: onOff.default(true).describe("Serve GET /metrics (on/off)"),
-  trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
+  trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For and the request id from X-Request-Id (behind a reverse proxy that sets both)"),
   webhookAllowLoopback: onOff
     .default(false)
     .describe("Let price-alert webhooks target loopback addresses over http (for tests; private and link-local targets stay refused)"),

@@ -619,7 +619,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -745,7 +745,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -756,7 +756,7 @@ export interface operations {
             /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -780,7 +780,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -804,7 +804,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -828,7 +828,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -852,7 +852,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -876,7 +876,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -902,7 +902,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -926,7 +926,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1011,7 +1011,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1263,7 +1263,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1287,7 +1287,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1311,7 +1311,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1335,7 +1335,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1359,7 +1359,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1383,7 +1383,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1407,7 +1407,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1431,7 +1431,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1457,7 +1457,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1481,7 +1481,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1535,7 +1535,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1611,7 +1611,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -1622,7 +1622,7 @@ export interface operations {
             /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1646,7 +1646,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1670,7 +1670,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1694,7 +1694,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1718,7 +1718,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1742,7 +1742,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1768,7 +1768,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1792,7 +1792,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1852,7 +1852,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1981,7 +1981,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -1992,7 +1992,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2016,7 +2016,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2040,7 +2040,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2064,7 +2064,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2088,7 +2088,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2112,7 +2112,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2138,7 +2138,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2162,7 +2162,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2205,7 +2205,7 @@ export interface operations {
             /** @description An SVG label */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Images are public and long-lived */
                     "Cache-Control"?: string;
@@ -2218,7 +2218,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2232,7 +2232,7 @@ export interface operations {
             /** @description Not found and others: `not_found`, `product_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2246,7 +2246,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2260,7 +2260,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2288,7 +2288,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -2428,7 +2428,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -2439,7 +2439,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2463,7 +2463,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2487,7 +2487,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2511,7 +2511,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2537,7 +2537,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2561,7 +2561,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2622,7 +2622,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -2719,7 +2719,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -2730,7 +2730,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2754,7 +2754,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2778,7 +2778,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2802,7 +2802,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2826,7 +2826,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2850,7 +2850,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2876,7 +2876,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2900,7 +2900,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2962,7 +2962,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3056,7 +3056,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -3067,7 +3067,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3091,7 +3091,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3115,7 +3115,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3139,7 +3139,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3163,7 +3163,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3187,7 +3187,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3213,7 +3213,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3237,7 +3237,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3296,7 +3296,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3447,7 +3447,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -3458,7 +3458,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3482,7 +3482,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3506,7 +3506,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3530,7 +3530,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3554,7 +3554,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3578,7 +3578,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3604,7 +3604,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3628,7 +3628,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3711,7 +3711,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3913,7 +3913,7 @@ export interface operations {
             /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3937,7 +3937,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3961,7 +3961,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3985,7 +3985,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4009,7 +4009,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4033,7 +4033,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4057,7 +4057,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4081,7 +4081,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4107,7 +4107,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4131,7 +4131,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4181,7 +4181,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4276,7 +4276,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -4287,7 +4287,7 @@ export interface operations {
             /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4307,7 +4307,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4327,7 +4327,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `origin_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4347,7 +4347,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4367,7 +4367,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4387,7 +4387,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4409,7 +4409,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4429,7 +4429,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4467,7 +4467,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4564,7 +4564,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4588,7 +4588,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4612,7 +4612,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4636,7 +4636,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4660,7 +4660,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4684,7 +4684,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4710,7 +4710,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4734,7 +4734,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4812,7 +4812,7 @@ export interface operations {
             /** @description The alert, with its signing secret (shown only now) */
             201: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4908,7 +4908,7 @@ export interface operations {
             /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4932,7 +4932,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4956,7 +4956,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4980,7 +4980,7 @@ export interface operations {
             /** @description Alert limit reached: `alert_limit_reached` (see /docs/errors) */
             409: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5004,7 +5004,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5028,7 +5028,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5052,7 +5052,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5076,7 +5076,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5100,7 +5100,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5126,7 +5126,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5150,7 +5150,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5189,7 +5189,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5282,7 +5282,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5306,7 +5306,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5330,7 +5330,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5354,7 +5354,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5378,7 +5378,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5402,7 +5402,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5426,7 +5426,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5452,7 +5452,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5476,7 +5476,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5515,7 +5515,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5563,7 +5563,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5587,7 +5587,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5611,7 +5611,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5635,7 +5635,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5659,7 +5659,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5683,7 +5683,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5707,7 +5707,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5733,7 +5733,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5757,7 +5757,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5801,7 +5801,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5905,7 +5905,7 @@ export interface operations {
             /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5929,7 +5929,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5953,7 +5953,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5977,7 +5977,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6001,7 +6001,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6025,7 +6025,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6049,7 +6049,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6075,7 +6075,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6099,7 +6099,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6138,7 +6138,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6238,7 +6238,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6262,7 +6262,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6286,7 +6286,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6310,7 +6310,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6334,7 +6334,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6358,7 +6358,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6382,7 +6382,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6408,7 +6408,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6432,7 +6432,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6469,7 +6469,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6587,7 +6587,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6611,7 +6611,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6635,7 +6635,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6659,7 +6659,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6683,7 +6683,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6709,7 +6709,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6733,7 +6733,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6781,7 +6781,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6849,7 +6849,7 @@ export interface operations {
             /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6873,7 +6873,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6897,7 +6897,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6921,7 +6921,7 @@ export interface operations {
             /** @description Export not found: `export_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6945,7 +6945,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6969,7 +6969,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6993,7 +6993,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7019,7 +7019,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7043,7 +7043,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7115,7 +7115,7 @@ export interface operations {
             /** @description The JSON-RPC answer (tool errors are results with `isError: true`) */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -7219,7 +7219,7 @@ export interface operations {
             /** @description Accepted: the message was a notification (no answer) */
             202: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7228,7 +7228,7 @@ export interface operations {
             /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7247,7 +7247,7 @@ export interface operations {
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7267,7 +7267,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `origin_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7287,7 +7287,7 @@ export interface operations {
             /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             406: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7306,7 +7306,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7326,7 +7326,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7346,7 +7346,7 @@ export interface operations {
             /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7365,7 +7365,7 @@ export interface operations {
             /** @description Rate limit exceeded: `rate_limited` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7387,7 +7387,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7407,7 +7407,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly): `service_unavailable` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7440,7 +7440,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7459,7 +7459,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7473,7 +7473,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7498,7 +7498,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7528,7 +7528,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7542,7 +7542,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7556,7 +7556,7 @@ export interface operations {
             /** @description Not ready yet (the same body, `ready: false`) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Seconds to wait */
                     "Retry-After": number;
@@ -7589,7 +7589,7 @@ export interface operations {
             /** @description Prometheus text format */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7600,7 +7600,7 @@ export interface operations {
             /** @description Not found: `not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7614,7 +7614,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7628,7 +7628,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };

@@ -221,14 +221,15 @@ describe("request log", () => {
 
   test("a tool call's API request is logged as made via MCP, with the tool and the /mcp request's id", async () => {
     info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
-    const res = await send(rpc(callTool("get_prices", { barcode: MILK }), { ...pro, "x-request-id": "mcp-log-test-1" }));
+    const res = await send(rpc(callTool("get_prices", { barcode: MILK }), pro));
     expect(res.status).toBe(200);
+    const id = res.headers.get("x-request-id")!;
     await res.text();
     await settle(); // onAfterResponse hooks run after the answer is handed over
-    const inner = lines.find((l) => l.msg === "request" && l.parent_request_id === "mcp-log-test-1");
+    const inner = lines.find((l) => l.msg === "request" && l.parent_request_id === id);
     expect(inner).toMatchObject({ route: "/api/v1/prices", status: 200, via: "mcp", tool: "get_prices", method: "GET" });
-    expect(inner!.request_id).not.toBe("mcp-log-test-1");
-    const outer = lines.find((l) => l.msg === "request" && l.request_id === "mcp-log-test-1");
+    expect(inner!.request_id).not.toBe(id);
+    const outer = lines.find((l) => l.msg === "request" && l.request_id === id);
     expect(outer).toMatchObject({ route: "/mcp", method: "POST", status: 200 });
     expect(outer!.via).toBeUndefined();
   });
