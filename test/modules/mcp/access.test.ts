@@ -68,8 +68,11 @@ describe("bad input", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.error.code).toBe(-32602);
-    expect(body.error.message).toContain("barcode: a product id is 1–20 digits");
+    expect(body.error.message).toContain("`barcode` must be a product id: 1–20 digits");
     expect(body.error.data).toEqual({ param: "arguments.barcode" });
+    // A missing argument is told in words, not in the validator's ("expected string, received undefined").
+    const absent = await (await send(rpc(callTool("get_prices", {}), pro))).json();
+    expect(absent.error).toMatchObject({ code: -32602, message: "MCP error -32602: Invalid arguments for get_prices: `barcode` is required.", data: { param: "arguments.barcode" } });
 
     const client = await inProcessClient(ctx.app, pro);
     const missing = client.callTool({ name: "compare_basket", arguments: { items: [{ barcode: MILK, quantity: 0 }] } });
