@@ -112,7 +112,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
       return handOver;
     })
     .onRequest(({ request, set }) => {
-      const state = requestState(request);
+      const state = requestState(request, deps.settings.trustProxy);
       // Below the runtime's own limit (16 KiB of request line and headers), so an over-long URL
       // gets a problem+json answer with its request id, not a bare status from the server.
       if (requestTargetLength(request.url) > MAX_URL_BYTES) {

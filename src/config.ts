@@ -49,7 +49,7 @@ export const SettingsSchema = z.object({
   reusePort: onOff
     .default(false)
     .describe("Share the port with other processes (SO_REUSEPORT: the kernel splits connections between them); off: a port in use is an error"),
-  trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For (behind a reverse proxy)"),
+  trustProxy: onOff.default(false).describe("Take the client address from X-Forwarded-For and the request id from X-Request-Id (behind a reverse proxy that sets both)"),
   webhookAllowLoopback: onOff
     .default(false)
     .describe("Let price-alert webhooks target loopback addresses over http (for tests; private and link-local targets stay refused)"),

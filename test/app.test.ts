@@ -1,23 +1,40 @@
-import { describe, expect, test } from "bun:test";
-import { testApp, get, commitData } from "./helpers/app.ts";
+import { describe, expect, spyOn, test } from "bun:test";
+import { testApp, get, commitData, settle } from "./helpers/app.ts";
+import { log } from "../src/log.ts";
 
 const { app } = testApp();
 
 describe("envelope, request ids and errors", () => {
-  test("X-Request-Id is generated, or echoed when the client sends a sane one", async () => {
-    const generated = await get(app, "/healthz");
-    expect(generated.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
-    const echoed = await get(app, "/healthz", { "x-request-id": "client-abc.123" });
-    expect(echoed.headers.get("x-request-id")).toBe("client-abc.123");
-    const refused = await get(app, "/healthz", { "x-request-id": "<script>" });
-    expect(refused.headers.get("x-request-id")).toMatch(/^req_/);
+  test("X-Request-Id is the server's own: a client's sane one is only logged (client_request_id); a trusted proxy's is taken", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
+    try {
+      const generated = await get(app, "/healthz");
+      expect(generated.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+      // A client's id would let it replay another request's metering verdict (README "Request ids").
+      const sent = await get(app, "/healthz", { "x-request-id": "client-abc.123" });
+      const own = sent.headers.get("x-request-id")!;
+      expect(own).toMatch(/^req_[0-9a-f]{32}$/);
+      const refused = await get(app, "/healthz", { "x-request-id": "<script>" });
+      const refusedId = refused.headers.get("x-request-id")!;
+      expect(refusedId).toMatch(/^req_/);
+      await settle();
+      expect(lines.find((l) => l.msg === "request" && l.request_id === own)).toMatchObject({ client_request_id: "client-abc.123" });
+      // Not sane: not logged either.
+      expect(lines.find((l) => l.msg === "request" && l.request_id === refusedId)).not.toHaveProperty("client_request_id");
+    } finally {
+      info.mockRestore();
+    }
+    const proxied = testApp({ trustProxy: true });
+    expect((await get(proxied.app, "/healthz", { "x-request-id": "proxy-abc.123" })).headers.get("x-request-id")).toBe("proxy-abc.123");
+    expect((await get(proxied.app, "/healthz", { "x-request-id": "<script>" })).headers.get("x-request-id")).toMatch(/^req_/);
   });
 
   test("unknown route → 404 problem+json with a stable code and the request id", async () => {
-    const { status, headers, body } = await get(app, "/api/v1/nope", { "x-request-id": "r-1" });
+    const { status, headers, body } = await get(app, "/api/v1/nope");
     expect(status).toBe(404);
     expect(headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
-    expect(body).toEqual({ type: "/docs/errors#not_found", title: "Not found", status: 404, detail: "No such resource.", code: "not_found", request_id: "r-1" });
+    expect(body).toEqual({ type: "/docs/errors#not_found", title: "Not found", status: 404, detail: "No such resource.", code: "not_found", request_id: headers.get("x-request-id") });
   });
 
   test("known path, wrong method → 405 with Allow", async () => {

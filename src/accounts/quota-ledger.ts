@@ -7,7 +7,7 @@ export interface Reservation {
   day: string;
   /** Calls taken: 1 for most routes; more when the route counts by the work asked (route-calls.ts). */
   calls: number;
-  /** The request that took them (a shared store counts a retried request once by it). */
+  /** What a shared store remembers the request that took them by (a retry is counted once; a refund names it). */
   requestId?: string;
 }
 

@@ -32,7 +32,7 @@ export const PRODUCT_ID_RULE = "1–20 digits (a barcode or chain-internal item 
 export const ProductId = z
   .string()
   .max(60)
-  .refine(isProductId, `a product id is ${PRODUCT_ID_RULE}`)
+  .refine(isProductId, `must be a product id: ${PRODUCT_ID_RULE}`)
   .describe(
     "Product identifier: a barcode (GTIN-8/12/13/14), a chain-internal item code (pass the item's `chain_id` with it), or a generic product id (`g-…`) " +
       "grouping loose produce across chains; leading zeros are not significant. Take both from a search or catalog item.",

@@ -71,14 +71,16 @@ function onPrimaryAccounts<T>(use: (db: Database) => T): T {
  */
 async function newKey(plan: "free" | "basic" | "pro"): Promise<{ key: string; accountId: number; keyId: number }> {
   const email = `dev-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const { key, id, keyId } = onPrimaryAccounts((db) => {
-    const account = createAccount(db, { email, plan }, new Date());
-    const created = createKey(db, { accountId: account.id, kind: "live" }, new Date());
-    return { key: created.key, id: account.id, keyId: created.record.id };
-  });
+  const accountId = onPrimaryAccounts((db) => createAccount(db, { email, plan }, new Date()).id);
+  return { ...(await anotherKey(accountId)), accountId };
+}
+
+/** Another live key of an existing account, once the primary has mirrored it into Redis. */
+async function anotherKey(accountId: number): Promise<{ key: string; keyId: number }> {
+  const { key, record } = onPrimaryAccounts((db) => createKey(db, { accountId, kind: "live" }, new Date()));
   const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
   await until(async () => redis.cli("HEXISTS", "mehir:keys", hash) === "1");
-  return { key, accountId: id, keyId };
+  return { key, keyId: record.id };
 }
 
 async function start(name: string, env: Record<string, string>): Promise<Server> {
@@ -117,8 +119,8 @@ const ready = (s: Server, version?: number) =>
     return res.status === 200 && (version === undefined || body.data_version === version);
   });
 
-async function get(s: Server, path: string, key: string) {
-  const res = await fetch(s.url + path, { headers: { "x-api-key": key } });
+async function get(s: Server, path: string, key: string, headers: Record<string, string> = {}) {
+  const res = await fetch(s.url + path, { headers: { "x-api-key": key, ...headers } });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
@@ -178,6 +180,69 @@ describeCluster("a primary and three replicas on loopback", () => {
     expect(statuses.filter((s) => s === 429).length).toBe(300 - BASIC_QUOTA);
     expect(answers.filter((a) => a.status === 429).every((a) => a.body.code === "quota_exceeded")).toBe(true);
   }), 60_000);
+
+  // Audit F2: the verdict kept so that a proxy's retry counts once was kept under the client's
+  // X-Request-Id alone, so a fixed id replayed "allowed" for any key, any account, any request.
+  test("a client's fixed X-Request-Id replays nothing: a Free key gets its burst (15), an account whose quota is spent stays refused with another's id", withLogs(async () => {
+    const free = await newKey("free");
+    const servers = [primary, replicas[0]!];
+    const started = performance.now();
+    // In parallel, alternating primary and replica, as the audit's reproduction.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => get(servers[i % 2]!, "/api/v1/chains/", free.key, { "x-request-id": "replay-0001" })));
+    const seconds = (performance.now() - started) / 1000;
+    const served = answers.filter((a) => a.status === 200).length;
+    // The burst, plus what the Free rate (60 a minute) refills while a loaded machine answers.
+    expect(served).toBeGreaterThanOrEqual(15);
+    expect(served).toBeLessThanOrEqual(15 + Math.floor(seconds));
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 429 && a.body.code === "rate_limited")).toBe(true);
+    // The answers carry the server's own ids, never the client's.
+    expect(answers.every((a) => /^req_[0-9a-f]{32}$/.test(a.headers.get("x-request-id")!))).toBe(true);
+
+    // Another account's request, counted with id replay-0002 ...
+    const other = await newKey("basic");
+    expect((await get(replicas[0]!, "/api/v1/chains/", other.key, { "x-request-id": "replay-0002" })).status).toBe(200);
+    // ... and an account whose quota is spent, sending the same request with that id.
+    const spent = await newKey("basic");
+    const spending = await Promise.all(Array.from({ length: BASIC_QUOTA }, () => get(replicas[1]!, "/api/v1/chains/", spent.key)));
+    expect(spending.every((a) => a.status === 200)).toBe(true);
+    for (const s of servers) {
+      const answer = await get(s, "/api/v1/chains/", spent.key, { "x-request-id": "replay-0002" });
+      expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 429, code: "quota_exceeded" });
+      expect(answer.headers.get("x-quota-remaining")).toBe("0");
+    }
+  }), 120_000);
+
+  test("behind a trusted proxy (MEHIR_TRUST_PROXY) a retry with the same X-Request-Id counts once; the same id with another key or another URL counts anew", withLogs(async () => {
+    // Two replicas that take the proxy's X-Request-Id (the others here do not trust one).
+    const proxied = await Promise.all(["proxied1", "proxied2"].map((name) => start(name, { MEHIR_ROLE: "replica", MEHIR_PRIMARY_URL: primary.url, MEHIR_TRUST_PROXY: "on" })));
+    try {
+      await Promise.all(proxied.map((s) => ready(s)));
+      const { key, accountId } = await newKey("basic");
+      const second = await anotherKey(accountId);
+      const counted = () => Number(redis.cli("GET", `mehir:q:account:${accountId}:${monthOf(new Date())}`));
+      const id = { "x-request-id": "proxy-retry-0001" };
+      const first = await get(proxied[0]!, "/api/v1/stores/?limit=2", key, id);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-request-id")).toBe("proxy-retry-0001");
+      expect(first.headers.get("x-quota-remaining")).toBe(String(BASIC_QUOTA - 1));
+      // The proxy retries it on the other replica: the same verdict, nothing taken.
+      const retry = await get(proxied[1]!, "/api/v1/stores/?limit=2", key, id);
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("x-quota-remaining")).toBe(String(BASIC_QUOTA - 1));
+      expect(counted()).toBe(1);
+      // The same id with another key of the account, then with another query: each metered on its own.
+      const otherKey = await get(proxied[1]!, "/api/v1/stores/?limit=2", second.key, id);
+      expect(otherKey.status).toBe(200);
+      expect(otherKey.headers.get("x-quota-remaining")).toBe(String(BASIC_QUOTA - 2));
+      const otherUrl = await get(proxied[0]!, "/api/v1/stores/?limit=3", key, id);
+      expect(otherUrl.status).toBe(200);
+      expect(otherUrl.headers.get("x-quota-remaining")).toBe(String(BASIC_QUOTA - 3));
+      expect(counted()).toBe(3);
+    } finally {
+      for (const s of proxied) s.proc.kill(9);
+      await Promise.all(proxied.map((s) => s.proc.exited));
+    }
+  }), 180_000);
 
   test("kill -9 of a replica under load: every answered call is counted", withLogs(async () => {
     const { key, accountId } = await newKey("pro");

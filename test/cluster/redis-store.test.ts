@@ -117,6 +117,24 @@ describeRedis("SharedMeter", () => {
     expect(redis.cli("GET", redisKeys.month("account:2", month))).toBe("0");
   });
 
+  test("a counted verdict answers only the same request of the same key and account: the same id elsewhere is metered anew", async () => {
+    redis.cli("SET", redisKeys.seeded(month), "1");
+    redis.cli("SET", redisKeys.month("account:4", month), "0");
+    redis.cli("SET", redisKeys.month("account:5", month), "5");
+    const meter = new SharedMeter(newStore());
+    const id = "GET /api/v1/chains/ replay-0001";
+    const first = await meter.take(request(1, { requestId: id, bucketId: "key:40", quota: { subject: "account:4", limit: 5, calls: 1 } }));
+    expect(first).toMatchObject({ outcome: "allowed", quotaRemaining: 4, replayed: false });
+    // Another key of the same account, then a key of a spent account: counted (or refused) on their own.
+    expect(await meter.take(request(2, { requestId: id, bucketId: "key:41", quota: { subject: "account:4", limit: 5, calls: 1 } }))).toMatchObject({ outcome: "allowed", quotaRemaining: 3, replayed: false });
+    expect(await meter.take(request(3, { requestId: id, bucketId: "key:50", quota: { subject: "account:5", limit: 5, calls: 1 } }))).toMatchObject({ outcome: "quota_exceeded", quotaRemaining: 0, replayed: false });
+    // Another request (path or query) with the same id, same key: counted on its own.
+    expect(await meter.take(request(4, { requestId: "GET /api/v1/chains/?limit=1 replay-0001", bucketId: "key:40", quota: { subject: "account:4", limit: 5, calls: 1 } }))).toMatchObject({ outcome: "allowed", quotaRemaining: 2, replayed: false });
+    // Nothing in Redis is named by the bare id.
+    expect(redis.cli("KEYS", "*replay-0001*")).toBe("");
+    expect(redis.cli("GET", redisKeys.month("account:4", month))).toBe("3");
+  });
+
   test("the bucket: a quarter of the per-minute figure at once, then refused with Retry-After", async () => {
     const meter = new SharedMeter(newStore());
     const verdicts = [];

@@ -495,6 +495,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics (Prometheus)
+         * @description Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on (MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "price.alert": {
@@ -537,7 +557,7 @@ export interface components {
             /** @description What went wrong, for people; never a stack trace */
             detail: string;
             /** @enum {string} */
-            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "invalid_request" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready" | "service_unavailable";
+            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready" | "service_unavailable";
             /** @description The offending parameter or body member, e.g. `items[3].quantity` */
             param?: string;
             request_id: string;
@@ -599,7 +619,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -725,7 +745,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -733,10 +753,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -753,14 +773,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -784,7 +804,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -808,7 +828,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -832,7 +852,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -856,7 +876,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -882,7 +902,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -906,7 +926,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -991,7 +1011,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1240,10 +1260,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1260,14 +1280,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1291,7 +1311,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1315,7 +1335,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1339,7 +1359,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1363,7 +1383,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1387,7 +1407,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1411,7 +1431,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1437,7 +1457,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1461,7 +1481,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1515,7 +1535,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1591,7 +1611,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -1599,10 +1619,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1619,14 +1639,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1650,7 +1670,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1674,7 +1694,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1698,7 +1718,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1722,7 +1742,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1748,7 +1768,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1772,7 +1792,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1832,7 +1852,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -1961,7 +1981,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -1969,10 +1989,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -1989,14 +2009,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2020,7 +2040,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2044,7 +2064,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2068,7 +2088,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2092,7 +2112,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2118,7 +2138,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2142,7 +2162,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2185,7 +2205,7 @@ export interface operations {
             /** @description An SVG label */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Images are public and long-lived */
                     "Cache-Control"?: string;
@@ -2195,24 +2215,24 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Not found and others: `not_found`, `product_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2226,7 +2246,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2240,7 +2260,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -2268,7 +2288,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -2408,7 +2428,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -2416,34 +2436,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
-            400: {
-                headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    /** @description Requests per minute of the caller's rate limit */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the caller's bucket is full again */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description The account's monthly quota (calls) */
-                    "X-Quota-Limit"?: number;
-                    /** @description Calls left this month (= `meta.quota_remaining`) */
-                    "X-Quota-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_request";
-                    };
-                };
-            };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2467,7 +2463,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2491,7 +2487,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2515,7 +2511,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2541,7 +2537,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2565,7 +2561,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2626,7 +2622,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -2723,7 +2719,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -2731,10 +2727,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2751,14 +2747,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2782,7 +2778,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2806,7 +2802,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2830,7 +2826,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2854,7 +2850,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2880,7 +2876,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2904,7 +2900,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -2966,7 +2962,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3060,7 +3056,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -3068,10 +3064,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3088,14 +3084,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3119,7 +3115,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3143,7 +3139,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3167,7 +3163,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3191,7 +3187,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3217,7 +3213,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3241,7 +3237,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3300,7 +3296,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3451,7 +3447,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -3459,10 +3455,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3479,14 +3475,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3510,7 +3506,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3534,7 +3530,7 @@ export interface operations {
             /** @description Chain not found: `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3558,7 +3554,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3582,7 +3578,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3608,7 +3604,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3632,7 +3628,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3715,7 +3711,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -3914,10 +3910,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3934,14 +3930,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3965,7 +3961,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -3989,7 +3985,7 @@ export interface operations {
             /** @description Chain not found and others: `chain_not_found`, `city_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4013,7 +4009,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4037,7 +4033,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4061,7 +4057,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4085,7 +4081,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4111,7 +4107,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4135,7 +4131,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4185,7 +4181,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4280,7 +4276,7 @@ export interface operations {
             /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
             304: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
                     ETag: string;
@@ -4288,10 +4284,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4304,14 +4300,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4331,7 +4327,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `origin_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4351,7 +4347,7 @@ export interface operations {
             /** @description Product not found and others: `product_not_found`, `chain_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4371,7 +4367,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4391,7 +4387,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4413,7 +4409,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4433,7 +4429,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4471,7 +4467,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4565,10 +4561,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4585,14 +4581,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4616,7 +4612,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4640,7 +4636,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4664,7 +4660,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4688,7 +4684,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4714,7 +4710,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4738,7 +4734,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4816,7 +4812,7 @@ export interface operations {
             /** @description The alert, with its signing secret (shown only now) */
             201: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -4909,10 +4905,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4929,14 +4925,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4960,7 +4956,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -4984,7 +4980,7 @@ export interface operations {
             /** @description Alert limit reached: `alert_limit_reached` (see /docs/errors) */
             409: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5008,7 +5004,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5032,7 +5028,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5056,7 +5052,7 @@ export interface operations {
             /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5080,7 +5076,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5104,7 +5100,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5130,7 +5126,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5154,7 +5150,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5193,7 +5189,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5283,10 +5279,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5303,14 +5299,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5334,7 +5330,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5358,7 +5354,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5382,7 +5378,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5406,7 +5402,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5430,7 +5426,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5456,7 +5452,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5480,7 +5476,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5519,7 +5515,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5564,10 +5560,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5584,14 +5580,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5615,7 +5611,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5639,7 +5635,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5663,7 +5659,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5687,7 +5683,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5711,7 +5707,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5737,7 +5733,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5761,7 +5757,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5805,7 +5801,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -5906,10 +5902,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5926,14 +5922,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5957,7 +5953,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -5981,7 +5977,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6005,7 +6001,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6029,7 +6025,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6053,7 +6049,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6079,7 +6075,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6103,7 +6099,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6142,7 +6138,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6239,10 +6235,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6259,14 +6255,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6290,7 +6286,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6314,7 +6310,7 @@ export interface operations {
             /** @description Alert not found: `alert_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6338,7 +6334,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6362,7 +6358,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6386,7 +6382,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6412,7 +6408,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6436,7 +6432,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6473,7 +6469,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6588,34 +6584,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
-            400: {
-                headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    /** @description Requests per minute of the caller's rate limit */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the caller's bucket is full again */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description The account's monthly quota (calls) */
-                    "X-Quota-Limit"?: number;
-                    /** @description Calls left this month (= `meta.quota_remaining`) */
-                    "X-Quota-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_request";
-                    };
-                };
-            };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6639,7 +6611,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6663,7 +6635,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6687,7 +6659,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6711,7 +6683,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6737,7 +6709,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6761,7 +6733,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6809,7 +6781,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -6874,10 +6846,10 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6894,14 +6866,14 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_request" | "invalid_parameter";
+                        code?: "invalid_parameter";
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6925,7 +6897,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required`, `live_key_required` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6949,7 +6921,7 @@ export interface operations {
             /** @description Export not found: `export_not_found` (see /docs/errors) */
             404: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6973,7 +6945,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -6997,7 +6969,7 @@ export interface operations {
             /** @description Served by the primary only (this server is a read-only replica): `primary_only` (see /docs/errors) */
             421: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7021,7 +6993,7 @@ export interface operations {
             /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7047,7 +7019,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7071,7 +7043,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7143,7 +7115,7 @@ export interface operations {
             /** @description The JSON-RPC answer (tool errors are results with `isError: true`) */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit": number;
@@ -7247,36 +7219,35 @@ export interface operations {
             /** @description Accepted: the message was a notification (no answer) */
             202: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             400: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
-                    /** @description Requests per minute of the caller's rate limit */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the caller's bucket is full again */
-                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_request";
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id?: string | number | null;
                     };
                 };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7296,7 +7267,7 @@ export interface operations {
             /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `origin_not_allowed` (see /docs/errors) */
             403: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7316,7 +7287,7 @@ export interface operations {
             /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             406: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7335,7 +7306,7 @@ export interface operations {
             /** @description Payload too large: `payload_too_large` (see /docs/errors) */
             413: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7355,7 +7326,7 @@ export interface operations {
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7375,7 +7346,7 @@ export interface operations {
             /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
             415: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7394,7 +7365,7 @@ export interface operations {
             /** @description Rate limit exceeded: `rate_limited` (see /docs/errors) */
             429: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7416,7 +7387,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7436,7 +7407,7 @@ export interface operations {
             /** @description Service unavailable (shared state unreachable; retry shortly): `service_unavailable` (see /docs/errors) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Requests per minute of the caller's rate limit */
                     "X-RateLimit-Limit"?: number;
@@ -7469,7 +7440,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7485,24 +7456,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
-            400: {
-                headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_request";
-                    };
-                };
-            };
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7516,7 +7473,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7541,7 +7498,7 @@ export interface operations {
             /** @description The answer */
             200: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7568,24 +7525,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
-            400: {
-                headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_request";
-                    };
-                };
-            };
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7599,7 +7542,7 @@ export interface operations {
             /** @description Internal error: `internal_error` (see /docs/errors) */
             500: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
@@ -7613,7 +7556,7 @@ export interface operations {
             /** @description Not ready yet (the same body, `ready: false`) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem. */
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
                     /** @description Seconds to wait */
                     "Retry-After": number;
@@ -7629,6 +7572,70 @@ export interface operations {
                         data_updated_at: string | null;
                         /** @description `demo`, `live`, or `none` before the first import */
                         source: string;
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format */
+            200: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not found: `not_found` (see /docs/errors) */
+            404: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long` (see /docs/errors) */
+            414: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error` (see /docs/errors) */
+            500: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };

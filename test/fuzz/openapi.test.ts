@@ -37,12 +37,16 @@ interface Operation {
   path: string;
   parameters: Parameter[];
   body: JsonSchema | null;
+  /** The document's example of a valid body (null without a body). */
+  example: unknown;
   /** Error statuses the document answers with another media type than problem+json (e.g. /mcp's JSON-RPC errors). */
   otherErrors: Map<string, string[]>;
 }
 interface Sent {
   label: string;
   request: Request;
+  /** The URL and body as sent (a detail may quote what the client sent, "undefined" included). */
+  sentText: string;
   /** Made with the live key (its answer may count against the quota). */
   live: boolean;
   op?: Operation;
@@ -105,23 +109,33 @@ beforeAll(async () => {
   VALID.key = publishable;
 
   const doc = (await (await ctx.app.handle(new Request("http://localhost/docs/json"))).json()) as {
-    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> }; responses?: Record<string, { content?: Record<string, unknown> }> }>>;
   };
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const body = op.requestBody?.content["application/json"]?.schema ?? null;
+      const example = op.requestBody?.content["application/json"]?.example ?? null;
       const otherErrors = new Map<string, string[]>();
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const types = Object.keys(response.content ?? {});
         if (Number(status) >= 400 && types.length > 0 && !types.includes("application/problem+json")) otherErrors.set(status, types);
       }
-      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body, otherErrors });
+      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body, example, otherErrors });
     }
   }
 });
 
 /** URL-encodes like a client would (a lone surrogate becomes U+FFFD: no client can send it as such). */
 const enc = (value: string) => encodeURIComponent(value.toWellFormed());
+
+/** A URL as the server reads it, or as sent when it does not decode (`%ff`). */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url.replaceAll("+", " "));
+  } catch {
+    return url;
+  }
+}
 
 /** The route pattern of an OpenAPI path (`{barcode}` → `:barcode`), without a trailing slash. */
 const routeOf = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1").replace(/(.)\/$/, "$1");
@@ -154,10 +168,22 @@ function build(op: Operation, values: Record<string, string | null>, options: { 
   try {
     const request = new Request(url, { method: op.method, headers, body: op.method === "GET" || op.method === "HEAD" ? undefined : (options.body ?? JSON.stringify(VALID_BODY)) });
     // The MCP envelope is never counted (its tool calls are, as the API requests they make).
-    return { label: `${op.method} ${url.slice(0, 200)}`, request, live: Boolean(options.live) && audience !== "public" && audience !== "publishable" && audience !== "mcp", op };
+    const body = op.method === "GET" || op.method === "HEAD" ? "" : typeof options.body === "string" ? options.body : options.body ? "" : JSON.stringify(VALID_BODY);
+    return { label: `${op.method} ${url.slice(0, 200)}`, request, sentText: decoded(url) + body, live: Boolean(options.live) && audience !== "public" && audience !== "publishable" && audience !== "mcp", op };
   } catch {
     return null; // a header or URL no client could send
   }
+}
+
+/**
+ * Whether an error's detail speaks the validator's words instead of the API's (audit I3: 1,160
+ * answers said zod's "Invalid input: expected string, received undefined"): zod's phrases, a type
+ * named as the validator names it, `undefined` (unless the client sent that word), zod or Elysia.
+ */
+function validatorWording(detail: string | undefined, sentText: string): boolean {
+  if (!detail) return false;
+  if (/received|Invalid input|Invalid option|Too (big|small)|Unrecognized key|expected (a |an )?(string|number|int|integer|boolean|object|array|bigint|null|undefined|nan)\b|zod|elysia|~standard|\$Zod|\[object /i.test(detail)) return true;
+  return /\bundefined\b/.test(detail) && !sentText.includes("undefined");
 }
 
 /** Body mutations generated from the JSON schema: every field path gets every bad value. */
@@ -281,7 +307,7 @@ describe("fuzz from the OpenAPI document", () => {
       const failures: string[] = [];
       let counted = 0;
       const statuses = new Map<number, number>();
-      for (const { label, request, live, op } of sent) {
+      for (const { label, request, live, op, sentText } of sent) {
         const res = await ctx.app.handle(request);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const text = await res.text();
@@ -313,6 +339,8 @@ describe("fuzz from the OpenAPI document", () => {
             failures.push(`${res.status} not problem+json (${type}) ${label}: ${text.slice(0, 200)}`);
           } else if (/sqlite|SELECT |at .*\.ts:\d+|\/work\//i.test(body.detail ?? "")) {
             failures.push(`${res.status} leaks internals ${label}: ${body.detail}`);
+          } else if (validatorWording(body.detail, sentText)) {
+            failures.push(`${res.status} speaks the validator's words ${label}: ${body.detail}`);
           }
         }
       }
@@ -327,6 +355,96 @@ describe("fuzz from the OpenAPI document", () => {
       expect(accounts()).toEqual(accountsBefore);
       expect(usageOf(liveAccount) - usageBefore).toBe(counted);
       expect(counted).toBeGreaterThan(0);
+    },
+    { timeout: 60_000 },
+  );
+});
+
+/** Every member path of a JSON value (`items`, `items[0]`, `items[0].barcode`, …), with its path parts. */
+function memberPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  if (Array.isArray(value) && value.length > 0) out.push([...path, 0], ...memberPaths(value[0], [...path, 0]));
+  else if (value && typeof value === "object") {
+    for (const [name, child] of Object.entries(value)) out.push([...path, name], ...memberPaths(child, [...path, name]));
+  }
+  return out;
+}
+
+/** `value` with the member at `path` set to `to` (removed when `to` is `REMOVE`). */
+const REMOVE = Symbol("remove");
+function withMember(value: unknown, path: (string | number)[], to: unknown): unknown {
+  const [head, ...rest] = path;
+  const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
+  if (rest.length > 0) copy[head!] = withMember(copy[head!], rest, to);
+  else if (to === REMOVE) Array.isArray(copy) ? copy.splice(head as number, 1) : delete copy[head!];
+  else copy[head!] = to;
+  return copy;
+}
+
+const paramName = (path: (string | number)[]) => path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${part}` : part), "");
+
+describe("refused input is told in the API's words (audit I3)", () => {
+  test(
+    "each documented parameter and body member missing or of the wrong type: a sentence naming it and what it must be, never the validator's wording",
+    async () => {
+      const sent: { label: string; request: Request; sentText: string; required?: string }[] = [];
+      for (const op of operations) {
+        const live = audienceOf(op.method, routeOf(op.path)) !== "public";
+        for (const p of op.parameters) {
+          if (p.in !== "query" && p.in !== "path") continue;
+          if (p.in === "query") {
+            const missing = build(op, { [p.name]: null }, { live });
+            if (missing) sent.push({ ...missing, required: p.required ? p.name : undefined });
+          }
+          for (const wrong of ["abc!", "", "1.5", "-1", "{}", "x".repeat(200)]) {
+            const answer = build(op, { [p.name]: wrong }, { live });
+            if (answer) sent.push(answer);
+          }
+        }
+        if (op.example && typeof op.example === "object") {
+          // A webhook URL is resolved once its body is valid: an IP literal, so nothing leaves loopback (refused as loopback).
+          const example = "url" in op.example ? { ...op.example, url: "https://127.0.0.1/hook" } : op.example;
+          for (const path of memberPaths(example)) {
+            const missing = build(op, {}, { live, body: JSON.stringify(withMember(example, path, REMOVE)) });
+            if (missing) sent.push(missing);
+            for (const wrong of [null, 7, "x", true, [], {}]) {
+              const answer = build(op, {}, { live, body: JSON.stringify(withMember(example, path, wrong)) });
+              if (answer) sent.push(answer);
+            }
+          }
+        }
+      }
+      const failures: string[] = [];
+      let told = 0;
+      let required = 0;
+      for (const { label, request, sentText, required: requiredParam } of sent) {
+        const res = await ctx.app.handle(request);
+        const text = await res.text();
+        if (res.status >= 500) failures.push(`${res.status} ${label}: ${text.slice(0, 200)}`);
+        if (!(res.headers.get("content-type") ?? "").startsWith("application/problem+json")) continue;
+        const body = JSON.parse(text) as { code: string; param?: string; detail: string };
+        if (validatorWording(body.detail, sentText)) failures.push(`validator's words ${label}: ${body.detail}`);
+        if (body.code !== "invalid_parameter") continue;
+        told++;
+        // One sentence: a validator's refusal has the parameter or member (or the whole body, query or path)
+        // as its subject, then what it must be; a service's names what it is about ("Unknown category …").
+        const word = (body.param ?? "").split(/[_.[]/)[0]!.toLowerCase();
+        const subject = /^(The request body|The query string|The request's path) /.test(body.detail) || body.detail.includes(`\`${body.param}\``) || (word !== "" && body.detail.toLowerCase().includes(word));
+        if (!subject || !body.detail.endsWith(".")) failures.push(`not a sentence naming ${body.param} ${label}: ${body.detail}`);
+        if (requiredParam && body.param === requiredParam) {
+          required++;
+          if (body.detail !== `\`${requiredParam}\` is required.`) failures.push(`missing ${requiredParam} ${label}: ${body.detail}`);
+        }
+      }
+      expect(failures.slice(0, 20)).toEqual([]);
+      expect(told).toBeGreaterThan(200);
+      // prices and widget `barcode`, search `q`: each told missing.
+      expect(required).toBeGreaterThanOrEqual(3);
+      // Body members removed: told missing as the parameter named.
+      const missingUrl = await ctx.app.handle(build(operations.find((o) => o.path === "/api/v1/alerts" && o.method === "POST")!, {}, { live: true, body: JSON.stringify({ barcode: "7290000066318", condition: { promotion: true } }) })!.request);
+      expect(await missingUrl.json()).toMatchObject({ code: "invalid_parameter", param: "url", detail: "`url` is required." });
+      const zeroQuantity = await ctx.app.handle(build(operations.find((o) => o.path === "/api/v1/basket/compare")!, {}, { body: JSON.stringify({ items: [{ barcode: "7290000066318", quantity: 0 }] }) })!.request);
+      expect(await zeroQuantity.json()).toMatchObject({ code: "invalid_parameter", param: "items[0].quantity", detail: "`items[0].quantity` must be at least 1." });
     },
     { timeout: 60_000 },
   );

@@ -1,7 +1,7 @@
 import type { RateVerdict } from "../../http/access/rate-limiter.ts";
 import { burstOf } from "../../http/access/token-bucket.ts";
 import { dayOf, monthOf } from "../../accounts/utc-month.ts";
-import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";
+import { COUNTER_TTL_S, REQUEST_TTL_S, countedRequestHash, redisKeys } from "./keys.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";
 
 /**
@@ -9,8 +9,9 @@ import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts
  * of its rate-limit id (refilled evenly, `perMinute` a minute, holding at most a quarter of it —
  * as token-bucket.ts), then, if a token was taken, the monthly quota counter (all `calls` or
  * none; `calls` 0 only reads what is left). A counted request's verdict is kept under its
- * request id, so the same id (a retry by the proxy on another replica) gets the same verdict
- * without being counted again.
+ * request id scoped to its bucket, quota subject and request (countedRequestHash), so a retry by
+ * the proxy on another replica gets the same verdict without being counted again — and no other
+ * key, account or request ever gets it.
  * Returns [status, rate remaining, rate reset s, retry after s, quota remaining (-1: none), replayed]
  * with status 1 allowed, 2 rate limited, 3 quota exceeded, 4 month not loaded yet.
  */
@@ -84,7 +85,7 @@ return 1
 `);
 
 export interface MeterRequest {
-  /** The request id (X-Request-Id, the same on a proxy's retry). */
+  /** The request's id with its method, path and query (countedRequestId; the same on a proxy's retry). */
   requestId: string;
   /** The rate-limit bucket (`key:12`, `widget:203.0.113.7`, …) and its per-minute figure. */
   bucketId: string;
@@ -99,8 +100,10 @@ export interface MeterVerdict {
   rate: RateVerdict;
   /** Calls left this month after this one; null without a quota. */
   quotaRemaining: number | null;
-  /** True when this request id was counted before (a retry): nothing was taken now. */
+  /** True when this request was counted before (a retry): nothing was taken now. */
   replayed: boolean;
+  /** What Redis remembers the request by (a refund names it). */
+  counted: string;
 }
 
 const OUTCOMES = { 1: "allowed", 2: "rate_limited", 3: "quota_exceeded" } as const;
@@ -116,7 +119,8 @@ export class SharedMeter {
   async take(request: MeterRequest): Promise<MeterVerdict> {
     const month = monthOf(request.now);
     const subject = request.quota?.subject ?? "none";
-    const keys = [redisKeys.bucket(request.bucketId), redisKeys.month(subject, month), redisKeys.day(subject, dayOf(request.now)), redisKeys.request(request.requestId), redisKeys.seeded(month)];
+    const counted = countedRequestHash(request.bucketId, subject, request.requestId);
+    const keys = [redisKeys.bucket(request.bucketId), redisKeys.month(subject, month), redisKeys.day(subject, dayOf(request.now)), redisKeys.request(counted), redisKeys.seeded(month)];
     const args = [request.perMinute, burstOf(request.perMinute), request.quota?.limit ?? -1, request.quota?.calls ?? 1, REQUEST_TTL_S, COUNTER_TTL_S];
     const reply = (await this.store.script(METER, keys, args)) as number[];
     const [status, remaining, reset, retryAfter, quotaRemaining, replayed] = reply.map(Number) as [number, number, number, number, number, number];
@@ -128,13 +132,15 @@ export class SharedMeter {
       rate: { allowed: status !== 2, limit: request.perMinute, remaining, reset, retryAfter },
       quotaRemaining: request.quota && quotaRemaining >= 0 ? quotaRemaining : null,
       replayed: replayed === 1,
+      counted,
     };
   }
 
-  /** Gives back what a counted request took (once: a second refund of the same id does nothing). */
+  /** Gives back what a counted request took (once: a second refund of the same request does nothing). */
   async refund(request: MeterRequest): Promise<boolean> {
     if (!request.quota) return false;
-    const keys = [redisKeys.month(request.quota.subject, monthOf(request.now)), redisKeys.day(request.quota.subject, dayOf(request.now)), redisKeys.request(request.requestId)];
+    const counted = countedRequestHash(request.bucketId, request.quota.subject, request.requestId);
+    const keys = [redisKeys.month(request.quota.subject, monthOf(request.now)), redisKeys.day(request.quota.subject, dayOf(request.now)), redisKeys.request(counted)];
     return Number(await this.store.script(refundScript, keys, [request.quota.calls])) === 1;
   }
 }

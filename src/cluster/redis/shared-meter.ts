@@ -38,7 +38,7 @@ export class RedisMeter implements Meter {
       const remaining = verdict.quotaRemaining ?? 0;
       if (verdict.quotaRemaining !== null) this.lastRemaining.set(request.quota.subject, { month: monthOf(request.now), remaining });
       const taken = verdict.outcome === "allowed" && request.quota.calls > 0;
-      const reservation = taken ? { subject: request.quota.subject, month: monthOf(request.now), day: dayOf(request.now), calls: request.quota.calls, requestId: request.requestId } : null;
+      const reservation = taken ? { subject: request.quota.subject, month: monthOf(request.now), day: dayOf(request.now), calls: request.quota.calls, requestId: verdict.counted } : null;
       return { rate: verdict.rate, quota: { reservation, remaining } };
     });
   }

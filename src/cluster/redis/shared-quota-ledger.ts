@@ -1,11 +1,11 @@
 import { daysOfMonth, dayOf, monthOf } from "../../accounts/utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "../../accounts/quota-ledger.ts";
-import { COUNTER_TTL_S, REQUEST_TTL_S, redisKeys } from "./keys.ts";
+import { COUNTER_TTL_S, REQUEST_TTL_S, countedRequestHash, redisKeys } from "./keys.ts";
 import { refundScript } from "./meter.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";
 import { orUnavailable } from "./unavailable.ts";
 
-/** All `calls` or none of a month's quota, once per request id: [ok, remaining] or [-1] when the month is not loaded. */
+/** All `calls` or none of a month's quota, once per counted request (countedRequestHash): [ok, remaining] or [-1] when the month is not loaded. */
 const RESERVE = new LuaScript(`
 local stored = redis.call('GET', KEYS[3])
 if stored then return cjson.decode(stored) end
@@ -49,11 +49,13 @@ export class SharedQuotaLedger implements QuotaLedger {
     return orUnavailable(async () => {
       const month = monthOf(now);
       const day = dayOf(now);
-      const keys = [redisKeys.month(subject, month), redisKeys.day(subject, day), redisKeys.request(`${requestId}:work`), redisKeys.seeded(month)];
+      // Apart from the meter's verdict of the same request (it took the token; this takes its work's calls).
+      const counted = countedRequestHash("work", subject, requestId);
+      const keys = [redisKeys.month(subject, month), redisKeys.day(subject, day), redisKeys.request(counted), redisKeys.seeded(month)];
       const [ok, remaining] = ((await this.store.script(RESERVE, keys, [limit, calls, REQUEST_TTL_S, COUNTER_TTL_S])) as number[]).map(Number) as [number, number];
       if (ok === -1) throw new StoreUnavailable("this month's usage is not loaded into Redis yet");
       if (ok !== 1) return { ok: false, remaining: 0 };
-      const reservation: Reservation = { subject, month, day, calls, requestId: `${requestId}:work` };
+      const reservation: Reservation = { subject, month, day, calls, requestId: counted };
       return { ok: true, remaining, reservation };
     });
   }

@@ -5,7 +5,10 @@ import type { RateLimiter, RateVerdict } from "./rate-limiter.ts";
 
 /** What one metered request asks for: a token of its bucket and, when it counts, calls of its quota. */
 export interface MeterRequest {
-  /** The request's id: a shared store counts a request retried on another replica once by it. */
+  /**
+   * The request's id with its method, path and query (countedRequestId): a shared store counts a
+   * request a proxy retried on another replica once by it, together with the bucket and quota subject.
+   */
   requestId: string;
   bucket: { id: string; perMinute: number };
   /**

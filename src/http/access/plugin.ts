@@ -31,6 +31,7 @@ import { finalStatus, type EndedRequest } from "../observability/final-status.ts
 import { selectDataSet, dataSetOf, type DataSets } from "../answers/data-set.ts";
 import type { DataSet } from "../../deps.ts";
 import { SANDBOX_RETRY_AFTER_S } from "../../sandbox/sandbox.ts";
+import { countedRequestId } from "./counted-request.ts";
 
 /** The route pattern each request's access was decided on (null: none matched). */
 const decidedRoutes = requestSlot<string | null>("decidedRoute");
@@ -253,7 +254,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     const limit = quotaLimit ?? settings.widgetQuota;
     const quota = counts ? { subject: quotaSubject, limit, calls: 1 } : quotaLimit !== null ? { subject: quotaSubject, limit: quotaLimit, calls: 0 } : null;
 
-    return then(access.meter.admit({ requestId: state.id, bucket, quota, now, notModified: etag !== null }), (verdict) => {
+    return then(access.meter.admit({ requestId: countedRequestId(request, state.id), bucket, quota, now, notModified: etag !== null }), (verdict) => {
       const remaining = verdict.quota?.remaining ?? 0;
       rateHeaders(verdict.rate, state.headers);
       if (quotaLimit !== null) quotaHeaders(quotaLimit, remaining, state.headers);
@@ -368,7 +369,7 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
       // A request counted by its work that ended before its handler charged it (an error the
       // handler did not foresee) counts one call, like any answered request.
       deferredCharges.delete(request);
-      if (!refunds(endedWith(request, ended))) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, requestState(request).id);
+      if (!refunds(endedWith(request, ended))) void access.quota.tryReserve(deferred.subject, deferred.limit, deps.now(), 1, countedRequestId(request, requestState(request).id));
     }
     const reservation = reservations.get(request);
     if (!reservation) return;

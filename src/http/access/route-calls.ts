@@ -3,6 +3,7 @@ import { ApiError } from "../encoding/problem.ts";
 import { requestSlot } from "../request/request-slot.ts";
 import { requestState } from "../request/request-state.ts";
 import { quotaHeaders } from "./response-headers.ts";
+import { countedRequestId } from "./counted-request.ts";
 import type { Reservation } from "../../accounts/quota-ledger.ts";
 import type { QuotaLedger } from "../../accounts/quota-ledger.ts";
 import { secondsToNextMonth } from "../../accounts/utc-month.ts";
@@ -43,7 +44,7 @@ export function chargeCalls(quota: QuotaLedger, now: Date, request: Request, cal
   if (!deferred || !state.access) return;
   const access = state.access;
   deferredCharges.delete(request);
-  return then(quota.tryReserve(deferred.subject, deferred.limit, now, calls, state.id), (result) => {
+  return then(quota.tryReserve(deferred.subject, deferred.limit, now, calls, countedRequestId(request, state.id)), (result) => {
     if (!result.ok) {
       return then(quota.usedThisMonth(deferred.subject, now), (used): never => {
         const left = Math.max(0, deferred.limit - used);

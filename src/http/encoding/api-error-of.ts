@@ -1,4 +1,6 @@
+import type * as z from "zod";
 import { ApiError } from "./problem.ts";
+import { invalidInput, invalidWhole, mustBe } from "../request/invalid-input.ts";
 import { log } from "../../log.ts";
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
@@ -20,11 +22,19 @@ export function toApiError(code: string | number, error: unknown, requestId: str
   return new ApiError("internal_error", `Something went wrong; quote request id ${requestId} when reporting it.`);
 }
 
-/** Elysia's validation error → invalid_parameter naming the first offending field. */
+/**
+ * Elysia's validation error (a route's path parameters) → invalid_parameter naming the first
+ * offending one, told as every refused input is (invalid-input.ts): the route's zod schema is asked
+ * again with `mustBe`, since Elysia's own issues carry zod's wording.
+ */
 function validationError(error: unknown): ApiError {
-  const e = error as { type?: string; all?: { path?: string; message?: string; summary?: string }[] } | null;
-  const first = e?.all?.[0];
-  const path = (first?.path ?? "").replace(/^\//, "").replaceAll("/", ".").replace(/\.(\d+)(?=\.|$)/g, "[$1]");
-  const where = e?.type === "body" ? (path ? path : "body") : path || (e?.type ?? "request");
-  return new ApiError("invalid_parameter", first?.message ?? first?.summary ?? "Invalid value.", { param: where });
+  const e = error as { type?: string; value?: unknown; validator?: { schema?: unknown } } | null;
+  const whole = e?.type === "body" ? "body" : e?.type === "query" ? "query" : "path";
+  const validator = e?.validator as Record<string, unknown> | undefined;
+  const schema = (validator && "~standard" in validator ? validator : validator?.schema) as z.ZodType | undefined;
+  if (typeof schema?.safeParse === "function") {
+    const parsed = schema.safeParse(e?.value, { error: mustBe });
+    if (!parsed.success) return invalidInput(parsed.error.issues, whole);
+  }
+  return invalidWhole(whole);
 }

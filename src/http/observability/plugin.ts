@@ -54,7 +54,7 @@ export class RequestObserver {
    * its peer's address, gone once the answer is sent: read (and remembered) now, for the log line.
    */
   started(request: Request, server: PeerSource | null): void {
-    requestState(request);
+    requestState(request, this.trustProxy);
     requestClient(request, server, this.trustProxy);
   }
 
@@ -85,6 +85,7 @@ export class RequestObserver {
       const reason = errorReason(ctx);
       if (reason) line.error_reason = reason;
     }
+    if (state.clientRequestId !== undefined) line.client_request_id = state.clientRequestId;
     if (state.internal) {
       line.via = state.internal.via;
       line.tool = state.internal.tool;

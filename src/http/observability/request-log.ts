@@ -9,6 +9,8 @@ export interface RequestLine {
   duration_ms: number;
   key_prefix: string | null;
   client: string;
+  /** The `X-Request-Id` the client sent, when it is not the request's id (no trusted proxy set it). */
+  client_request_id?: string;
   error_code?: string;
   /** What the server knows of an error's cause and the client is not told (e.g. "Redis did not answer within 1000 ms"). */
   error_reason?: string;

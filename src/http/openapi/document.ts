@@ -20,7 +20,7 @@ type Header = { description: string; required?: boolean; schema: JsonSchema };
 
 const WHOLE = { type: "integer", minimum: 0 };
 
-const REQUEST_ID: Header = { description: "The request's id: the client's `X-Request-Id` when it sent a usable one, else generated. Quote it when reporting a problem.", required: true, schema: { type: "string" } };
+const REQUEST_ID: Header = { description: "The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem.", required: true, schema: { type: "string" } };
 const RATE_HEADERS: Record<string, Header> = {
   "X-RateLimit-Limit": { description: "Requests per minute of the caller's rate limit", schema: WHOLE },
   "X-RateLimit-Remaining": { description: "Whole requests the caller may make now (at most the burst, a quarter of the minute's figure)", schema: WHOLE },

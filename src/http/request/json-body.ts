@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { ApiError } from "../encoding/problem.ts";
+import { invalidInput, mustBe } from "./invalid-input.ts";
 
 export const MAX_JSON_BODY = 64 * 1024;
 
@@ -60,23 +61,9 @@ function tooLarge(limit: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${limit / 1024} KiB.`);
 }
 
-/** `["items", 3, "quantity"]` → `items[3].quantity`. */
-export function paramPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += (out ? "." : "") + String(part);
-  }
-  return out || "body";
-}
-
-/** Validates with zod; the first issue becomes 400 invalid_parameter naming its path. */
+/** Validates with zod; the first issue becomes 400 invalid_parameter naming its member (invalid-input.ts). */
 export function validateBody<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: mustBe });
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  // An unexpected member is named itself (`items[0].price`), not the object holding it.
-  const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-  const param = paramPath(keys.length > 0 ? [...issue.path, keys[0]!] : issue.path);
-  throw new ApiError("invalid_parameter", `${param}: ${issue.message}`, { param });
+  throw invalidInput(parsed.error.issues, "body");
 }

@@ -3,9 +3,10 @@ import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../distance.ts";
 import { invalidParameter } from "../encoding/problem.ts";
 
 const B = ISRAEL_BOUNDS;
-const NEAR_FORMAT = "`near` is `lat,lon` in decimal degrees, e.g. `32.0853,34.7818`";
-const NEAR_BOUNDS = `\`near\` must be a point in Israel (latitude ${B.minLat}–${B.maxLat}, longitude ${B.minLon}–${B.maxLon})`;
-const RADIUS = "`radius_km` is a number from 0.1 to 50";
+// Phrases following the parameter's name (invalid-input.ts): "`near` must be …".
+const NEAR_FORMAT = "must be `lat,lon` in decimal degrees, e.g. `32.0853,34.7818`";
+const NEAR_BOUNDS = `must be a point in Israel (latitude ${B.minLat}–${B.maxLat}, longitude ${B.minLon}–${B.maxLon})`;
+const RADIUS = "must be a number from 0.1 to 50";
 
 export const DEFAULT_RADIUS_KM = 5;
 

@@ -1,6 +1,6 @@
 import type * as z from "zod";
-import { ApiError, invalidParameter } from "../encoding/problem.ts";
-import { paramPath } from "./json-body.ts";
+import { invalidParameter } from "../encoding/problem.ts";
+import { invalidInput, mustBe } from "./invalid-input.ts";
 import { queryParams } from "./query-params.ts";
 
 /**
@@ -23,9 +23,7 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S & { 
     if (Object.hasOwn(values, name)) throw invalidParameter(name, `\`${name}\` is given more than once; give it once.`);
     values[name] = value;
   }
-  const parsed = schema.safeParse(values);
+  const parsed = schema.safeParse(values, { error: mustBe });
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const param = issue.path.length > 0 ? paramPath(issue.path) : "query";
-  throw new ApiError("invalid_parameter", issue.message, { param });
+  throw invalidInput(parsed.error.issues, "query");
 }

@@ -31,7 +31,10 @@ export interface InternalCall {
 }
 
 export interface RequestState {
+  /** The server's own id, or the `X-Request-Id` a trusted reverse proxy set (see requestState). */
   id: string;
+  /** The `X-Request-Id` a client sent that is not taken as the id (no trusted proxy): logged only. */
+  clientRequestId?: string;
   startedAt: number;
   access: AccessContext | null;
   /** Response headers every answer (success or error) must carry, e.g. rate-limit figures. */
@@ -57,16 +60,25 @@ const ID_PREFIX = "req_" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 let idCounter = 0;
 const nextId = () => ID_PREFIX + (++idCounter).toString(16).padStart(16, "0");
 
-/** The state of a request, created on first use; honours a sane client `X-Request-Id`. */
-export function requestState(request: Request): RequestState {
+/**
+ * The state of a request, made on its first use (the app's first hook passes `trustProxy`).
+ * A shared meter counts a request a reverse proxy retries once by its id (src/cluster/redis/meter.ts),
+ * so the id is the server's own unless `trustProxy` (MEHIR_TRUST_PROXY: every request comes through
+ * a proxy that sets `X-Request-Id`, as deploy/ examples do) and a sane one came. A client's own id
+ * never becomes the request's: it would let a client replay another request's verdict (and pass
+ * for another request in the logs); it is kept as `clientRequestId`, for the log line.
+ */
+export function requestState(request: Request, trustProxy = false): RequestState {
   let state = states.get(request);
   if (!state) {
     const given = request.headers.get("x-request-id");
+    const sane = given !== null && REQUEST_ID.test(given);
     state = {
-      id: given && REQUEST_ID.test(given) ? given : nextId(),
+      id: sane && trustProxy ? given : nextId(),
       startedAt: performance.now(),
       access: null,
       headers: {},
+      clientRequestId: sane && !trustProxy ? given : undefined,
     };
     states.set(request, state);
   }

@@ -7,7 +7,7 @@ import * as z from "zod";
  * @example WholeNumber(1, 24, 12).parse("6") // 6
  */
 export function WholeNumber(min: number, max: number, fallback: number) {
-  const message = `expected a whole number from ${min} to ${max}`;
+  const message = `must be a whole number from ${min} to ${max}`;
   return z
     .string()
     .regex(/^\d{1,6}$/, message)

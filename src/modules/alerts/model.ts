@@ -12,15 +12,15 @@ export const ConditionInput = z
   .object({
     below_ils: z
       .string()
-      .regex(/^\d{1,6}(\.\d{1,2})?$/, "an amount in shekels, e.g. \"9.90\"")
-      .refine((v) => Number(v) > 0, "the amount must be above 0")
+      .regex(/^\d{1,6}(\.\d{1,2})?$/, "must be an amount in shekels, e.g. \"9.90\"")
+      .refine((v) => Number(v) > 0, "must be above 0")
       .optional()
       .describe("Fires when the lowest effective price goes below this amount (strictly)"),
-    drop_pct: z.number().int("a whole percentage").min(1).max(99).optional().describe("Fires when the lowest effective price falls by at least this percentage since the previous data version"),
+    drop_pct: z.number().int("must be a whole percentage").min(1).max(99).optional().describe("Fires when the lowest effective price falls by at least this percentage since the previous data version"),
     promotion: z.literal(true).optional().describe("Fires when a promotion open to all customers starts lowering the price at a chain"),
   })
   .strict()
-  .refine((c) => [c.below_ils, c.drop_pct, c.promotion].filter((v) => v !== undefined).length === 1, "give exactly one of below_ils, drop_pct, promotion")
+  .refine((c) => [c.below_ils, c.drop_pct, c.promotion].filter((v) => v !== undefined).length === 1, "must have exactly one of `below_ils`, `drop_pct` or `promotion`")
   .describe("One of `{ \"below_ils\": \"9.90\" }`, `{ \"drop_pct\": 10 }`, `{ \"promotion\": true }`");
 
 export const CreateAlertBody = z
@@ -35,7 +35,7 @@ export const CreateAlertBody = z
   .strict();
 export type CreateAlertBody = z.infer<typeof CreateAlertBody>;
 
-export const AlertParams = z.object({ id: z.string().regex(/^alrt_[0-9A-Za-z]{24}$/, "an alert id is alrt_ and 24 letters or digits") });
+export const AlertParams = z.object({ id: z.string().regex(/^alrt_[0-9A-Za-z]{24}$/, "must be an alert id: `alrt_` and 24 letters or digits") });
 
 export const PageQuery = z.object({ limit: Limit, cursor: Cursor });
 

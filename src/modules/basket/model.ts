@@ -9,14 +9,14 @@ export const BasketItemInput = z
   .object({
     barcode: ProductId,
     chain_id: ChainSlug.optional().describe("The chain of a chain-internal item code: the `chain_id` of its search or catalog item"),
-    quantity: z.number().int("quantity must be a whole number").min(1).max(99),
+    quantity: z.number().int("must be a whole number").min(1).max(99),
   })
   .strict();
 
 export const BasketBody = z
   .object({
-    items: z.array(BasketItemInput).min(1, "send at least one item").max(100, "at most 100 items"),
-    chain_ids: z.array(z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug")).min(1).max(50).optional(),
+    items: z.array(BasketItemInput).min(1, "must hold at least one item").max(100, "must hold at most 100 items"),
+    chain_ids: z.array(z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a chain id: lowercase letters, digits and hyphens, e.g. `rami-levy`")).min(1).max(50).optional(),
     city: z.string().trim().min(1).max(60).optional().describe("Price each chain's cheapest store in this city (any common spelling, English name or CBS code)"),
     near: NearText.optional().describe("`\"lat,lon\"` inside Israel: price each chain's cheapest open store within `radius_km` of the point"),
     radius_km: RadiusKmBody,

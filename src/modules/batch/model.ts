@@ -9,7 +9,7 @@ import { ProductId } from "../../identity/product-id.ts";
 const Barcode = ProductId;
 /** A chain id as a batch names it (the items' `chain_id`, `chain_ids`). */
 export const CHAIN_SLUG = /^[a-z0-9-]{1,40}$/;
-const ChainSlug = z.string().regex(CHAIN_SLUG, "a chain id is a lowercase slug");
+const ChainSlug = z.string().regex(CHAIN_SLUG, "must be a chain id: lowercase letters, digits and hyphens, e.g. `rami-levy`");
 
 export const MAX_BATCH_ITEMS = 100;
 
@@ -22,7 +22,7 @@ export const BatchItem = z
 
 export const BatchBody = z
   .object({
-    items: z.array(BatchItem).min(1, "send at least one item").max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items`),
+    items: z.array(BatchItem).min(1, "must hold at least one item").max(MAX_BATCH_ITEMS, `must hold at most ${MAX_BATCH_ITEMS} items`),
     granularity: z.enum(["chain", "store"]).default("chain").describe("`chain` (default): one entry per chain; `store`: one per store"),
     chain_ids: z.array(ChainSlug).min(1).max(50).optional().describe("Only these chains' prices"),
     city: z.string().min(1).max(60).optional().describe("As for /prices/: any common spelling, the English name or the CBS code"),

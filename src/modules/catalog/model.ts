@@ -13,7 +13,7 @@ export const CatalogQuery = z.object({
   limit: Limit,
   cursor: Cursor,
   q: z.string().min(1).max(100).optional().describe("Only products whose name contains this text, or whose barcode starts with these digits"),
-  category: z.string().regex(/^[a-z0-9-]{1,40}$/, "a category is a lowercase slug").optional().describe("Category slug, e.g. `dairy`"),
+  category: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a category slug: lowercase letters, digits and hyphens, e.g. `dairy`").optional().describe("Category slug, e.g. `dairy`"),
 });
 
 const Money = z.string().regex(/^\d+\.\d{2}$/);

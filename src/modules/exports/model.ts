@@ -4,7 +4,7 @@ import { LiveMode } from "../../http/request/livemode.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 
 export const ExportFileParams = z.object({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD").describe("The export's date (Israel date of its data), e.g. `2026-11-22`"),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD").describe("The export's date (Israel date of its data), e.g. `2026-11-22`"),
   file: z.string().min(1).max(64).describe("A file name from the export's `files` (e.g. `prices.csv.gz`), or `manifest.json`"),
 });
 

@@ -12,7 +12,7 @@ import { GENERIC_ID, PRODUCT_ID_RULE } from "../../identity/product-id.ts";
 export const Barcode = z
   .string()
   .max(60)
-  .regex(new RegExp(`^(?:\\d{1,20}|${GENERIC_ID.source.slice(1, -1)})$`), `a product id is ${PRODUCT_ID_RULE}`)
+  .regex(new RegExp(`^(?:\\d{1,20}|${GENERIC_ID.source.slice(1, -1)})$`), `must be a product id: ${PRODUCT_ID_RULE}`)
   .describe(
     "Product identifier (ברקוד) as returned by search_products: a barcode (digits, leading zeros not significant, e.g. `7290000066318`), " +
       "a chain's internal item code (pass the item's chain_id with it), or a generic product id for loose produce (`g-tomatoes`)",
@@ -20,7 +20,7 @@ export const Barcode = z
 
 export const ChainId = z
   .string()
-  .regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug")
+  .regex(/^[a-z0-9-]{1,40}$/, "must be a chain id: lowercase letters, digits and hyphens, e.g. `rami-levy`")
   .describe("Chain id (רשת) as returned by list_chains, e.g. `shufersal`, `rami-levy`");
 
 export const City = z

@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { paramPath } from "../../http/request/json-body.ts";
+import { mustBe, refusedInput } from "../../http/request/invalid-input.ts";
 import { log } from "../../log.ts";
 import { callApi, type Caller, type Handle } from "./api-call.ts";
 import type { McpTool } from "./tool.ts";
@@ -26,12 +26,10 @@ export function mcpServer(options: { tools: readonly McpTool[]; listed: Tool[]; 
     const { name, arguments: args } = request.params;
     const tool = tools.find((t) => t.name === name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}"; the tools are ${tools.map((t) => t.name).join(", ")}.`, { param: "name" });
-    const parsed = tool.input.safeParse(args ?? {});
+    const parsed = tool.input.safeParse(args ?? {}, { error: mustBe });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-      const param = paramPath(keys.length > 0 ? [...issue.path, keys[0]!] : issue.path);
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${param === "body" ? "" : `${param}: `}${issue.message}`, { param: param === "body" ? "arguments" : `arguments.${param}` });
+      const { param, detail } = refusedInput(parsed.error.issues, "arguments");
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${detail}`, { param: param === "arguments" ? param : `arguments.${param}` });
     }
     const answer = await callApi(handle, name, tool.request(parsed.data), caller);
     try {

@@ -10,7 +10,7 @@ import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
 /** A product identifier (src/identity/product-id.ts): digits, or a generic product id `g-…`. */
 export const Barcode = ProductId;
 
-export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "a chain id is a lowercase slug").describe("Chain identifier, e.g. `rami-levy`");
+export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a chain id: lowercase letters, digits and hyphens, e.g. `rami-levy`").describe("Chain identifier, e.g. `rami-levy`");
 
 /** What `granularity` takes: one entry per chain (the default) or per store. */
 export const GRANULARITIES = ["chain", "store"] as const;

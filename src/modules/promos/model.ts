@@ -9,7 +9,7 @@ export const FeedQuery = z.object({
   cursor: Cursor,
   chain_id: ChainSlug.optional(),
   barcode: Barcode.optional().describe("Only promotions that include this product"),
-  store_id: z.string().regex(/^\d{1,6}$/, "a store id is digits").optional().describe("Only promotions of this store (store code; combine with chain_id)"),
+  store_id: z.string().regex(/^\d{1,6}$/, "must be a store code: 1 to 6 digits").optional().describe("Only promotions of this store (store code; combine with chain_id)"),
   include_club: z.enum(["true", "false"]).default("true").describe("Include club-only promotions (default true)"),
 });
 

@@ -13,7 +13,7 @@ export const SearchQuery = z.object({
     .string()
     .min(1)
     .max(100)
-    .refine((s) => /[\p{L}\p{N}]/u.test(s), "q must contain a letter or digit")
+    .refine((s) => /[\p{L}\p{N}]/u.test(s), "must contain a letter or digit")
     .describe(
       "Free text, 1–100 characters: a product name or part of one, a brand, Hebrew or Latin letters, or a barcode (digits; leading zeros do not matter). " +
         "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of four letters or more (two from eight) are all understood; the last word may be half typed (a last word of one letter is left out until more is typed). " +
@@ -25,7 +25,7 @@ export const SearchQuery = z.object({
   chain_id: ChainSlug.optional().describe("Only products sold in a store of this chain, e.g. `shufersal`"),
   category: z
     .string()
-    .regex(/^[a-z0-9-]{1,40}$/, "a category is a lowercase slug")
+    .regex(/^[a-z0-9-]{1,40}$/, "must be a category slug: lowercase letters, digits and hyphens, e.g. `dairy`")
     .optional()
     .describe(`Only products of this category: ${CATEGORY_LIST}`),
 });

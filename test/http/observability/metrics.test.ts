@@ -183,12 +183,12 @@ describe("request log", () => {
       const missing = await get(ctx.app, "/api/v1/prices/?barcode=999", pro);
       await settle();
       // Other tests' answers may still be logging (onAfterResponse runs later): pick ours by id.
-      const ids = ["trace-123", missing.body.request_id];
+      const ids = [ok.headers.get("x-request-id"), missing.body.request_id];
       const requests = lines.filter((l) => l.msg === "request" && ids.includes(l.request_id));
       expect(requests.length).toBe(2);
       const [first, second] = requests as Record<string, any>[];
-      expect(first).toMatchObject({ request_id: "trace-123", method: "GET", route: "/api/v1/prices", status: 200, client: "unknown" });
-      expect(ok.headers.get("x-request-id")).toBe("trace-123");
+      // The client's own id is logged beside the server's (never taken as the request's: no trusted proxy).
+      expect(first).toMatchObject({ request_id: ok.headers.get("x-request-id"), client_request_id: "trace-123", method: "GET", route: "/api/v1/prices", status: 200, client: "unknown" });
       expect(first!.key_prefix).toBe(pro["x-api-key"]!.slice(0, 12));
       expect(typeof first!.duration_ms).toBe("number");
       expect(first!.duration_ms).toBeGreaterThanOrEqual(0);
@@ -200,14 +200,17 @@ describe("request log", () => {
     }
   });
 
-  test("behind a trusted proxy the client is taken from X-Forwarded-For", async () => {
+  test("behind a trusted proxy the client is taken from X-Forwarded-For, the request's id from X-Request-Id", async () => {
     const proxied = testApp({ settings: loadSettings({ MEHIR_TRUST_PROXY: "on" }) });
     const lines: Record<string, unknown>[] = [];
     const info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
     try {
-      await get(proxied.app, "/healthz", { "x-forwarded-for": "203.0.113.7" });
+      const res = await get(proxied.app, "/healthz", { "x-forwarded-for": "203.0.113.7", "x-request-id": "proxy-7f3a" });
+      expect(res.headers.get("x-request-id")).toBe("proxy-7f3a");
       await settle();
-      expect(lines.find((l) => l.msg === "request" && l.route === "/healthz")).toMatchObject({ route: "/healthz", status: 200, client: "203.0.113.7", key_prefix: null });
+      const line = lines.find((l) => l.msg === "request" && l.route === "/healthz");
+      expect(line).toMatchObject({ request_id: "proxy-7f3a", route: "/healthz", status: 200, client: "203.0.113.7", key_prefix: null });
+      expect(line).not.toHaveProperty("client_request_id");
     } finally {
       info.mockRestore();
     }
@@ -234,7 +237,7 @@ describe("request log: an error's reason", () => {
 });
 
 describe("request log over a real socket", () => {
-  /** Resolves with the request line of `id` when the app logs it (onAfterResponse runs after the answer). */
+  /** Resolves with the request line of the request sent with `X-Request-Id: id` (logged as `client_request_id`) when the app logs it (onAfterResponse runs after the answer). */
   function lineOf(lines: Map<string, (line: Record<string, unknown>) => void>, id: string): Promise<Record<string, any>> {
     return new Promise((resolve) => lines.set(id, resolve));
   }
@@ -244,7 +247,7 @@ describe("request log over a real socket", () => {
     served.app.listen({ port: 0, hostname: "127.0.0.1" });
     const waiting = new Map<string, (line: Record<string, unknown>) => void>();
     const onLine = (msg: string, fields: Record<string, unknown> = {}) => {
-      if (msg === "request") waiting.get(fields.request_id as string)?.({ msg, ...fields });
+      if (msg === "request") waiting.get(fields.client_request_id as string)?.({ msg, ...fields });
     };
     const info = spyOn(log, "info").mockImplementation(onLine);
     const warn = spyOn(log, "warn").mockImplementation(onLine);

@@ -68,8 +68,11 @@ describe("bad input", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.error.code).toBe(-32602);
-    expect(body.error.message).toContain("barcode: a product id is 1–20 digits");
+    expect(body.error.message).toContain("`barcode` must be a product id: 1–20 digits");
     expect(body.error.data).toEqual({ param: "arguments.barcode" });
+    // A missing argument is told in words, not in the validator's ("expected string, received undefined").
+    const absent = await (await send(rpc(callTool("get_prices", {}), pro))).json();
+    expect(absent.error).toMatchObject({ code: -32602, message: "MCP error -32602: Invalid arguments for get_prices: `barcode` is required.", data: { param: "arguments.barcode" } });
 
     const client = await inProcessClient(ctx.app, pro);
     const missing = client.callTool({ name: "compare_basket", arguments: { items: [{ barcode: MILK, quantity: 0 }] } });
@@ -221,14 +224,15 @@ describe("request log", () => {
 
   test("a tool call's API request is logged as made via MCP, with the tool and the /mcp request's id", async () => {
     info = spyOn(log, "info").mockImplementation((msg: string, fields: Record<string, unknown> = {}) => void lines.push({ msg, ...fields }));
-    const res = await send(rpc(callTool("get_prices", { barcode: MILK }), { ...pro, "x-request-id": "mcp-log-test-1" }));
+    const res = await send(rpc(callTool("get_prices", { barcode: MILK }), pro));
     expect(res.status).toBe(200);
+    const id = res.headers.get("x-request-id")!;
     await res.text();
     await settle(); // onAfterResponse hooks run after the answer is handed over
-    const inner = lines.find((l) => l.msg === "request" && l.parent_request_id === "mcp-log-test-1");
+    const inner = lines.find((l) => l.msg === "request" && l.parent_request_id === id);
     expect(inner).toMatchObject({ route: "/api/v1/prices", status: 200, via: "mcp", tool: "get_prices", method: "GET" });
-    expect(inner!.request_id).not.toBe("mcp-log-test-1");
-    const outer = lines.find((l) => l.msg === "request" && l.request_id === "mcp-log-test-1");
+    expect(inner!.request_id).not.toBe(id);
+    const outer = lines.find((l) => l.msg === "request" && l.request_id === id);
     expect(outer).toMatchObject({ route: "/mcp", method: "POST", status: 200 });
     expect(outer!.via).toBeUndefined();
   });

@@ -47,6 +47,6 @@ describe("GET /prices/'s common query, read without zod (parse-query.ts)", () =>
   test("the common shape's value: the barcode as given and the granularity, its default chain", () => {
     expect(parsePricesQuery(at("barcode=7290000066318"))).toStrictEqual({ barcode: "7290000066318", granularity: "chain" });
     expect(parsePricesQuery(at("granularity=store&barcode=g-tomatoes&key=pk_live_x"))).toStrictEqual({ barcode: "g-tomatoes", granularity: "store" });
-    expect(() => parsePricesQuery(at("barcode=12ab"))).toThrow("a product id is");
+    expect(() => parsePricesQuery(at("barcode=12ab"))).toThrow("`barcode` must be a product id: 1–20 digits");
   });
 });

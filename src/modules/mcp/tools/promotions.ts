@@ -27,7 +27,7 @@ export const promotions = defineTool({
     .object({
       chain_id: ChainId.optional().describe("Only this chain's promotions"),
       barcode: Barcode.optional().describe("Only promotions that include this product"),
-      store_id: z.string().regex(/^\d{1,6}$/, "a store id is digits").optional().describe("Only promotions of this store (the chain's store code; give chain_id too)"),
+      store_id: z.string().regex(/^\d{1,6}$/, "must be a store code: 1 to 6 digits").optional().describe("Only promotions of this store (the chain's store code; give chain_id too)"),
       include_club: z.boolean().default(true).describe("Include club-only promotions (מבצעי מועדון), default true"),
       limit: z.number().int().min(1).max(50).default(10).describe("Promotions per page, 1–50 (default 10)"),
       cursor: Cursor.optional(),
