@@ -17,6 +17,7 @@ import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
 import { createSharedAccess } from "./cluster/redis/shared-access.ts";
 import { warmUp } from "./http/warm-up.ts";
 import { listenOptions } from "./http/listen-options.ts";
+import { archiveLimitsOf } from "./ingest/collect.ts";
 
 export interface RunningServer {
   url: string;
@@ -82,7 +83,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     registry,
     data,
     // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
-    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, onCommitted })),
+    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, archiveLimits: archiveLimitsOf(settings), onCommitted })),
     info: log.info,
     error: log.error,
   });
