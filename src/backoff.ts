@@ -32,3 +32,19 @@ export class Backoff {
     return this.failures;
   }
 }
+
+/** How a component sets a timer; tests give one that records the delays instead of waiting. */
+export interface Timer {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+/** setTimeout, not keeping the process alive. */
+export const realTimer: Timer = {
+  set(run, ms) {
+    const handle = setTimeout(run, ms);
+    (handle as { unref?: () => void }).unref?.();
+    return handle;
+  },
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
-import { Backoff } from "../backoff.ts";
+import { Backoff, realTimer, type Timer } from "../backoff.ts";
 import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 
@@ -16,35 +16,20 @@ import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts"
 export const FLUSH_RETRY_FIRST_MS = 2_000;
 export const FLUSH_RETRY_MAX_MS = 60_000;
 
-/** How a ledger sets its flush timer (tests give one that records the delays). */
-export interface FlushTimer {
-  set(run: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimer: FlushTimer = {
-  set(run, ms) {
-    const handle = setTimeout(run, ms);
-    (handle as { unref?: () => void }).unref?.();
-    return handle;
-  },
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 export class SqliteQuotaLedger implements QuotaLedger {
   private readonly used = new Map<string, { month: string; count: number }>();
   /** subject → day → calls not yet written. */
   private readonly pending = new Map<string, Map<string, number>>();
   private timer: unknown = null;
   private readonly retry = new Backoff(FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS);
-  private readonly timers: FlushTimer;
+  private readonly timers: Timer;
   private readonly sumMonth;
   private readonly upsert;
   private readonly daily;
 
   constructor(
     private readonly db: Database,
-    private readonly options: { flushMs?: number; warn?: (msg: string, fields: Record<string, unknown>) => void; timer?: FlushTimer } = {},
+    private readonly options: { flushMs?: number; warn?: (msg: string, fields: Record<string, unknown>) => void; timer?: Timer } = {},
   ) {
     this.timers = options.timer ?? realTimer;
     this.sumMonth = db.prepare("SELECT coalesce(sum(count), 0) AS total FROM usage_daily WHERE subject = ? AND day >= ? AND day <= ?");

@@ -4,9 +4,9 @@
  * The ledger's timer is a recording one: no waiting on a clock.
  */
 import { expect, test } from "bun:test";
-import { Backoff } from "../../src/backoff.ts";
+import { Backoff, type Timer } from "../../src/backoff.ts";
 import { openMemory } from "../../src/db/open.ts";
-import { FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS, SqliteQuotaLedger, type FlushTimer } from "../../src/accounts/sqlite-quota-ledger.ts";
+import { FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS, SqliteQuotaLedger } from "../../src/accounts/sqlite-quota-ledger.ts";
 
 test("Backoff: doubles from the first delay, capped, and starts over after a success", () => {
   const backoff = new Backoff(2_000, 300_000);
@@ -23,7 +23,7 @@ test("Backoff: doubles from the first delay, capped, and starts over after a suc
 test("a failing usage flush is retried with growing delays, one warning per try, and catches up when the disk has room", () => {
   const db = openMemory().accounts;
   const scheduled: { run: () => void; ms: number }[] = [];
-  const timer: FlushTimer = { set: (run, ms) => scheduled.push({ run, ms }), clear: () => {} };
+  const timer: Timer = { set: (run, ms) => scheduled.push({ run, ms }), clear: () => {} };
   const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
   const ledger = new SqliteQuotaLedger(db, { flushMs: 1000, timer, warn: (msg, fields) => warnings.push({ msg, fields }) });
   const now = new Date("2026-11-22T10:00:00Z");
