@@ -10,7 +10,8 @@ import { startDataSource, type RunningDataSource } from "./data-source.ts";
 import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
 import { join } from "node:path";
 import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts";
-import { PRICES_FILE } from "./db/open.ts";
+import { ACCOUNTS_FILE, PRICES_FILE } from "./db/open.ts";
+import { checkDatabaseOffThread } from "./db/integrity-check.ts";
 import { ExportScheduler } from "./exports/scheduler.ts";
 import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
@@ -41,6 +42,19 @@ export interface RunningServer {
 export async function startServer(settings: Settings): Promise<RunningServer> {
   setLogLevel(settings.logLevel);
   const db = openDataDir(settings.dataDir);
+  // Damaged pages are never served (nor /readyz green): `PRAGMA quick_check` of both databases, in
+  // a worker, before anything reads them (about a second per GB). A replica's local database holds
+  // nothing (it serves snapshots, checked when downloaded).
+  if (settings.role !== "replica") {
+    try {
+      await Promise.all([checkDatabaseOffThread(join(settings.dataDir, PRICES_FILE)), checkDatabaseOffThread(join(settings.dataDir, ACCOUNTS_FILE))]);
+    } catch (error) {
+      db.prices.close();
+      db.accounts.close();
+      log.error("database damaged: not serving", { error: (error as Error).message });
+      throw error;
+    }
+  }
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);
   const data = new DataState(db.prices);
