@@ -58,6 +58,24 @@ export const SettingsSchema = z.object({
     .enum(["idle", "low", "normal"])
     .default("idle")
     .describe("CPU priority of imports: idle (only spare CPU, Linux SCHED_IDLE), low (10 steps nicer than the server: nice 10 from 0) or normal; the first start's demo import, with nothing served yet, runs at normal"),
+  importMaxEntryBytes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(256 * 2 ** 20)
+    .describe("Bytes one entry of an imported .zip of several files may unpack to (a big PriceFull is tens of MB); a larger entry is skipped and reported"),
+  importMaxArchiveBytes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 2 ** 30)
+    .describe("Bytes all entries of one imported .zip may unpack to together; entries past it are skipped and reported"),
+  importMaxRunBytes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(8 * 2 ** 30)
+    .describe("Bytes the .zip archives of one import run may unpack to the temporary folder (TMPDIR) together; entries past it are skipped and reported"),
   exports: onOff.default(true).describe("Write a dated bulk export (gzipped CSVs) of the data after each import (on/off)"),
   exportDays: z.coerce.number().int().min(1).max(366).default(30).describe("Days of daily exports kept; older ones are deleted"),
   role: z

@@ -10,7 +10,8 @@ import { startDataSource, type RunningDataSource } from "./data-source.ts";
 import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
 import { join } from "node:path";
 import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts";
-import { PRICES_FILE } from "./db/open.ts";
+import { ACCOUNTS_FILE, PRICES_FILE } from "./db/open.ts";
+import { checkDatabaseOffThread } from "./db/integrity-check.ts";
 import { ExportScheduler } from "./exports/scheduler.ts";
 import { EXPORTS_DIR, ExportStore } from "./exports/store.ts";
 import { startClusterRole, type RunningRole } from "./cluster/cluster-role.ts";
@@ -19,6 +20,7 @@ import { warmUp } from "./http/warm-up.ts";
 import { listenOptions, splitAddress } from "./http/listen-options.ts";
 import { listenOrExplain } from "./http/listen-error.ts";
 import { lastResortAnswer } from "./http/last-resort.ts";
+import { archiveLimitsOf } from "./ingest/collect.ts";
 
 export interface RunningServer {
   url: string;
@@ -44,6 +46,19 @@ export interface RunningServer {
 export async function startServer(settings: Settings): Promise<RunningServer> {
   setLogLevel(settings.logLevel);
   const db = openDataDir(settings.dataDir);
+  // Damaged pages are never served (nor /readyz green): `PRAGMA quick_check` of both databases, in
+  // a worker, before anything reads them (about a second per GB). A replica's local database holds
+  // nothing (it serves snapshots, checked when downloaded).
+  if (settings.role !== "replica") {
+    try {
+      await Promise.all([checkDatabaseOffThread(join(settings.dataDir, PRICES_FILE)), checkDatabaseOffThread(join(settings.dataDir, ACCOUNTS_FILE))]);
+    } catch (error) {
+      db.prices.close();
+      db.accounts.close();
+      log.error("database damaged: not serving", { error: (error as Error).message });
+      throw error;
+    }
+  }
   const registry = loadRegistry();
   syncRegistry(db.prices, registry);
   const data = new DataState(db.prices);
@@ -99,7 +114,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     registry,
     data,
     // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
-    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, onCommitted })),
+    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, archiveLimits: archiveLimitsOf(settings), onCommitted })),
     info: log.info,
     error: log.error,
   });

@@ -102,10 +102,10 @@ export function createServices(settings: Settings, databases: Databases, options
 
   const data = options.data ?? new DataState(databases.prices);
   const search = options.search ?? new ProductSearch({ pace }).follow(data, databases.prices);
-  const live = dataSet({ settings, registry, now, source: data, search }, pacing);
+  const live = createDataSet({ settings, registry, now, source: data, search }, pacing);
   const sandbox =
     options.sandbox ?? new Sandbox({ db: openSandboxDatabase(":memory:", registry), registry, log: log.info, error: log.error, demo: { importer: "inline" } });
-  const sandboxSet = dataSet({ settings, registry, now, source: sandbox.data, search: sandbox.searchIndex(pace) }, pacing);
+  const sandboxSet = createDataSet({ settings, registry, now, source: sandbox.data, search: sandbox.searchIndex(pace) }, pacing);
 
   const alerts = createAlertService({ settings, db: databases, registry, data, now }, options.alerts);
   return {
@@ -122,7 +122,7 @@ export function createServices(settings: Settings, databases: Databases, options
     access,
     alerts,
     exports: options.exports ?? null,
-    liveDataSet: (source, search) => dataSet({ settings, registry, now, source, search }, pacing),
+    liveDataSet: (source, search) => createDataSet({ settings, registry, now, source, search }, pacing),
     stop() {
       alerts.stop();
       access.flush();
@@ -131,7 +131,7 @@ export function createServices(settings: Settings, databases: Databases, options
 }
 
 /** One data set: its snapshot source and search index, with its tables, answer caches and ETag epoch. */
-function dataSet(base: { settings: Settings; registry: Registry; now: Clock; source: SnapshotSource; search: ProductSearch }, pacing: Pacing): DataSet {
+export function createDataSet(base: { settings: Settings; registry: Registry; now: Clock; source: SnapshotSource; search: ProductSearch }, pacing: Pacing): DataSet {
   const { source } = base;
   return {
     settings: base.settings,

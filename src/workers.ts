@@ -14,6 +14,7 @@ export const WORKER_ENTRYPOINTS = [
   "alerts/delivery-thread.ts",
   "cluster/snapshot-worker.ts",
   "cluster/snapshot-check-worker.ts",
+  "db/integrity-check-worker.ts",
 ] as const;
 
 export type WorkerEntrypoint = (typeof WORKER_ENTRYPOINTS)[number];

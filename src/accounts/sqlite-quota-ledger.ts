@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
+import { Backoff, realTimer, type Timer } from "../backoff.ts";
 import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 
@@ -8,21 +9,29 @@ import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts"
  * requests against M remaining succeed exactly M times. Counts reach `usage_daily` in a
  * batch at most `flushMs` later (one transaction, not a write per request) and on `flush()`;
  * a subject's month is loaded from the table on first use, so counts survive restarts.
- * A crash (SIGKILL) loses at most the last unflushed batch.
+ * A crash (SIGKILL) loses at most the last unflushed batch. A flush that fails (disk full, busy)
+ * is retried with a capped exponential back-off (FLUSH_RETRY_FIRST_MS doubling to
+ * FLUSH_RETRY_MAX_MS), one warning per attempt naming the wait, not a warning every interval.
  */
+export const FLUSH_RETRY_FIRST_MS = 2_000;
+export const FLUSH_RETRY_MAX_MS = 60_000;
+
 export class SqliteQuotaLedger implements QuotaLedger {
   private readonly used = new Map<string, { month: string; count: number }>();
   /** subject → day → calls not yet written. */
   private readonly pending = new Map<string, Map<string, number>>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: unknown = null;
+  private readonly retry = new Backoff(FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS);
+  private readonly timers: Timer;
   private readonly sumMonth;
   private readonly upsert;
   private readonly daily;
 
   constructor(
     private readonly db: Database,
-    private readonly options: { flushMs?: number; warn?: (msg: string, fields: Record<string, unknown>) => void } = {},
+    private readonly options: { flushMs?: number; warn?: (msg: string, fields: Record<string, unknown>) => void; timer?: Timer } = {},
   ) {
+    this.timers = options.timer ?? realTimer;
     this.sumMonth = db.prepare("SELECT coalesce(sum(count), 0) AS total FROM usage_daily WHERE subject = ? AND day >= ? AND day <= ?");
     this.upsert = db.prepare(
       `INSERT INTO usage_daily (subject, day, count) VALUES (?1, ?2, max(?3, 0))
@@ -68,7 +77,7 @@ export class SqliteQuotaLedger implements QuotaLedger {
   /** Writes pending counts in one transaction; returns the number of rows touched. */
   flush(): number {
     if (this.timer) {
-      clearTimeout(this.timer);
+      this.timers.clear(this.timer);
       this.timer = null;
     }
     const rows: [string, string, number][] = [];
@@ -106,23 +115,29 @@ export class SqliteQuotaLedger implements QuotaLedger {
     this.schedule();
   }
 
-  private schedule(): void {
+  /** Sets the flush timer unless one is set: `ms` after a failure, else the flush interval. */
+  private schedule(ms = this.options.flushMs ?? 1000): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.timer = null;
       try {
         const rows = this.flush();
+        this.retry.succeed();
         // What a test of a process waits on before it kills the server (test/cli/keys-live-server.test.ts).
         log.debug("usage flushed", { rows });
       } catch (error) {
         // A closed database will not open again: its owner stopped without stopping the app, and
-        // retrying every second would only log forever. Anything else (busy, disk full) is retried,
-        // the counts kept in memory until a flush (or shutdown) succeeds.
-        const closed = error instanceof RangeError && /closed database/i.test(error.message);
-        (this.options.warn ?? log.warn)(closed ? "usage flush abandoned: the accounts database is closed" : "usage flush failed", { error: String(error) });
-        if (!closed) this.schedule();
+        // retrying would only log forever. Anything else (busy, disk full) is retried, later each
+        // time, the counts kept in memory until a flush (or shutdown) succeeds.
+        const warn = this.options.warn ?? log.warn;
+        if (error instanceof RangeError && /closed database/i.test(error.message)) {
+          warn("usage flush abandoned: the accounts database is closed", { error: String(error) });
+          return;
+        }
+        const wait = this.retry.fail();
+        warn(`usage flush failed; counts kept in memory, next try in ${Math.round(wait / 1000)} s`, { error: String(error), failures: this.retry.failed, retry_in_ms: wait });
+        this.schedule(wait);
       }
-    }, this.options.flushMs ?? 1000);
-    (this.timer as { unref?: () => void }).unref?.();
+    }, ms);
   }
 }

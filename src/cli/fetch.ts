@@ -7,6 +7,7 @@ import { loadRegistry } from "../registry.ts";
 import { FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { fetchAndImport, FetchImportError, type FetchAndImportResult } from "../ingest/sources/fetch-and-import.ts";
 import { runImportInWorker } from "../ingest/run-in-worker.ts";
+import { archiveLimitsOf } from "../ingest/collect.ts";
 import { FetchBusyError } from "../ingest/sources/fetch-lock.ts";
 import { loadSourcesFile, SourcesFileError } from "../ingest/sources/overrides.ts";
 import { describe } from "../ingest/sources/reachability.ts";
@@ -122,6 +123,7 @@ Exit status 1 when any chain failed.`,
             sourcesOverride,
             runImport,
             importPriority: settings.importPriority,
+            archiveLimits: archiveLimitsOf(settings),
           });
         } catch (error) {
           if (error instanceof FetchUsageError) throw new UsageError(error.message);

@@ -6,6 +6,7 @@ import { openDataDir } from "../db/open.ts";
 import { setLogLevel } from "../log.ts";
 import { loadRegistry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
+import { archiveLimitsOf } from "../ingest/collect.ts";
 import type { ImportReport } from "../ingest/report.ts";
 import { runAtImportPriority } from "../ingest/import-priority.ts";
 import { formatImportReport, progressLine, runCases } from "./import-report.ts";
@@ -38,6 +39,10 @@ Options:
   --replace           Delete the current price data first (same source)
   --json              Print the report as JSON instead of a table
 
+A .zip of several files is unpacked to a temporary folder (TMPDIR) within bounds
+(MEHIR_IMPORT_MAX_ENTRY_BYTES, _ARCHIVE_BYTES, _RUN_BYTES: 256 MiB, 4 GiB, 8 GiB); an entry
+past them, or one that cannot be written, is reported and skipped, and an archive whose
+entries share data (a zip bomb) is refused whole.
 A path that does not exist is reported like a bad file (usage error when none exists).
 The import runs at a lower CPU priority (MEHIR_IMPORT_PRIORITY, default idle: only CPU time
 nothing else wants) so a server on the same machine stays responsive.
@@ -74,6 +79,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
         origin: "cli",
         source,
         replaceSource: values.replace === true,
+        archiveLimits: archiveLimitsOf(settings),
         onProgress: tty ? (done, total, file) => process.stderr.write(progressLine(done, total, file, process.stderr.columns ?? 80)) : undefined,
       });
       if (tty) process.stderr.write("\r\x1b[2K");

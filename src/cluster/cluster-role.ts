@@ -58,7 +58,7 @@ export function startClusterRole(deps: Services, app: App, log: { info: Log; err
         const status = follower.status;
         out += header("mehir_replica_snapshot_version", "gauge", "Data version of the snapshot this replica serves (0: none yet, not ready)");
         out += sample("mehir_replica_snapshot_version", {}, status.version);
-        out += header("mehir_replica_snapshots_refused_total", "counter", "Snapshots refused (size, SHA-256 or quick_check) or not servable, since start");
+        out += header("mehir_replica_snapshots_refused_total", "counter", "Snapshots refused (size, SHA-256, schema, quick_check or probe queries) or not servable, since start");
         out += sample("mehir_replica_snapshots_refused_total", {}, status.refused);
         out += header("mehir_replica_poll_failures_total", "counter", "Failed polls of the primary (unreachable or an error answer), since start");
         out += sample("mehir_replica_poll_failures_total", {}, status.pollFailures);

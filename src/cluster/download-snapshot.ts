@@ -48,12 +48,15 @@ export interface DownloadOptions {
   maxBytes?: number;
   /** Before a retry (tests pass a shorter one). */
   retryDelayMs?: number;
+  /** How long the probe queries may take (default PROBE_BUDGET_MS of snapshot-probes.ts). */
+  probeBudgetMs?: number;
 }
 
 /**
  * Downloads a snapshot into a temporary file, never past the manifest's size (and never one
  * announcing more than `maxBytes`), resuming after a broken connection; then checks its size,
- * SHA-256 and `PRAGMA quick_check` (in a worker thread) and publishes it in the replica's store. Returns it opened
+ * SHA-256, and in a worker thread its schema, `PRAGMA quick_check` and the API's probe queries
+ * (snapshot-check.ts), and publishes it in the replica's store. Returns it opened
  * read-only. A file failing a check is deleted and SnapshotRefused thrown: the caller keeps
  * serving what it served.
  */
@@ -78,7 +81,7 @@ export async function downloadSnapshot(options: DownloadOptions): Promise<Databa
     const sha256 = await sha256File(temporary);
     if (sha256 !== manifest.sha256) throw new SnapshotRefused(`snapshot v${manifest.data_version}: SHA-256 mismatch`);
     try {
-      await checkSnapshotOffThread({ path: temporary, expectedVersion: manifest.data_version });
+      await checkSnapshotOffThread({ path: temporary, expectedVersion: manifest.data_version, probeBudgetMs: options.probeBudgetMs });
     } catch (error) {
       throw new SnapshotRefused(`snapshot v${manifest.data_version}: ${(error as Error).message}`);
     }

@@ -1,18 +1,28 @@
 /**
- * Worker entrypoint: checks a downloaded snapshot (`PRAGMA quick_check` and its data version) off
- * the serving thread. Started by snapshot-check.ts; the compiled binary lists this file as an
- * extra entrypoint (src/workers.ts).
+ * Worker entrypoint: checks a downloaded snapshot off the serving thread — its schema,
+ * `PRAGMA quick_check` and data version (checkSnapshotFile), then the API's probe queries
+ * (probeSnapshot), which the caller times. Started by snapshot-check.ts; the compiled binary
+ * lists this file as an extra entrypoint (src/workers.ts).
  */
-import { checkSnapshotFile } from "./snapshot-file.ts";
-import type { SnapshotCheckJob } from "./snapshot-check.ts";
+import { checkSnapshotFile, openSnapshot } from "./snapshot-file.ts";
+import { probeSnapshot } from "./snapshot-probes.ts";
+import type { SnapshotCheckJob, SnapshotCheckReply } from "./snapshot-check.ts";
 
 declare const self: Worker;
 
 self.onmessage = (event: MessageEvent<SnapshotCheckJob>) => {
+  const reply = (message: SnapshotCheckReply) => self.postMessage(message);
   try {
     checkSnapshotFile(event.data.path, event.data.expectedVersion);
-    self.postMessage({ kind: "done" });
+    reply({ kind: "probing" });
+    const db = openSnapshot(event.data.path);
+    try {
+      probeSnapshot(db);
+    } finally {
+      db.close();
+    }
+    reply({ kind: "done" });
   } catch (error) {
-    self.postMessage({ kind: "error", message: (error as Error).message });
+    reply({ kind: "error", message: (error as Error).message });
   }
 };

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { schemaDifferences } from "./snapshot-schema.ts";
 
 /** Lowercase hex SHA-256 of a file, read in chunks (never whole in memory). */
 export async function sha256File(path: string): Promise<string> {
@@ -22,15 +23,18 @@ export function readMeta(db: Database): SnapshotMeta {
 }
 
 /**
- * Checks a snapshot file with `PRAGMA quick_check` (it reads every page: seconds for a
- * multi-GB file — run it off the serving thread, see snapshot-check.ts) and returns its meta;
- * throws when the file is not a sound SQLite database or holds another data version than
- * `expectedVersion`.
+ * Checks a snapshot file — its schema against the code's own (snapshot-schema.ts: tables and
+ * columns, no view or trigger of its own), then `PRAGMA quick_check` (it reads every page:
+ * seconds for a multi-GB file — run it off the serving thread, see snapshot-check.ts) — and
+ * returns its meta; throws when the file is not a sound SQLite database of the price schema or
+ * holds another data version than `expectedVersion`.
  */
 export function checkSnapshotFile(path: string, expectedVersion?: number): SnapshotMeta {
   const db = new Database(path, { readonly: true, strict: true });
   try {
     db.run("PRAGMA busy_timeout = 10000");
+    const differences = schemaDifferences(db);
+    if (differences.length > 0) throw new Error(`schema differs from this mehir's: ${differences.slice(0, 5).join("; ")}${differences.length > 5 ? `; and ${differences.length - 5} more` : ""}`);
     const results = db.query("PRAGMA quick_check").values() as [string][];
     if (results.length !== 1 || results[0]![0] !== "ok") throw new Error(`quick_check failed: ${results.slice(0, 3).map((r) => r[0]).join("; ")}`);
     const meta = readMeta(db);

@@ -28,6 +28,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       origin: request.origin,
       source: request.source,
       maxFileBytes: request.maxFileBytes,
+      archiveLimits: request.archiveLimits,
       replaceSource: request.replaceSource,
       onProgress: (done, total, file) => reply({ kind: "progress", done, total, file }),
       onCommitted: (dataVersion) => reply({ kind: "committed", dataVersion }),

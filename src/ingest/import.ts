@@ -4,7 +4,7 @@ import { resolveCity } from "../geo.ts";
 import { CATEGORIES_VERSION, classify } from "../search/categories.ts";
 import { toIsraelIso } from "../time.ts";
 import { rm } from "node:fs/promises";
-import { collectFiles, type FoundFile } from "./collect.ts";
+import { collectFiles, type ArchiveLimits, type FoundFile } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
 import { Prefetcher } from "./prefetch.ts";
@@ -38,8 +38,8 @@ export interface ImportOptions {
   onCommitted?: (dataVersion: number) => void;
   /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
   maxFileBytes?: number;
-  /** Largest total of the entries of one `.zip` archive holding several files (default 8 GiB). */
-  maxArchiveBytes?: number;
+  /** What the run's `.zip` archives of several files may write out (collect.ts; default DEFAULT_ARCHIVE_LIMITS). */
+  archiveLimits?: Partial<ArchiveLimits>;
   /**
    * Delete all price data before loading (switching demo ↔ live). Implied when the database
    * holds data of the other source, so the two are never mixed.
@@ -129,7 +129,11 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
   const previous = currentSource(options.db);
   const replaced = options.replaceSource === true || (previous !== null && previous !== "none" && previous !== options.source);
 
-  const { files: found, missing, temporary } = await collectFiles(options.paths, { maxBytes, maxArchiveBytes: options.maxArchiveBytes });
+  const { files: found, missing, temporary } = await collectFiles(options.paths, { maxBytes, ...options.archiveLimits });
+  // Entries of expanded zip archives are written out for this run only: removed however it ends.
+  const removeTemporary = async () => {
+    for (const folder of temporary) await rm(folder, { recursive: true, force: true });
+  };
   for (const m of missing) {
     files.push({ path: m.path, fileName: m.path, bytes: 0, ...emptyOutcome({ path: m.path, size: 0, fileName: m.path, name: null }), reason: m.reason });
   }
@@ -138,8 +142,9 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
   const io = { read: 0, parse: 0 };
   let session: LoadSession | null = null;
   // Files are parsed ahead (on worker threads when there are enough) and loaded in order.
-  const ahead = new Prefetcher(ordered, { workers: options.parseWorkers, maxBytes });
+  let ahead: Prefetcher | null = null;
   try {
+    ahead = new Prefetcher(ordered, { workers: options.parseWorkers, maxBytes });
     const classifier = options.classify === undefined ? classify : options.classify;
     session = LoadSession.begin({
       db: options.db,
@@ -169,9 +174,8 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
     session?.abort();
     error = (caught as Error).message;
   } finally {
-    ahead.close();
-    // Entries of expanded zip archives were written out for this run only.
-    for (const folder of temporary) await rm(folder, { recursive: true, force: true });
+    ahead?.close();
+    await removeTemporary();
   }
   if (dataVersion !== null) options.onCommitted?.(dataVersion);
 
@@ -202,8 +206,10 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
   } catch (caught) {
     report.error = [report.error, `run report not saved: ${(caught as Error).message}`].filter(Boolean).join("; ");
   }
-  // The run's pages go into prices.sqlite itself (a copy of the file alone is then complete).
-  if (dataVersion !== null) checkpointWal(options.db);
+  // The run's pages go into prices.sqlite itself (a copy of the file alone is then complete). A
+  // failed run's rolled-back pages may have grown the log (on a full disk, to the last free
+  // byte): emptied as well, so the disk gets its space back.
+  checkpointWal(options.db);
   return report;
 }
 

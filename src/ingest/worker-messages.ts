@@ -7,6 +7,8 @@ export interface WorkerRequest {
   origin: ImportOrigin;
   source: "demo" | "live";
   maxFileBytes?: number;
+  /** What the run's `.zip` archives may unpack (MEHIR_IMPORT_MAX_*_BYTES). */
+  archiveLimits?: Partial<import("./collect.ts").ArchiveLimits>;
   replaceSource?: boolean;
   /** The registry's raw chain list (data/chains.json shape); default: the embedded one. */
   registry?: unknown;

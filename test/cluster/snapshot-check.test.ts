@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkSnapshotOffThread } from "../../src/cluster/snapshot-check.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mehir-snapshot-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function snapshotAt(version: number): string {
   const path = join(dir, `v${version}.sqlite`);
   const db = new Database(path, { create: true });
-  db.run("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)");
+  migrate(db, path, PRICE_MIGRATIONS);
   db.run("INSERT INTO meta VALUES ('data_version', ?), ('source', 'demo')", [String(version)]);
   db.close();
   return path;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import { mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
@@ -131,4 +131,44 @@ describe("full disk during import", () => {
       served.close();
     }
   });
+
+  // Audit F8: the rolled-back run's pages had grown prices.sqlite-wal (on a real full disk, to the
+  // last free byte) and it stayed that size, so the disk stayed full after the failure.
+  test("a failed import leaves the write-ahead log emptied, so the disk gets its space back", async () => {
+    const dataDir = join(root, "wal-after-failure");
+    const served = appOn(dataDir);
+    try {
+      await importPaths({ db: served.deps.db.prices, registry: loadRegistry(), paths: [day1], origin: "cli", source: "live" });
+      const writer = openDatabase(join(dataDir, PRICES_FILE), PRICE_MIGRATIONS);
+      const pages = (writer.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+      // A small page cache spills the run's pages into the log long before the page limit stops it.
+      writer.run("PRAGMA cache_size = 20");
+      writer.run(`PRAGMA max_page_count = ${pages + 10}`);
+      let walDuringRun = 0;
+      const report = await importPaths({
+        db: writer,
+        registry: loadRegistry(),
+        paths: [day2],
+        origin: "cli",
+        source: "live",
+        onProgress: () => (walDuringRun = Math.max(walDuringRun, walSize(dataDir))),
+      });
+      expect(report.status).toBe("failed");
+      expect(report.error ?? "").toMatch(/database or disk is full/);
+      expect(walDuringRun).toBeGreaterThan(64 * 1024);
+      expect(walSize(dataDir)).toBe(0);
+      writer.close();
+    } finally {
+      served.close();
+    }
+  });
 });
+
+function walSize(dataDir: string): number {
+  try {
+    return statSync(join(dataDir, `${PRICES_FILE}-wal`)).size;
+  } catch {
+    return 0;
+  }
+}
+

@@ -44,20 +44,24 @@ export function isPlaceholder(text: string): boolean {
   return false;
 }
 
-const NEEDS_COLLAPSE = /\s\s|[\r\n\t]/;
+/** Whitespace to collapse, or a control character to drop: one test on the hot path. */
+const NEEDS_CLEANING = /\s\s|[\x00-\x1F\x7F]/;
+/** C0 control characters other than whitespace, and DEL: a NUL in a published name is never stored or served. */
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g;
 
 /**
- * Trimmed text with runs of whitespace (incl. `&#x0D;` line breaks) collapsed; null for
- * placeholders.
+ * Trimmed text with runs of whitespace (incl. `&#x0D;` line breaks) collapsed and control
+ * characters (NUL, …, DEL) dropped; null for placeholders.
  *
  * @example cleanText("  צומת גולני\r\n ") // "צומת גולני"
+ * @example cleanText("במבה\u0000 אסם")    // "במבה אסם"
  * @example cleanText("לא ידוע")          // null
  */
 export function cleanText(value: XmlValue | undefined): string | null {
   const raw = typeof value === "string" ? value : textOf(value);
   if (raw === undefined) return null;
   let text = raw.trim();
-  if (text.length > 1 && NEEDS_COLLAPSE.test(text)) text = text.replace(/\s+/g, " ");
+  if (NEEDS_CLEANING.test(text)) text = text.replace(CONTROL, "").replace(/\s+/g, " ").trim();
   return isPlaceholder(text) ? null : text;
 }
 

@@ -56,16 +56,42 @@ export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
 }
 
 /**
+ * Where an entry lies in the archive: from its local header to the end of its compressed data.
+ * @example entrySpan(bytes, entry) // { start: 0, dataStart: 74, end: 1290 }
+ */
+export function entrySpan(bytes: Uint8Array, entry: ZipEntry): { start: number; dataStart: number; end: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (entry.offset + 30 > bytes.length || view.getUint32(entry.offset, true) !== LOCAL) {
+    throw new FileRejectedError("corrupt-compression", `zip: damaged local header of ${entry.name}`);
+  }
+  const dataStart = entry.offset + 30 + view.getUint16(entry.offset + 26, true) + view.getUint16(entry.offset + 28, true);
+  return { start: entry.offset, dataStart, end: dataStart + entry.compressedSize };
+}
+
+/**
+ * Refuses an archive whose entries share bytes: two central-directory records naming one local
+ * header, or overlapping compressed data. A zip writer never makes one; a "zip bomb" does, to
+ * have one small compressed stream unpacked many times over.
+ * @example assertNoOverlap(bytes, readZipEntries(bytes)) // throws FileRejectedError("unsupported-archive", …)
+ */
+export function assertNoOverlap(bytes: Uint8Array, entries: ZipEntry[]): void {
+  const spans = entries.map((entry) => ({ entry, ...entrySpan(bytes, entry) })).sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; i++) {
+    const before = spans[i - 1]!;
+    const span = spans[i]!;
+    if (span.start < before.end || span.start === before.start) {
+      throw new FileRejectedError("unsupported-archive", `zip: entries ${before.entry.name} and ${span.entry.name} overlap (share compressed data): archive refused`);
+    }
+  }
+}
+
+/**
  * Inflates one entry (stored or deflate), refusing more than `maxBytes` of output.
  *
  * @example inflateZipEntry(bytes, readZipEntries(bytes)[0], 512 * 2 ** 20)
  */
 export function inflateZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): { bytes: Uint8Array; own: boolean } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (entry.offset + 30 > bytes.length || view.getUint32(entry.offset, true) !== LOCAL) {
-    throw new FileRejectedError("corrupt-compression", `zip: damaged local header of ${entry.name}`);
-  }
-  const start = entry.offset + 30 + view.getUint16(entry.offset + 26, true) + view.getUint16(entry.offset + 28, true);
+  const { dataStart: start } = entrySpan(bytes, entry);
   const data = bytes.subarray(start, start + entry.compressedSize);
   if (entry.size > maxBytes) throw new FileRejectedError("too-large", `zip entry ${entry.name} is ${entry.size} bytes, over the ${maxBytes}-byte limit`);
   if (entry.method === 0) return { bytes: data, own: false };

@@ -6,6 +6,7 @@ import type { ImportReport } from "../report.ts";
 import { runImportInWorker } from "../run-in-worker.ts";
 import { importProgressLogger } from "../../http/observability/import-progress.ts";
 import type { ImportPriority } from "../import-priority.ts";
+import type { ArchiveLimits } from "../collect.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";
 import { loadSourcesFile } from "./overrides.ts";
 import { pruneDownloads } from "./retention.ts";
@@ -27,6 +28,8 @@ export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sources
   keepDownloadDays?: number;
   /** CPU priority of the import thread (MEHIR_IMPORT_PRIORITY; default idle). */
   importPriority?: ImportPriority;
+  /** What `.zip` downloads of several files may unpack (MEHIR_IMPORT_MAX_*_BYTES; default DEFAULT_ARCHIVE_LIMITS). */
+  archiveLimits?: Partial<ArchiveLimits>;
   /** Called as soon as the import commits, before its report and WAL checkpoint (serve the new data from then). */
   onCommitted?: (dataVersion: number) => void;
 }
@@ -105,6 +108,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
       source: "live",
       registry: options.registry.chains,
       priority: options.importPriority,
+      archiveLimits: options.archiveLimits,
       onProgress: importProgressLogger("fetch", (msg, fields) => log("info", msg, fields)),
       onCommitted: options.onCommitted,
     });

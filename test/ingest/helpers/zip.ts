@@ -46,6 +46,32 @@ export function makeZip(entries: { name: string; data: Uint8Array; store?: boole
   return Buffer.concat([...locals, ...centrals, end]);
 }
 
+/**
+ * A hostile zip: one deflated stream and `names` central-directory records all pointing at its
+ * local header (`copies` entries named PriceFull…-00N.xml): unpacked naively it writes
+ * `copies × data.length` bytes from one small stream.
+ */
+export function overlappingZip(data: Uint8Array, copies: number): Uint8Array {
+  const one = makeZip([{ name: "PriceFull7290058140886-001-202511021215.xml", data }]);
+  const view = new DataView(one.buffer, one.byteOffset, one.byteLength);
+  const end = one.length - 22;
+  const centralAt = view.getUint32(end + 16, true);
+  const central = one.subarray(centralAt, end);
+  const records: Uint8Array[] = [];
+  for (let i = 0; i < copies; i++) {
+    const record = Uint8Array.from(central);
+    // Same name length: only the store digits change (…-001-… → …-NNN-…).
+    record.set(new TextEncoder().encode(String(i + 1).padStart(3, "0")), 46 + "PriceFull7290058140886-".length);
+    records.push(record);
+  }
+  const eocd = Uint8Array.from(one.subarray(end));
+  const ev = new DataView(eocd.buffer);
+  ev.setUint16(8, copies, true);
+  ev.setUint16(10, copies, true);
+  ev.setUint32(12, central.length * copies, true);
+  return Buffer.concat([one.subarray(0, centralAt), ...records, eocd]);
+}
+
 /** Hebrew letters and ASCII → windows-1255 bytes (enough for fixtures). */
 export function encodeWindows1255(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
