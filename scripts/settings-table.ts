@@ -14,7 +14,7 @@ interface ZodDef {
   innerType?: { def: ZodDef };
   in?: { def: ZodDef };
   entries?: Record<string, string>;
-  checks?: { _zod: { def: { check: string; value?: number; inclusive?: boolean; minimum?: number; format?: string; pattern?: RegExp } } }[];
+  checks?: { _zod: { def: { check: string; value?: number; inclusive?: boolean; minimum?: number; format?: string; pattern?: RegExp; error?: () => unknown } } }[];
 }
 
 /** What a setting accepts, in words. */
@@ -41,8 +41,10 @@ function accepted(def: ZodDef): string {
       return kind;
     }
     case "string": {
+      // A pattern is named by its message ("expected HH:MM", "expected HOST:PORT, e.g. …").
       const regex = (def.checks ?? []).map((c) => c._zod.def).find((c) => c.format === "regex");
-      return regex ? "`HH:MM`" : "text";
+      const named = regex?.error ? /^expected ([^,]+)/.exec(String(regex.error()))?.[1] : undefined;
+      return regex ? `\`${named ?? "text"}\`` : "text";
     }
     default:
       return def.type;

@@ -32,7 +32,7 @@ test("a port in use: one line naming the settings, status 1", async () => {
     const r = run(["serve", "--host", "127.0.0.1", "--port", String(other.port), "--data-dir", join(dir, "data")]);
     expect(r.code).toBe(1);
     expect(r.stderr.split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(/^mehir serve: .*EADDRINUSE.*MEHIR_PORT/);
+    expect(r.stderr).toMatch(new RegExp(`^mehir serve: port ${other.port} is in use on 127\\.0\\.0\\.1.*MEHIR_PORT`));
   } finally {
     other.stop(true);
   }
