@@ -54,7 +54,7 @@ async function until(ms: number, check: () => Promise<boolean>): Promise<void> {
 async function serve(name: string, env: Record<string, string>): Promise<{ url: string; pid: number; port: number }> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
-    env: { ...process.env, MEHIR_LOG_LEVEL: "warn", MEHIR_HOST: "127.0.0.1", MEHIR_PORT: String(port), MEHIR_DATA_DIR: join(root, name), MEHIR_EXPORTS: "off", MEHIR_QUOTA_PRO: "1000000000", MEHIR_RATE_PRO: "100000000", MEHIR_CLUSTER_SECRET: SECRET, ...env },
+    env: { ...process.env, MEHIR_LOG_LEVEL: "warn", MEHIR_HOST: "127.0.0.1", MEHIR_PORT: String(port), MEHIR_METRICS_ADDR: "127.0.0.1:0", MEHIR_DATA_DIR: join(root, name), MEHIR_EXPORTS: "off", MEHIR_QUOTA_PRO: "1000000000", MEHIR_RATE_PRO: "100000000", MEHIR_CLUSTER_SECRET: SECRET, ...env },
     stdout: "ignore",
     stderr: "inherit",
   });
