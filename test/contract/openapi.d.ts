@@ -495,26 +495,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Metrics (Prometheus)
-         * @description Prometheus text format: requests by route pattern and status, latency histograms per route, quota and rate-limit refusals, answers by cache (hit, stale after an import, computed), import runs, rows and durations, per-chain data freshness, process memory. Public like the health probes; served only when the `metrics` setting is on (MEHIR_METRICS=off answers 404) — restrict it at the reverse proxy when the service is exposed.
-         */
-        get: operations["getMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export interface webhooks {
     "price.alert": {
@@ -557,7 +537,7 @@ export interface components {
             /** @description What went wrong, for people; never a stack trace */
             detail: string;
             /** @enum {string} */
-            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready" | "service_unavailable";
+            code: "invalid_parameter" | "invalid_cursor" | "ambiguous_product" | "invalid_request" | "missing_api_key" | "invalid_api_key" | "plan_upgrade_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "live_key_required" | "csrf_failed" | "not_found" | "product_not_found" | "chain_not_found" | "city_not_found" | "alert_not_found" | "export_not_found" | "method_not_allowed" | "alert_limit_reached" | "primary_only" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "data_not_ready" | "service_unavailable";
             /** @description The offending parameter or body member, e.g. `items[3].quantity` */
             param?: string;
             request_id: string;
@@ -753,7 +733,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -773,7 +753,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -1260,7 +1240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -1280,7 +1260,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -1619,7 +1599,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -1639,7 +1619,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -1989,7 +1969,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -2009,7 +1989,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -2215,7 +2195,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -2225,7 +2205,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -2435,6 +2415,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
+                    };
+                };
             };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
@@ -2727,7 +2731,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -2747,7 +2751,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -3064,7 +3068,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -3084,7 +3088,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -3455,7 +3459,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -3475,7 +3479,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -3910,7 +3914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -3930,7 +3934,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -4284,7 +4288,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -4300,7 +4304,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -4561,7 +4565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -4581,7 +4585,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -4905,7 +4909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -4925,7 +4929,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -5279,7 +5283,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -5299,7 +5303,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -5560,7 +5564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -5580,7 +5584,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -5902,7 +5906,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter and others: `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -5922,7 +5926,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter" | "invalid_cursor";
+                        code?: "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };
@@ -6235,7 +6239,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -6255,7 +6259,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -6584,6 +6588,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
+                    };
+                };
+            };
             /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
             401: {
                 headers: {
@@ -6846,7 +6874,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Invalid parameter: `invalid_parameter` (see /docs/errors) */
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -6866,7 +6894,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_parameter";
+                        code?: "invalid_request" | "invalid_parameter";
                     };
                 };
             };
@@ -7225,11 +7253,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON) */
+            /** @description A JSON-RPC error of the transport (the body is not JSON or not JSON-RPC, `Accept` lacks `application/json` and `text/event-stream`, or the media type is not JSON); or a problem (application/problem+json) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
                     "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7241,6 +7275,10 @@ export interface operations {
                             message: string;
                         };
                         id?: string | number | null;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
                     };
                 };
             };
@@ -7456,6 +7494,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
+                    };
+                };
+            };
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
@@ -7525,6 +7577,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
+                    };
+                };
+            };
             /** @description URI too long: `uri_too_long` (see /docs/errors) */
             414: {
                 headers: {
@@ -7572,70 +7638,6 @@ export interface operations {
                         data_updated_at: string | null;
                         /** @description `demo`, `live`, or `none` before the first import */
                         source: string;
-                    };
-                };
-            };
-        };
-    };
-    getMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text format */
-            200: {
-                headers: {
-                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description Not found: `not_found` (see /docs/errors) */
-            404: {
-                headers: {
-                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
-                };
-            };
-            /** @description URI too long: `uri_too_long` (see /docs/errors) */
-            414: {
-                headers: {
-                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "uri_too_long";
-                    };
-                };
-            };
-            /** @description Internal error: `internal_error` (see /docs/errors) */
-            500: {
-                headers: {
-                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
                     };
                 };
             };

@@ -206,7 +206,12 @@ function operationObject(op: Operation) {
     if (secret && audience !== "mcp") Object.assign(headers, QUOTA_HEADERS);
     if (s === 429 || s === 503) headers["Retry-After"] = RETRY_AFTER;
     if (s === 405) headers.Allow = { description: "The methods the path answers", required: true, schema: { type: "string" } };
-    responses[String(s)] = problemResponse(byStatus.get(s)!, headers);
+    const problem = problemResponse(byStatus.get(s)!, headers);
+    const other = responses[String(s)] as { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> } | undefined;
+    // A status the operation also answers otherwise (MCP's JSON-RPC 400): both bodies, each by its media type.
+    responses[String(s)] = other
+      ? { ...other, description: `${other.description}; or a problem (application/problem+json)`, headers: { ...problem.headers, ...other.headers }, content: { ...other.content, ...problem.content } }
+      : problem;
   }
 
   const params = [...(op.params ? parameters(op.params, "path", examples) : []), ...(op.query ? parameters(op.query, "query", examples) : [])];
