@@ -24,7 +24,7 @@ if "$bin" accounts create --email ci@example.com --plan pro --data-dir "$dir" >/
 fi
 
 # Its log is kept: a worker the binary lacks shows as a warning there (the work falls back to the serving thread).
-MEHIR_LOG_LEVEL=warn "$bin" serve --host 127.0.0.1 --port "$port" --data-dir "$dir" >"$dir/serve.log" 2>&1 &
+MEHIR_LOG_LEVEL=warn MEHIR_METRICS_ADDR=127.0.0.1:0 "$bin" serve --host 127.0.0.1 --port "$port" --data-dir "$dir" >"$dir/serve.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
