@@ -119,9 +119,6 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     if (path === null) throw invalidTarget();
     const { audience, route } = known ?? routes.audience(request.method, path);
     decidedRoutes.set(request, route?.path ?? null);
-    // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
-    // operations are, per key or, without a usable key, per client address. The portal limits
-    // sign-in and sign-up attempts itself.
     const state = requestState(request);
     // Under /api/ and /mcp only declared routes answer: no route is 404 (or 405), and a route
     // registered without a declaration is refused like a path nobody serves, never public.
@@ -133,6 +130,9 @@ export function accessLayer(deps: AccessDeps, dataSets: DataSets, routes: RouteT
     }
     // Everyone reads the live data but test keys (chosen below).
     selectDataSet(request, dataSets.live);
+    // Public paths (probes, docs, widget files, images, the portal) are not limited here: only API
+    // operations are, per key or, without a usable key, per client address. The portal limits
+    // sign-in and sign-up attempts itself.
     if (audience === "public") return guardPublic(request, server, state);
     meter.note();
 
