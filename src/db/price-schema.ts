@@ -324,4 +324,53 @@ CREATE INDEX generic_members_by_generic ON generic_members (generic_id);`,
     sql: `ALTER TABLE stores ADD COLUMN latitude REAL;
           ALTER TABLE stores ADD COLUMN longitude REAL;`,
   },
+  {
+    version: 7,
+    name: "a promotion is its chain, its id and what the files say of it; when each chain last published a name",
+    // Chains reuse promotion ids (Osher Ad: one id names different promotions in different stores
+    // and years), so a promotion row is (chain, id, identity) with identity = description and start
+    // as published (src/ingest/load/promotion-identity.ts); the table's old UNIQUE (chain_code,
+    // promotion_code) goes with a rebuild. product_names.published_at is the time of the newest file
+    // in which the chain published that name (unix ms; NULL on rows from before: taken as current),
+    // so that an old longer name does not beat a current one (src/identity/names.ts).
+    sql: `
+CREATE TABLE promotions_v7 (
+  id                  INTEGER PRIMARY KEY,
+  chain_id            INTEGER NOT NULL REFERENCES chains(id),
+  chain_code          TEXT NOT NULL,
+  promotion_code      TEXT NOT NULL,
+  identity            TEXT NOT NULL,     -- description || char(31) || starts_at, as published
+  description         TEXT,
+  starts_at           TEXT,
+  ends_at             TEXT,
+  updated_at          TEXT,
+  reward_type         INTEGER,
+  discount_type       INTEGER,           -- 0 relative (rate), 1 absolute (price)
+  min_qty             REAL,
+  max_qty             REAL,
+  discounted_price    INTEGER,           -- agorot, the price of min_qty units together
+  discount_rate       REAL,              -- fraction 0..1
+  min_purchase_amount INTEGER,           -- agorot
+  is_club_only        INTEGER NOT NULL DEFAULT 0,
+  is_coupon           INTEGER NOT NULL DEFAULT 0,
+  is_weighted         INTEGER NOT NULL DEFAULT 0,
+  allow_multiple      INTEGER NOT NULL DEFAULT 0,
+  gift_count          INTEGER,
+  club_ids            TEXT,              -- JSON array of published club ids
+  remarks             TEXT
+) STRICT;
+INSERT INTO promotions_v7 (id, chain_id, chain_code, promotion_code, identity, description, starts_at, ends_at, updated_at, reward_type,
+                           discount_type, min_qty, max_qty, discounted_price, discount_rate, min_purchase_amount, is_club_only,
+                           is_coupon, is_weighted, allow_multiple, gift_count, club_ids, remarks)
+  SELECT id, chain_id, chain_code, promotion_code, coalesce(description, '') || char(31) || coalesce(starts_at, ''), description,
+         starts_at, ends_at, updated_at, reward_type, discount_type, min_qty, max_qty, discounted_price, discount_rate,
+         min_purchase_amount, is_club_only, is_coupon, is_weighted, allow_multiple, gift_count, club_ids, remarks
+    FROM promotions;
+DROP TABLE promotions;
+ALTER TABLE promotions_v7 RENAME TO promotions;
+CREATE INDEX promotions_by_chain ON promotions (chain_id, starts_at);
+CREATE UNIQUE INDEX promotions_by_identity ON promotions (chain_id, promotion_code, identity);
+
+ALTER TABLE product_names ADD COLUMN published_at INTEGER;`,
+  },
 ];

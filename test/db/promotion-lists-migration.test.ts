@@ -45,6 +45,6 @@ test("an existing database upgrades: a promotion repeated under a chain's two co
     { item_key: "77", item_scope: 1, is_gift: 1, product_id: 3 },
   ]);
   expect(db.query("SELECT closed_at, listed_at FROM stores WHERE id = 10").get()).toEqual({ closed_at: null, listed_at: null });
-  // One promotion per chain and id from now on.
-  expect(() => db.run("INSERT INTO promotions (chain_id, chain_code, promotion_code) VALUES (1, '7290058103393', '777')")).toThrow();
+  // One promotion per chain, id and identity (description and start, migration 7) from now on.
+  expect(() => db.run("INSERT INTO promotions (chain_id, chain_code, promotion_code, identity) VALUES (1, '7290058103393', '777', char(31))")).toThrow();
 });

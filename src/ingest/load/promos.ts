@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { PromotionItemRecord, PromotionRecord } from "../records.ts";
 import { isRestrictedCirculation, isValidGtin, productIdentity, type ProductIdentity } from "./barcode.ts";
 import type { ProductCache } from "./products.ts";
+import { promotionIdentity } from "./promotion-identity.ts";
 
 export interface PromoOptions {
   /** PromoFull: the store's promotions are exactly the file's (links to others are removed). */
@@ -33,13 +34,14 @@ export interface UnreadablePromotion {
 }
 
 /**
- * Promotion rows of one run. A promotion is one row per (chain, promotion id) — whatever code of
- * the chain its file was published under — and each distinct item list of it is a list (list_id)
+ * Promotion rows of one run. A promotion is one row per (chain, promotion id, identity) — whatever
+ * code of the chain its file was published under; identity is what the file says of it (see
+ * promotionIdentity: chains reuse ids) — and each distinct item list of it is a list (list_id)
  * that the stores listing it link to. The same promotion is listed in the PromoFull of every store it
  * runs in, so identical rows and lists are written once per run.
  */
 export class PromotionStatements {
-  /** (chain id:promotion code) → row id and hash of the promotion's own fields. */
+  /** (chain id:promotion code:identity) → row id and hash of the promotion's own fields. */
   readonly written = new Map<string, { id: number; hash: string }>();
   /** (row id:items hash) → list id. */
   readonly lists = new Map<string, number>();
@@ -63,11 +65,11 @@ export class PromotionStatements {
 
   constructor(db: Database) {
     this.upsert = db.prepare(
-      `INSERT INTO promotions (chain_id, chain_code, promotion_code, description, starts_at, ends_at, updated_at, reward_type,
+      `INSERT INTO promotions (chain_id, chain_code, promotion_code, identity, description, starts_at, ends_at, updated_at, reward_type,
                                discount_type, min_qty, max_qty, discounted_price, discount_rate, min_purchase_amount,
                                is_club_only, is_coupon, is_weighted, allow_multiple, gift_count, club_ids, remarks)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (chain_id, promotion_code) DO UPDATE SET
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (chain_id, promotion_code, identity) DO UPDATE SET
          description = excluded.description, starts_at = excluded.starts_at,
          ends_at = excluded.ends_at, updated_at = excluded.updated_at, reward_type = excluded.reward_type,
          discount_type = excluded.discount_type, min_qty = excluded.min_qty, max_qty = excluded.max_qty,
@@ -88,7 +90,9 @@ export class PromotionStatements {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING`,
     );
-    this.storeLinks = db.prepare("SELECT promotion_id, list_id FROM promotion_stores WHERE store_id = ?");
+    this.storeLinks = db.prepare(
+      "SELECT ps.promotion_id, ps.list_id, pr.promotion_code FROM promotion_stores ps JOIN promotions pr ON pr.id = ps.promotion_id WHERE ps.store_id = ?",
+    );
     this.link = db.prepare(
       `INSERT INTO promotion_stores (promotion_id, store_id, list_id) VALUES (?, ?, ?)
        ON CONFLICT (promotion_id, store_id) DO UPDATE SET list_id = excluded.list_id`,
@@ -184,6 +188,7 @@ export function loadPromos(
   options: PromoOptions,
 ): { result: PromoResult; unreadable: UnreadablePromotion[] } {
   const links = new Map<number, number>();
+  const codes = new Set<string>();
   const unreadable: UnreadablePromotion[] = [];
   let written = 0;
   let items = 0;
@@ -196,13 +201,14 @@ export function loadPromos(
       continue;
     }
     for (const item of promo.items) item.isGift ? gifts++ : items++;
-    const key = `${chain.chainId}:${promo.promotionCode}`;
+    const identity = promotionIdentity(promo);
+    const key = `${chain.chainId}:${promo.promotionCode}:${identity}`;
     const own = ownFields(promo);
     const hash = hashOf(own);
     let known = st.written.get(key);
     if (!known || known.hash !== hash) {
       const { id } = st.upsert.get(
-        chain.chainId, chain.chainCode, promo.promotionCode, promo.description, promo.startsAt, promo.endsAt, promo.updatedAt,
+        chain.chainId, chain.chainCode, promo.promotionCode, identity, promo.description, promo.startsAt, promo.endsAt, promo.updatedAt,
         promo.rewardType, promo.discountType, promo.minQty, promo.maxQty, promo.discountedPrice, promo.discountRate,
         promo.minPurchaseAmount, promo.isClubOnly ? 1 : 0, promo.isCoupon ? 1 : 0, promo.isWeighted ? 1 : 0,
         promo.allowMultiple ? 1 : 0, promo.giftCount, JSON.stringify(promo.clubIds), promo.remarks,
@@ -228,9 +234,11 @@ export function loadPromos(
     }
     unknownItems += st.pending.get(list) ?? 0;
     links.set(id, list);
+    codes.add(promo.promotionCode);
   }
 
-  const before = new Map(st.storeLinks.values(storeId) as [number, number][]);
+  const linkedBefore = st.storeLinks.values(storeId) as [number, number, string][];
+  const before = new Map(linkedBefore.map(([id, list]) => [id, list]));
   let linked = 0;
   for (const id of [...links.keys()].sort((a, b) => a - b)) {
     const list = links.get(id)!;
@@ -240,14 +248,14 @@ export function loadPromos(
     st.link.run(id, storeId, list);
     linked++;
   }
+  // A store runs one promotion under an id at a time: a file describing the id anew (a reused id,
+  // or a changed description or start) replaces the store's link to the one described before.
   let unlinked = 0;
-  if (options.replace) {
-    for (const [id, list] of before) {
-      if (links.has(id)) continue;
-      st.unlink.run(id, storeId);
-      st.released.add(list);
-      unlinked++;
-    }
+  for (const [id, list, code] of linkedBefore) {
+    if (links.has(id) || !(options.replace || codes.has(code))) continue;
+    st.unlink.run(id, storeId);
+    st.released.add(list);
+    unlinked++;
   }
   return {
     result: { rows: promotions.length, written, items, gifts, unknownItems, newLists, unreadableDates: unreadable.length, linked, unlinked },
