@@ -34,6 +34,31 @@ describe("served names", () => {
     expect(served(db, CHOC).name).toBe(full);
   });
 
+  test("when every chain selling it now cuts the name, the whole name another chain published still wins (issue 47 part 1)", () => {
+    const db = freshDb();
+    const whole = "קליק ביסקוויט 75 גרם";
+    runInputs(db, [pricesInput("pricefull", VICTORY, "1", at(10), [item(CHOC, 990, { name: whole, manufacturer: "עלית תעשיות" })])]);
+    // Victory stops selling it; then Rami Levy, now the only seller, publishes it with the name and manufacturer cut.
+    runInputs(db, [pricesInput("pricefull", VICTORY, "1", at(15), [item(gtin(8), 500, { name: "אחר" })])]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(CHOC, 850, { name: whole.slice(0, 13), manufacturer: "עלית" })])]);
+    expect(count(db, "SELECT count(*) AS n FROM chain_products cp JOIN products p ON p.id = cp.product_id WHERE p.barcode_key = '" + CHOC + "'")).toBe(1);
+    expect(served(db, CHOC)).toEqual({ name: whole, manufacturer: "עלית תעשיות" });
+  });
+
+  test("a longer name last published over 24 months before the newest, by a chain that no longer sells it, is an older name: the sellers' name stands", () => {
+    const db = freshDb();
+    runInputs(db, [pricesInput("pricefull", VICTORY, "1", "2023-06-01T05:00:00+03:00", [item(CHOC, 990, { name: "קליק ביסקוויט 80 גרם" })])]);
+    runInputs(db, [pricesInput("pricefull", VICTORY, "1", "2023-06-02T05:00:00+03:00", [item(gtin(8), 500, { name: "אחר" })])]);
+    runInputs(db, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(CHOC, 890, { name: "קליק ביסקוויט" })])]);
+    expect(served(db, CHOC).name).toBe("קליק ביסקוויט");
+    // Within the window the same longer name would win.
+    const recent = freshDb();
+    runInputs(recent, [pricesInput("pricefull", VICTORY, "1", "2025-06-01T05:00:00+03:00", [item(CHOC, 990, { name: "קליק ביסקוויט 80 גרם" })])]);
+    runInputs(recent, [pricesInput("pricefull", VICTORY, "1", "2025-06-02T05:00:00+03:00", [item(gtin(8), 500, { name: "אחר" })])]);
+    runInputs(recent, [pricesInput("pricefull", RAMI_LEVY, "1", at(20), [item(CHOC, 890, { name: "קליק ביסקוויט" })])]);
+    expect(served(recent, CHOC).name).toBe("קליק ביסקוויט 80 גרם");
+  });
+
   test("the same names in another order choose the same name", () => {
     const names = ["במבה 80 גרם", "במבה אסם 80 גרם", "במבה 80 גרם"];
     const pick = (order: string[]) => {

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { bestName } from "../../identity/names.ts";
+import { bestName, servedName, CURRENT_NAME_MS } from "../../identity/names.ts";
 import { detach } from "./detach.ts";
 import type { PriceRows } from "./price-rows.ts";
 import type { Classifier } from "./classifier.ts";
@@ -43,6 +43,7 @@ export class ChainNames {
     const given = item.manufacturer ?? held?.manufacturer ?? null;
     if (held !== undefined && held.name === item.name && held.manufacturer === given) {
       held.hash = hash;
+      held.timeMs = timeMs;
       return;
     }
     const name = item.name === knownName ? knownName : held?.name === item.name ? held.name : detach(item.name);
@@ -66,41 +67,45 @@ export class ChainNames {
 
   /**
    * Writes the notes that differ from `product_names` and chooses the served name and
-   * manufacturer again for those products (counting only chains that still sell the product,
-   * when any does; run after chain_products is refreshed). Returns the products renamed.
+   * manufacturer again for those products (see chooseNames; run after chain_products is
+   * refreshed). Returns the products renamed.
    */
   flush(db: Database, classify: Classifier | null): number {
     // One statement per chunk (rows as JSON): an unchanged row is left alone, a changed or new
-    // one comes back, and its product has its name chosen again.
+    // one comes back, and its product has its name chosen again. published_at (when the chain
+    // last published the name) is refreshed once it is a tenth of CURRENT_NAME_MS old, not on
+    // every run: it only decides whether a name is still current.
     const upsert = db.prepare(
-      `INSERT INTO product_names (product_id, chain_id, name, manufacturer)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true
-       ON CONFLICT (product_id, chain_id) DO UPDATE SET name = excluded.name, manufacturer = excluded.manufacturer
+      `INSERT INTO product_names (product_id, chain_id, name, manufacturer, published_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) WHERE true
+       ON CONFLICT (product_id, chain_id) DO UPDATE SET name = excluded.name, manufacturer = excluded.manufacturer,
+         published_at = max(coalesce(published_at, 0), excluded.published_at)
         WHERE name IS NOT excluded.name OR manufacturer IS NOT excluded.manufacturer
+           OR coalesce(published_at, 0) < excluded.published_at - ${Math.round(CURRENT_NAME_MS / 10)}
        RETURNING product_id`,
     );
     const changed = new Set<number>();
     if (!db.query("SELECT 1 FROM product_names LIMIT 1").get()) {
       // A first import: every note is a new row. Written in key order (the table's), in batches.
       const keys = Float64Array.from(this.notes.keys()).sort();
-      const insert = new BatchInsert(db, "INSERT INTO product_names (product_id, chain_id, name, manufacturer) VALUES", 4);
+      const insert = new BatchInsert(db, "INSERT INTO product_names (product_id, chain_id, name, manufacturer, published_at) VALUES", 5);
       for (const key of keys) {
         const note = this.notes.get(key)!;
         const productId = Math.floor(key / CHAIN_SLOTS);
-        insert.add(productId, key % CHAIN_SLOTS, note.name, note.manufacturer);
+        insert.add(productId, key % CHAIN_SLOTS, note.name, note.manufacturer, note.timeMs);
         changed.add(productId);
       }
       insert.flush();
       this.notes.clear();
       return chooseNames(db, changed, classify);
     }
-    let chunk: [number, number, string, string | null][] = [];
+    let chunk: [number, number, string, string | null, number][] = [];
     const write = () => {
       for (const [id] of upsert.values(JSON.stringify(chunk)) as [number][]) changed.add(id);
       chunk = [];
     };
     for (const [key, note] of this.notes) {
-      chunk.push([Math.floor(key / CHAIN_SLOTS), key % CHAIN_SLOTS, note.name, note.manufacturer]);
+      chunk.push([Math.floor(key / CHAIN_SLOTS), key % CHAIN_SLOTS, note.name, note.manufacturer, note.timeMs]);
       if (chunk.length === 20_000) write();
     }
     if (chunk.length > 0) write();
@@ -110,8 +115,9 @@ export class ChainNames {
 }
 
 /**
- * Chooses the served name and manufacturer of `productIds` from product_names (see bestName),
- * counting the chains that sell the product now when any does. Returns how many rows changed.
+ * Chooses the served name and manufacturer of `productIds` from product_names (see servedName in
+ * src/identity/names.ts): the chains that sell the product now vote, when any does, and the choice
+ * is never a cut prefix of a current name any chain published. Returns how many rows changed.
  */
 export function chooseNames(db: Database, productIds: Iterable<number>, classify: Classifier | null): number {
   const ids = [...productIds];
@@ -142,25 +148,26 @@ export function chooseNames(db: Database, productIds: Iterable<number>, classify
     }
   }
   if (contested.length === 0) return renamed;
-  // The rest: every chain's row, with whether the chain sells the product now (only those vote, when any does).
+  // The rest: every chain's row, with whether the chain sells the product now and when it last published the name.
   const rows = db
     .query(
       `SELECT pn.product_id, pn.name, pn.manufacturer, p.name AS current_name, p.manufacturer AS current_manufacturer,
-              EXISTS (SELECT 1 FROM chain_products cp WHERE cp.product_id = pn.product_id AND cp.chain_id = pn.chain_id) AS sold
+              EXISTS (SELECT 1 FROM chain_products cp WHERE cp.product_id = pn.product_id AND cp.chain_id = pn.chain_id) AS sold,
+              pn.published_at
          FROM product_names pn JOIN products p ON p.id = pn.product_id
         WHERE pn.product_id IN (SELECT value FROM json_each(?))
         ORDER BY pn.product_id`,
     )
-    .values(JSON.stringify(contested)) as [number, string, string | null, string, string | null, number][];
+    .values(JSON.stringify(contested)) as [number, string, string | null, string, string | null, number, number | null][];
   let start = 0;
   while (start < rows.length) {
     let end = start;
     while (end < rows.length && rows[end]![0] === rows[start]![0]) end++;
     const all = rows.slice(start, end);
     start = end;
-    const sold = all.filter((r) => r[5] === 1);
-    const voters = sold.length > 0 ? sold : all;
-    apply(all[0]![0], bestName(voters.map((r) => r[1])), bestName(voters.map((r) => r[2])), all[0]![3], all[0]![4]);
+    const published = all.map((r) => ({ name: r[1], manufacturer: r[2], sold: r[5] === 1, publishedAt: r[6] }));
+    const { name, manufacturer } = servedName(published);
+    apply(all[0]![0], name, manufacturer, all[0]![3], all[0]![4]);
   }
   return renamed;
 }
