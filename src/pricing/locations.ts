@@ -53,7 +53,7 @@ export function storeLocations(deps: Pick<PricingData, "tables">): Locations {
 export function readLocations(db: Database, version: number): Locations {
   const rows = stmt(
     db,
-    // closed_at: set when a newer full Stores list of the chain no longer lists the store.
+    // closed_at: set when a newer full Stores list of the chain no longer lists the store (store-lifecycle.ts).
     `SELECT s.id, s.chain_id, c.slug, c.name AS chain_name, s.store_code, s.name, s.address, s.city, s.region, s.zip, s.store_type, s.latitude, s.longitude,
             s.closed_at
        FROM stores s JOIN chains c ON c.id = s.chain_id

@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Stores, or stores near a point
-         * @description Plan: Free. The chains' stores as their Stores files describe them: chain, branch name, address, city and region, ZIP code, type (`physical`, `online`, `both`), `status` (`closed` once a newer full Stores list of the chain no longer lists the store) and `coordinates`.
+         * @description Plan: Free. The chains' stores as their Stores files describe them: chain, branch name, address, city and region, ZIP code, type (`physical`, `online`, `both`), `status` (`closed` once a newer full Stores list of the chain no longer lists the store, or when neither a list nor a file has named the store for 30 days before the chain's newest full list — a chain code no longer published under) and `coordinates`.
          *
          *     `coordinates` are the ones the Stores file published when it published any (some Matrix/Laib chains do; `approximate: false`); otherwise the centre of the store's city from the service's own table of Israeli localities (`approximate: true`), never looked up over the network; null when the city is not in that table.
          *
@@ -3030,7 +3030,7 @@ export interface operations {
                             /** @description From the Stores file's StoreType (1, 2, 3); null when not given */
                             store_type: ("physical" | "online" | "both") | null;
                             /**
-                             * @description `closed` once a newer full Stores list of the chain no longer lists the store
+                             * @description `closed` once a newer full Stores list of the chain no longer lists the store, or no list or file has named it for 30 days before the chain's newest full list
                              * @enum {string}
                              */
                             status: "open" | "closed";

@@ -164,3 +164,52 @@ describe("stores close and reopen (part 7)", () => {
     ]);
   });
 });
+
+describe("a chain's code that stopped publishing (issue 47 part 3)", () => {
+  // Carrefour publishes under three codes; an old list under one of them must not keep its stores open.
+  const CARREFOUR = "7290055700007";
+  const CARREFOUR_OLD = "7290725900003";
+  const current = { [`Stores${CARREFOUR}-202611200200.xml`]: cerberusStoresXml(CARREFOUR, stores("1", "2", "3"), null) };
+  const old = {
+    [`Stores${CARREFOUR_OLD}-202211020200.xml`]: cerberusStoresXml(CARREFOUR_OLD, stores("901", "902", "903", "904"), null),
+    [`PriceFull${CARREFOUR_OLD}-901-202211020300.xml`]: binaPriceXml(CARREFOUR_OLD, "901", [{ code: MILK, price: "4.90" }]),
+  };
+
+  async function counted(ctx: ReturnType<typeof setup>["ctx"]) {
+    const key = newKey(ctx.deps, "pro", "live").headers;
+    const chain = ((await get(ctx.app, "/api/v1/chains/", key)).body.data as any[]).find((c) => c.chain_id === "carrefour");
+    // /stores/ lists closed stores too, saying so: the open ones are those store_count counts.
+    const listed = ((await get(ctx.app, "/api/v1/stores/?chain_id=carrefour&limit=100", key)).body.data as any[])
+      .filter((s) => s.status === "open")
+      .map((s) => s.store_id)
+      .sort();
+    // No open store of the chain sells it: no price entry (a 404 when no store ever priced it in this data).
+    const prices = await get(ctx.app, `/api/v1/prices/?barcode=${MILK}&granularity=store&chain_id=carrefour`, key);
+    const priced = prices.status === 404 ? 0 : (prices.body.data.prices as any[]).length;
+    return { storeCount: chain.store_count, listed, priced };
+  }
+
+  test("the stores of a code silent for years are closed by the chain's newest full list; /stores/ and store_count agree", async () => {
+    const { ctx, run } = setup();
+    await run(old);
+    const report = await run(current);
+    expect(report.files[0]!.counts).toMatchObject({ rows: 3, closed: 4 });
+    expect(report.files[0]!.warnings.join("\n")).toContain("4 stores with no list or file for 30 days");
+    expect(await counted(ctx)).toEqual({ storeCount: 3, listed: ["1", "2", "3"], priced: 0 });
+  });
+
+  test("the same when the old list is imported after the newer one", async () => {
+    const { ctx, run } = setup();
+    await run(current);
+    const report = await run(old);
+    expect(report.files.find((f) => f.type === "stores")!.counts).toMatchObject({ closed: 4 });
+    expect(await counted(ctx)).toEqual({ storeCount: 3, listed: ["1", "2", "3"], priced: 0 });
+  });
+
+  test("a store of the other code that still publishes prices stays open", async () => {
+    const { ctx, run } = setup();
+    await run({ ...old, [`PriceFull${CARREFOUR_OLD}-902-202611190300.xml`]: binaPriceXml(CARREFOUR_OLD, "902", [{ code: MILK, price: "5.10" }]) });
+    await run(current);
+    expect(await counted(ctx)).toEqual({ storeCount: 4, listed: ["1", "2", "3", "902"], priced: 1 });
+  });
+});

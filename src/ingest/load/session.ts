@@ -9,7 +9,7 @@ import { describeFile, type FileDescription } from "./describe.ts";
 import { ProductCache, type Classifier } from "./products.ts";
 import { reclassifyIfTableChanged } from "./reclassify.ts";
 import { StoreCache, loadStores, type CityResolver } from "./stores.ts";
-import { closeMissingStores } from "./store-lifecycle.ts";
+import { closeMissingStores, closeSilentStores } from "./store-lifecycle.ts";
 import { PriceStatements, loadPrices } from "./prices.ts";
 import type { StoreRowsMemo } from "./store-rows.ts";
 import { PromotionStatements, collectOrphanPromotions, linkPendingItems, loadPromos } from "./promos.ts";
@@ -250,6 +250,9 @@ export class LoadSession {
         outcome.counts.closed = closing.closed;
         if (closing.closed > 0) outcome.warnings.push(`${closing.closed} stores missing from this full list closed`);
         if (closing.partialReason) outcome.warnings.push(closing.partialReason);
+        const silent = closeSilentStores(this.db, { chainId, prices: this.prices, history: this.history, promos: this.promos });
+        outcome.counts.closed += silent;
+        if (silent > 0) outcome.warnings.push(`${silent} stores with no list or file for 30 days before the chain's newest full Stores list closed (a code the chain no longer publishes under)`);
         this.stores.clear();
       }
     } else {

@@ -25,7 +25,7 @@ export const StoreItem = z.object({
   region: z.enum(REGIONS).nullable(),
   zip: z.string().nullable(),
   store_type: z.enum(["physical", "online", "both"]).nullable().describe("From the Stores file's StoreType (1, 2, 3); null when not given"),
-  status: z.enum(["open", "closed"]).describe("`closed` once a newer full Stores list of the chain no longer lists the store"),
+  status: z.enum(["open", "closed"]).describe("`closed` once a newer full Stores list of the chain no longer lists the store, or no list or file has named it for 30 days before the chain's newest full list"),
   coordinates: z
     .object({
       lat: z.number(),
