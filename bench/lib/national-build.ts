@@ -13,7 +13,7 @@ import { seeded, unit } from "./rng.ts";
 import { syntheticProducts } from "./products.ts";
 
 /** Bump when the generator changes so cached databases are rebuilt. */
-export const GENERATOR_VERSION = "national-5";
+export const GENERATOR_VERSION = "national-6";
 
 export interface NationalPlan {
   chains: number;
@@ -305,8 +305,8 @@ export function buildNational(file: string, scale: number, now: Date, say: (msg:
   // ---- promotions: per chain, mostly chain-wide, some in part of the stores; mixed kinds.
   const promoInsert = db.prepare(
     `INSERT INTO promotions (id, chain_id, chain_code, promotion_code, description, starts_at, ends_at, updated_at, reward_type, discount_type,
-                             min_qty, max_qty, discounted_price, discount_rate, min_purchase_amount, is_club_only, is_coupon, allow_multiple)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?, ?, 0)`,
+                             min_qty, max_qty, discounted_price, discount_rate, min_purchase_amount, is_club_only, is_coupon, allow_multiple, identity)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, ?9, ?10, ?11, ?12, ?13, NULL, ?14, ?15, 0, coalesce(?5, '') || char(31) || coalesce(?6, ''))`,
   );
   const itemInsert = new BatchInsert(db, "INSERT INTO promotion_items (promotion_id, list_id, product_id, is_gift, item_key)", 5);
   const promoStoreInsert = new BatchInsert(db, "INSERT INTO promotion_stores (promotion_id, store_id, list_id)", 3, 500);

@@ -75,7 +75,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       { name: "region", about: "Region slug (`tel-aviv`, `haifa`, …); empty when the city is unknown" },
       { name: "zip", about: "ZIP code as published" },
       { name: "store_type", about: "`physical`, `online` or `both` (StoreType 1, 2, 3)" },
-      { name: "status", about: "`open`, or `closed` once a newer full Stores list of the chain no longer lists it" },
+      { name: "status", about: "`open`, or `closed` once a newer full Stores list of the chain no longer lists it (or its code fell silent: README, Stores close)" },
       { name: "latitude", about: "WGS84 degrees: as the Stores file published, else the city's centre" },
       { name: "longitude", about: "WGS84 degrees, likewise" },
       { name: "coordinates_approximate", about: "`true` when latitude/longitude are the city's centre, `false` when published by the chain; empty when unknown" },

@@ -19,7 +19,7 @@ export interface StoreLocation {
   zip: string | null;
   /** 1 physical, 2 online, 3 both; null when the file did not say. */
   storeType: number | null;
-  /** `closed` once a newer full Stores list of its chain no longer lists it. */
+  /** `closed` once a newer full Stores list of its chain no longer lists it, or its code fell silent (store-lifecycle.ts). */
   status: "open" | "closed";
   /** Where the store is: the Stores file's coordinates, else its city's centre (approximate); null when neither is known. */
   lat: number | null;

@@ -71,8 +71,9 @@ export class Fixture {
     const row = this.db
       .query(
         `INSERT INTO promotions (chain_id, chain_code, promotion_code, description, starts_at, ends_at, reward_type, min_qty, max_qty,
-                                 discounted_price, discount_rate, is_club_only, is_coupon)
-         VALUES (?, (SELECT code FROM chain_codes WHERE chain_id = ? LIMIT 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+                                 discounted_price, discount_rate, is_club_only, is_coupon, identity)
+         VALUES (?1, (SELECT code FROM chain_codes WHERE chain_id = ?2 LIMIT 1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, coalesce(?4, '') || char(31) || coalesce(?5, ''))
+         RETURNING id`,
       )
       .get(
         this.chainId(slug),

@@ -19,7 +19,7 @@ test("the 2026 Carrefour page: its folder and every file, each name read as chai
     ["PromoFull7290055700007-001-416-20260717-000012.gz", 88120],
     ["Price7290725900003-002-9032-20260717-040000.gz", 1204],
   ]);
-  expect(page.files.map((f) => parseFileName(f.name)).map((n) => [n?.type, n?.chainCode, n?.storeCode, n?.time])).toEqual([
+  expect(page.files.map((f) => parseFileName(f.name!)).map((n) => [n?.type, n?.chainCode, n?.storeCode, n?.time])).toEqual([
     ["stores", "7290055700007", null, "2026-07-17T00:01:00+03:00"],
     ["pricefull", "7290055700007", "416", "2026-07-17T00:00:12+03:00"],
     ["promofull", "7290055700007", "416", "2026-07-17T00:00:12+03:00"],
