@@ -324,4 +324,16 @@ CREATE INDEX generic_members_by_generic ON generic_members (generic_id);`,
     sql: `ALTER TABLE stores ADD COLUMN latitude REAL;
           ALTER TABLE stores ADD COLUMN longitude REAL;`,
   },
+  {
+    version: 7,
+    name: "chain_health: fetch status, reason, newest file, next run",
+    // The collection loop's view of each chain (src/ingest/sources/collection.ts): whether its
+    // portal answers (`ok`, `failing`, `blocked`) and why, the newest file time its portal lists,
+    // when it is listed next, and when a stale warning was logged (once per staleness).
+    sql: `ALTER TABLE chain_health ADD COLUMN fetch_status TEXT;
+          ALTER TABLE chain_health ADD COLUMN status_reason TEXT;
+          ALTER TABLE chain_health ADD COLUMN newest_file_at TEXT;
+          ALTER TABLE chain_health ADD COLUMN next_run_at TEXT;
+          ALTER TABLE chain_health ADD COLUMN stale_warned_at TEXT;`,
+  },
 ];

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { log as defaultLog } from "../../log.ts";
-import type { Chain, Portal, Registry } from "../../registry.ts";
+import { normaliseCode, type Chain, type Portal, type Registry } from "../../registry.ts";
 import { israelDate, toIsraelIso } from "../../time.ts";
 import type { FileType } from "../records.ts";
 import { createAdapter, fallbackPortal } from "./adapters.ts";
@@ -11,7 +11,9 @@ import { DEFAULT_HTTP, HttpClient, redact, type HttpOptions } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { effectiveExtraPortals, effectivePortal, type SourcesOverride } from "./overrides.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS, describe, endpointKey, endpointOf, probeEndpoints, type Reachability, type Unreachable } from "./reachability.ts";
-import { selectFiles } from "./select.ts";
+import { fileKey, selectFiles } from "./select.ts";
+import { listedFile } from "./listing.ts";
+import { createPacer } from "./pacer.ts";
 import type { ListedFile, PortalAdapter, SourceLog } from "./types.ts";
 
 export interface FetchChainsOptions {
@@ -24,6 +26,19 @@ export interface FetchChainsOptions {
   chains?: string[];
   /** Israel-local `YYYY-MM-DD`; default today in Israel. */
   date?: string;
+  /**
+   * Earlier days whose files are still fetched when not fetched yet (MEHIR_FETCH_BACKFILL_DAYS;
+   * default 2): a file published after the last run of its day is not lost.
+   */
+  backfillDays?: number;
+  /**
+   * The earlier days of the window to list for a chain when its listing of `date` shows no file
+   * of them (date-filtered portals list one day at a time); default every earlier day of the
+   * window. The collection loop lists an earlier day until one listing of it succeeded.
+   */
+  listEarlierDays?: (slug: string) => string[];
+  /** Least time between two requests to one portal host (default 250 ms; see pacer.ts). */
+  portalSpacingMs?: number;
   /** Also fetch the day's Price/Promo deltas newer than each store's full files. */
   deltas?: boolean;
   /** Parsed MEHIR_SOURCES_FILE (see loadSourcesFile). */
@@ -59,8 +74,22 @@ export interface PortalOutcome {
 
 export interface ChainFetchResult {
   slug: string;
-  /** ok: everything selected is on disk; partial: some portal or download failed; empty: nothing published for the day; failed: nothing fetched because of errors. */
-  status: "ok" | "partial" | "empty" | "failed";
+  /** Days whose files the listing covered (`date`, and earlier days listed or seen in it). */
+  days: string[];
+  /** A PriceFull dated `date` was listed: the chain has published its day. */
+  publishedToday: boolean;
+  /** Selected files still not on disk after the run (left for the next run). */
+  pending: number;
+  /** Newest publication time of the chain's files the listing showed. */
+  newestFileAt: string | null;
+  /**
+   * ok: everything selected is on disk; partial: some portal or download failed; empty: nothing
+   * published for the day; failed: nothing fetched because of errors; blocked: the portal refused
+   * the service's address (a challenge page, 247/403, no answer at all).
+   */
+  status: "ok" | "partial" | "empty" | "failed" | "blocked";
+  /** Why the chain is not `ok`, in a sentence; null when it is. */
+  statusReason: string | null;
   portals: PortalOutcome[];
   listed: number;
   selected: number;
@@ -75,11 +104,35 @@ export interface ChainFetchResult {
 
 export interface FetchReport {
   date: string;
+  /** First day of the window (`date` minus the backfill days). */
+  earliest: string;
   startedAt: string;
   finishedAt: string;
   chains: ChainFetchResult[];
   /** Paths of every file downloaded in this run, ready for the import. */
   files: string[];
+}
+
+/** Earlier days whose files are still fetched (MEHIR_FETCH_BACKFILL_DAYS default). */
+export const DEFAULT_BACKFILL_DAYS = 2;
+/** Least time between two requests to one portal host. */
+export const DEFAULT_PORTAL_SPACING_MS = 250;
+
+/** @example addDays("2026-03-01", -1) // "2026-02-28" */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Per file key (select.ts fileKey), the publication time of the newest file of the chain fetched. */
+function newestFetched(db: Database, slug: string): Map<string, string> {
+  const newest = new Map<string, string>();
+  for (const { file_name } of db.prepare("SELECT file_name FROM fetched_files WHERE chain_slug = ?").all(slug) as { file_name: string }[]) {
+    const file = listedFile(file_name, "");
+    if (!file.time || !file.type || file.type === "price" || file.type === "promo" || file.isNullPlaceholder) continue;
+    const key = fileKey(file);
+    if (!newest.has(key) || file.time > newest.get(key)!) newest.set(key, file.time);
+  }
+  return newest;
 }
 
 export class FetchUsageError extends Error {
@@ -107,6 +160,9 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
   const date = options.date ?? israelDate(now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) throw new FetchUsageError(`bad date "${date}", expected YYYY-MM-DD`);
   const chains = pickChains(options.registry, options.chains);
+  const backfillDays = options.backfillDays ?? DEFAULT_BACKFILL_DAYS;
+  const earlierDays = Array.from({ length: backfillDays }, (_, i) => addDays(date, -(backfillDays - i)));
+  const pace = options.http?.pace ?? createPacer(options.portalSpacingMs ?? DEFAULT_PORTAL_SPACING_MS);
   const hostLimiters = new Map<string, ReturnType<typeof createLimiter>>();
   const limiterFor = (url: string) => {
     const ftp = isFtpUrl(url);
@@ -118,9 +174,26 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
   };
   const reachability = await probePortals(chains, options, log);
   const chainLimit = createLimiter(options.chainConcurrency ?? 4);
-  const results = await Promise.all(chains.map((chain) => chainLimit(() => fetchChain(chain, { ...options, date, log, now, limiterFor, reachability }))));
+  const results = await Promise.all(
+    chains.map((chain) =>
+      chainLimit(() =>
+        fetchChain(chain, {
+          ...options,
+          http: { ...options.http, pace },
+          date,
+          earliest: earlierDays[0] ?? date,
+          earlierDays: options.listEarlierDays ? options.listEarlierDays(chain.slug).filter((d) => earlierDays.includes(d)) : earlierDays,
+          log,
+          now,
+          limiterFor,
+          reachability,
+        }),
+      ),
+    ),
+  );
   return {
     date,
+    earliest: earlierDays[0] ?? date,
     startedAt,
     finishedAt: toIsraelIso(now()),
     chains: results,
@@ -150,6 +223,9 @@ function pickChains(registry: Registry, slugs: string[] | undefined): Chain[] {
 
 interface ChainRun extends FetchChainsOptions {
   date: string;
+  earliest: string;
+  /** Earlier days to list when the listing of `date` shows none of their files. */
+  earlierDays: string[];
   log: SourceLog;
   now: () => Date;
   limiterFor: (url: string) => <T>(task: () => Promise<T>) => Promise<T>;
@@ -158,7 +234,7 @@ interface ChainRun extends FetchChainsOptions {
 
 async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult> {
   const { db, log, date } = run;
-  const result: ChainFetchResult = { slug: chain.slug, status: "failed", portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [], unreachable: [] };
+  const result: ChainFetchResult = { slug: chain.slug, days: [], publishedToday: false, pending: 0, newestFileAt: null, status: "failed", statusReason: null, portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [], unreachable: [] };
   markAttempt(db, chain.slug, toIsraelIso(run.now()));
   log("info", "fetch: chain started", { chain: chain.slug, date });
 
@@ -166,8 +242,10 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   const owner = new Map<string, { adapter: PortalAdapter; client: HttpClient }>();
   const listing: ListedFile[] = [];
   const adapters: PortalAdapter[] = [];
+  /** Earlier days some portal listed on their own (a date-filtered portal). */
+  const listedDays = new Set<string>();
   for (const portal of portals) {
-    const listed = await listPortal(chain, portal, run, adapters);
+    const listed = await listPortal(chain, portal, run, adapters, listedDays);
     result.portals.push(listed.outcome);
     for (const cause of listed.unreachable) if (!result.unreachable.some((u) => describe(u) === describe(cause))) result.unreachable.push(cause);
     if (listed.outcome.error) result.errors.push(`${portal.family} ${redact(listed.outcome.url)}: ${listed.outcome.error}`);
@@ -179,10 +257,17 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   }
   result.listed = listing.length;
   const anyListed = result.portals.some((p) => p.error === null);
+  if (anyListed) result.days = [...new Set([date, ...run.earlierDays.filter((d) => listing.some((f) => f.time?.startsWith(d)) || listedDays.has(d))])].sort();
+  const own = new Set(chain.chain_codes.map(normaliseCode));
+  for (const file of listing) {
+    if (file.chainCode && !own.has(file.chainCode)) continue;
+    if (file.time && file.time.slice(0, 10) <= date && (!result.newestFileAt || file.time > result.newestFileAt)) result.newestFileAt = file.time;
+    if (file.type === "pricefull" && !file.isNullPlaceholder && file.time?.startsWith(date)) result.publishedToday = true;
+  }
 
   try {
     if (anyListed) {
-      const selection = selectFiles(listing, chain.chain_codes, date, run.deltas ?? false);
+      const selection = selectFiles(listing, chain.chain_codes, date, run.deltas ?? false, { earliest: run.earliest, newestFetched: newestFetched(db, chain.slug) });
       result.dropped = selection.dropped;
       result.selected = selection.files.length;
       const fetched = db.prepare("SELECT bytes FROM fetched_files WHERE chain_slug = ? AND file_name = ?");
@@ -192,7 +277,8 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
         if (known) result.alreadyFetched++;
         return !known;
       });
-      const dir = join(run.dataDir, "downloads", chain.slug, date);
+      // A file goes to the folder of its own day (retention deletes day folders).
+      const dirOf = (file: ListedFile) => join(run.dataDir, "downloads", chain.slug, file.time?.slice(0, 10) ?? date);
       const record = db.prepare(
         `INSERT INTO fetched_files (chain_slug, file_name, bytes, fetched_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (chain_slug, file_name) DO UPDATE SET bytes = excluded.bytes, fetched_at = excluded.fetched_at`,
@@ -203,7 +289,7 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
             const { adapter, client } = owner.get(file.fileName)!;
             try {
               const saved = await client.retry(
-                async (signal) => saveResponse(await adapter.download(file, signal), dir, file.fileName),
+                async (signal) => saveResponse(await adapter.download(file, signal), dirOf(file), file.fileName),
                 client.options.downloadTimeoutMs,
               );
               record.run(chain.slug, file.fileName, saved.bytes, toIsraelIso(run.now()));
@@ -225,6 +311,7 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   }
 
   const failedDownloads = result.selected - result.alreadyFetched - result.downloaded.length;
+  result.pending = failedDownloads;
   if (!anyListed) result.status = "failed";
   else if (result.selected === 0) result.status = result.errors.length ? "failed" : "empty";
   else if (failedDownloads > 0 && result.downloaded.length === 0 && result.alreadyFetched === 0) result.status = "failed";
@@ -249,6 +336,7 @@ async function listPortal(
   portal: Portal,
   run: ChainRun,
   adapters: PortalAdapter[],
+  listedDays: Set<string>,
 ): Promise<{ outcome: PortalOutcome; files: ListedFile[]; unreachable: Unreachable[]; adapter?: PortalAdapter; client?: HttpClient }> {
   const attempts = [portal, fallbackPortal(portal)].filter((p): p is Portal => p !== null);
   const errors: string[] = [];
@@ -265,6 +353,17 @@ async function listPortal(
     adapters.push(adapter);
     try {
       const files = await adapter.list({ date: run.date, deltas: run.deltas ?? false });
+      // A date-filtered portal lists one day: earlier days not in the listing are asked for.
+      for (const day of run.earlierDays) {
+        if (files.some((f) => f.time?.startsWith(day))) continue;
+        try {
+          const names = new Set(files.map((f) => f.fileName));
+          files.push(...(await adapter.list({ date: day, deltas: run.deltas ?? false })).filter((f) => !names.has(f.fileName)));
+          listedDays.add(day);
+        } catch (error) {
+          run.log("warn", "fetch: listing of an earlier day failed", { chain: chain.slug, family: p.family, day, error: (error as Error).message });
+        }
+      }
       return { outcome: { family: p.family, url: p.base_url, listed: files.length, error: null }, files, unreachable: [], adapter, client };
     } catch (error) {
       const message = (error as Error).message;

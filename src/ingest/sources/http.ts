@@ -19,6 +19,8 @@ export interface HttpOptions {
   /** Proxy environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lowercase too). */
   env: Record<string, string | undefined>;
   fetch: typeof fetch;
+  /** Awaited before each request: per-portal spacing shared by a run's clients (see pacer.ts). */
+  pace?: (url: string) => Promise<void>;
 }
 
 export const DEFAULT_HTTP: HttpOptions = {
@@ -140,6 +142,7 @@ export class HttpClient {
       const cookie = this.jar.header(current);
       if (cookie) headers.cookie = cookie;
       const proxy = proxyFor(current, this.options.env);
+      await this.options.pace?.(current);
       const response = await this.options.fetch(current, {
         method,
         headers,
