@@ -49,8 +49,8 @@ interface ChainState {
 
 /**
  * The collection loop's memory between runs: which chains are due, which earlier days are still
- * to list. Each run lists only the due chains: a chain whose day is complete (its PriceFull of
- * the day is in and nothing is left to fetch) waits COMPLETE_EVERY_RUNS intervals, that day only
+ * to list. Each run lists only the due chains: a chain whose day is complete (every store of it
+ * has its PriceFull of the day in, nothing is left to fetch) waits COMPLETE_EVERY_RUNS intervals, that day only
  * (a republication later that day comes within those intervals); a failing or
  * blocked one backs off (1, 2, 4, … MAX_BACKOFF_RUNS intervals); the others are listed every
  * run, so a file published at any time is fetched within one interval of the next run.
@@ -103,7 +103,7 @@ export class Collector {
       state.failures = 0;
       for (const day of result.days) if (window.includes(day)) state.listedDays.add(day);
       for (const day of state.listedDays) if (!window.includes(day)) state.listedDays.delete(day);
-      if (result.publishedToday && result.pending === 0 && result.status === "ok") {
+      if (result.dayComplete && result.pending === 0 && result.status === "ok") {
         runs = COMPLETE_EVERY_RUNS;
         state.completeOn = israelDate(started);
       }

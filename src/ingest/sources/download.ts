@@ -86,7 +86,7 @@ export interface SavedFile {
 
 /**
  * Streams a response body to `<dir>/<fileName>` through a `.part` file (nothing held in memory):
- * refuses non-2xx, bodies over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and
+ * refuses non-2xx (404, 408, 429 and 5xx as retryable), bodies over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and
  * files failing verifyFile; renames into place only when whole.
  *
  * @example await saveResponse(await fetch(url), "/data/downloads/shufersal/2026-11-22", "PriceFull….gz")
@@ -95,7 +95,9 @@ export async function saveResponse(response: Response, dir: string, fileName: st
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     const status = response.status;
-    throw new HttpError(`HTTP ${status} downloading ${fileName}`, status, status === 408 || status === 429 || status >= 500);
+    // A listed file answering 404 is retried too: portals under load (Carrefour) answer 404 for
+    // files they list, and a retry a moment later gets the file.
+    throw new HttpError(`HTTP ${status} downloading ${fileName}`, status, status === 404 || status === 408 || status === 429 || status >= 500);
   }
   const name = safeFileName(fileName);
   await mkdir(dir, { recursive: true });

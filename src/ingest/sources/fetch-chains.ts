@@ -76,8 +76,11 @@ export interface ChainFetchResult {
   slug: string;
   /** Days whose files the listing covered (`date`, and earlier days listed or seen in it). */
   days: string[];
-  /** A PriceFull dated `date` was listed: the chain has published its day. */
-  publishedToday: boolean;
+  /**
+   * The chain has published its day: every store with a PriceFull in the window (listed, or
+   * fetched before) has one dated `date`. The collection loop then lists it less often.
+   */
+  dayComplete: boolean;
   /** Selected files still not on disk after the run (left for the next run). */
   pending: number;
   /** Newest publication time of the chain's files the listing showed. */
@@ -234,7 +237,7 @@ interface ChainRun extends FetchChainsOptions {
 
 async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult> {
   const { db, log, date } = run;
-  const result: ChainFetchResult = { slug: chain.slug, days: [], publishedToday: false, pending: 0, newestFileAt: null, status: "failed", statusReason: null, portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [], unreachable: [] };
+  const result: ChainFetchResult = { slug: chain.slug, days: [], dayComplete: false, pending: 0, newestFileAt: null, status: "failed", statusReason: null, portals: [], listed: 0, selected: 0, alreadyFetched: 0, downloaded: [], dropped: {}, errors: [], unreachable: [] };
   markAttempt(db, chain.slug, toIsraelIso(run.now()));
   log("info", "fetch: chain started", { chain: chain.slug, date });
 
@@ -259,15 +262,22 @@ async function fetchChain(chain: Chain, run: ChainRun): Promise<ChainFetchResult
   const anyListed = result.portals.some((p) => p.error === null);
   if (anyListed) result.days = [...new Set([date, ...run.earlierDays.filter((d) => listing.some((f) => f.time?.startsWith(d)) || listedDays.has(d))])].sort();
   const own = new Set(chain.chain_codes.map(normaliseCode));
+  const fetchedBefore = newestFetched(db, chain.slug);
+  /** Store key → whether it has a PriceFull of `date`. */
+  const stores = new Map<string, boolean>();
+  for (const [key, time] of fetchedBefore) if (key.startsWith("pricefull:") && time.slice(0, 10) >= run.earliest) stores.set(key, time.startsWith(date));
   for (const file of listing) {
     if (file.chainCode && !own.has(file.chainCode)) continue;
     if (file.time && file.time.slice(0, 10) <= date && (!result.newestFileAt || file.time > result.newestFileAt)) result.newestFileAt = file.time;
-    if (file.type === "pricefull" && !file.isNullPlaceholder && file.time?.startsWith(date)) result.publishedToday = true;
+    if (file.type === "pricefull" && !file.isNullPlaceholder && file.time && file.time.slice(0, 10) >= run.earliest && file.time.slice(0, 10) <= date) {
+      stores.set(fileKey(file), (stores.get(fileKey(file)) ?? false) || file.time.startsWith(date));
+    }
   }
+  result.dayComplete = stores.size > 0 && [...stores.values()].every(Boolean);
 
   try {
     if (anyListed) {
-      const selection = selectFiles(listing, chain.chain_codes, date, run.deltas ?? false, { earliest: run.earliest, newestFetched: newestFetched(db, chain.slug) });
+      const selection = selectFiles(listing, chain.chain_codes, date, run.deltas ?? false, { earliest: run.earliest, newestFetched: fetchedBefore });
       result.dropped = selection.dropped;
       result.selected = selection.files.length;
       const fetched = db.prepare("SELECT bytes FROM fetched_files WHERE chain_slug = ? AND file_name = ?");

@@ -11,7 +11,7 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Download attempts get this much instead (big files). */
   downloadTimeoutMs: number;
-  /** Further attempts after the first on network errors, timeouts, 408/429/5xx. */
+  /** Further attempts after the first on network errors, resets, timeouts, 408/429/5xx (and a listed file's 404). */
   retries: number;
   /** First backoff; doubles each retry, with up to 25 % jitter. */
   backoffMs: number;

@@ -30,11 +30,18 @@ const publish = (code: string, store: string, at: Date): Publication => ({ name:
 const visible = (files: Publication[]) => files.filter((f) => f.at.getTime() <= clock.getTime());
 
 const servers: FakePortal[] = [];
-/** Meshnat-style JSON listing of everything still up (not filtered by day). */
-function jsonPortal(files: Publication[]): FakePortal {
+/**
+ * Meshnat-style JSON listing of everything still up (not filtered by day); a file of
+ * `notFoundFirst` answers 404 that many times although listed (Carrefour under load).
+ */
+function jsonPortal(files: Publication[], notFoundFirst: Record<string, number> = {}): FakePortal {
   const portal = startFakePortal((_req, url) => {
     if (url.pathname === "/") return jsonResponse(visible(files).map((f) => ({ name: f.name, url: `/f/${f.name}` })));
     const file = visible(files).find((f) => `/f/${f.name}` === url.pathname);
+    if (file && (notFoundFirst[file.name] ?? 0) > 0) {
+      notFoundFirst[file.name]!--;
+      return htmlResponse("not found", 404);
+    }
     return file ? bytesResponse(file.bytes) : htmlResponse("not found", 404);
   });
   servers.push(portal);
@@ -57,7 +64,7 @@ function superPharmPortal(files: Publication[]): FakePortal {
   return portal;
 }
 
-const CODES = { early: "7290000000010", night: "7290000000027", late: "7290000000034", pharm: "7290172900007" };
+const CODES = { early: "7290000000010", night: "7290000000027", late: "7290000000034", pharm: "7290172900007", flaky: "7290055700007" };
 const publications = {
   // Cerberus-like: 00:10 every day.
   early: [publish(CODES.early, "1", israel(D1, "00:10")), publish(CODES.early, "1", israel(D2, "00:10"))],
@@ -67,15 +74,21 @@ const publications = {
   late: [publish(CODES.late, "1", israel(D2, "16:59"))],
   // Super-Pharm: 07:05, listed by day.
   pharm: [publish(CODES.pharm, "1", israel(D1, "07:05")), publish(CODES.pharm, "1", israel(D2, "07:05"))],
+  // Carrefour-like: listed files answering 404 twice (retried within the run), and one answering
+  // 404 more often than a run retries (left for the next run).
+  // A store's day is complete only when each of its stores has published (store 2 at 10:00 on day 2).
+  flaky: [publish(CODES.flaky, "1", israel(D1, "05:00")), publish(CODES.flaky, "2", israel(D1, "05:00")), publish(CODES.flaky, "1", israel(D2, "05:00")), publish(CODES.flaky, "2", israel(D2, "10:00"))],
 };
+const NOT_FOUND_FIRST = { [publications.flaky[0]!.name]: 2, [publications.flaky[3]!.name]: 5 };
 
 const registry = registryOf(
   { slug: "early", chain_codes: [CODES.early], portal: { family: "meshnatyosef", base_url: "http://127.0.0.1:1" } },
   { slug: "night", chain_codes: [CODES.night], portal: { family: "meshnatyosef", base_url: "http://127.0.0.1:1" } },
   { slug: "late", chain_codes: [CODES.late], portal: { family: "meshnatyosef", base_url: "http://127.0.0.1:1" } },
   { slug: "pharm", chain_codes: [CODES.pharm], portal: { family: "superpharm", base_url: "http://127.0.0.1:1" } },
+  { slug: "flaky", chain_codes: [CODES.flaky], portal: { family: "meshnatyosef", base_url: "http://127.0.0.1:1" } },
 );
-const portals = { early: jsonPortal(publications.early), night: jsonPortal(publications.night), late: jsonPortal(publications.late), pharm: superPharmPortal(publications.pharm) };
+const portals = { early: jsonPortal(publications.early), night: jsonPortal(publications.night), late: jsonPortal(publications.late), pharm: superPharmPortal(publications.pharm), flaky: jsonPortal(publications.flaky, { ...NOT_FOUND_FIRST }) };
 const override: SourcesOverride = Object.fromEntries(Object.entries(portals).map(([slug, p]) => [slug, { base_url: p.url, fallback_url: null }]));
 
 let dataDir: string;
@@ -161,6 +174,16 @@ describe("collection loop over two days", () => {
 
   test("next run per chain is recorded", () => {
     const rows = db.prices.query("SELECT chain_slug, next_run_at FROM chain_health WHERE next_run_at IS NOT NULL ORDER BY chain_slug").all() as { chain_slug: string }[];
-    expect(rows.map((r) => r.chain_slug)).toEqual(["early", "late", "night", "pharm"]);
+    expect(rows.map((r) => r.chain_slug)).toEqual(["early", "flaky", "late", "night", "pharm"]);
+  });
+
+  test("a listed file answering 404 twice is retried within the run; one still failing comes with the next run", () => {
+    const [twice, , , often] = publications.flaky;
+    const gets = (name: string) => portals.flaky.requests.filter((r) => r.path === `/f/${name}`).length;
+    expect(downloadsOf(twice!.name)[0]!.at.toISOString()).toBe(israel(D1, "05:00").toISOString());
+    expect(gets(twice!.name)).toBe(3);
+    // 3 attempts at 10:00 (FAST_HTTP: 2 retries), all 404; the 10:30 run's third attempt gets it.
+    expect(downloadsOf(often!.name)[0]!.at.toISOString()).toBe(israel(D2, "10:30").toISOString());
+    expect(gets(often!.name)).toBe(6);
   });
 });
