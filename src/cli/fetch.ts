@@ -26,8 +26,10 @@ export function formatReport(report: FetchReport): string {
   for (const c of report.chains) {
     const counts = `${c.downloaded.length} new, ${c.alreadyFetched} already fetched, ${c.selected} selected of ${c.listed} listed`;
     const notReached = c.unreachable.length > 0 && c.errors.every((e) => c.unreachable.some((u) => e.includes(describe(u))));
-    const error = notReached ? "  — not reached (below)" : c.errors[0] ? `  — ${c.errors[0]}` : "";
-    lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}`);
+    const error = notReached ? "  — not reached (below)" : c.status === "blocked" ? `  — ${c.statusReason}` : c.errors[0] ? `  — ${c.errors[0]}` : "";
+    const adopted = Object.entries(c.adopted).map(([slug, n]) => `${n} of ${slug}`);
+    const others = [...(adopted.length ? [`fetched as another chain's: ${adopted.join(", ")}`] : []), ...(c.unknownCodes.length ? [`unknown chain code ${c.unknownCodes.join(", ")}`] : [])];
+    lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}${others.length ? ` (${others.join("; ")})` : ""}`);
     for (const u of c.unreachable) {
       const key = `${u.failure}\0${u.reason}`;
       const cause = causes.get(key) ?? { failure: u.failure, reason: u.reason, subjects: new Set(), chains: new Set() };
@@ -145,7 +147,7 @@ Exit status 1 when any chain failed.`,
         console.log(formatReport(report));
         if (result.import) console.log(formatImportReport(result.import, { width: process.stdout.columns ?? 160 }));
         if (result.import?.status === "failed") return 1;
-        return report.chains.some((c) => c.status === "failed") ? 1 : 0;
+        return report.chains.some((c) => c.status === "failed" || c.status === "blocked") ? 1 : 0;
       } finally {
         db.prices.close();
         db.accounts.close();

@@ -44,6 +44,42 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The portal refused the service's address: a firewall's challenge page or refusal (Reblaze
+ * answers 247, Cloudflare 403 or 503 with a challenge) where a listing or a file was expected.
+ * Not retried: the next run tries again. The chain reads `blocked`, not "no files published".
+ */
+export class BlockedError extends HttpError {
+  override name = "BlockedError";
+  constructor(message: string, status: number | null) {
+    super(message, status, false);
+  }
+}
+
+/** A connection that never answered, on every attempt (laibcatalog drops data-centre addresses). */
+export class NoAnswerError extends HttpError {
+  override name = "NoAnswerError";
+  constructor(message: string) {
+    super(message, null, true);
+  }
+}
+
+// Text of the challenge pages of the firewalls in front of portals (Reblaze, Cloudflare, Imperva).
+const CHALLENGE = /rbzns|rbzid|reblaze|cf-chl|challenge-platform|cf_chl_opt|just a moment\.\.\.|attention required! \| cloudflare|_incapsula_resource|request unsuccessful\. incapsula/i;
+
+/**
+ * Why an answer is a refusal of the service's address rather than the page asked for, or null:
+ * HTTP 247 (Reblaze), 403, or a challenge page (with any status).
+ * @example refusal(247, "<html>…") // "HTTP 247: a firewall challenge (Reblaze) instead of the page"
+ */
+export function refusal(status: number, body: string): string | null {
+  const challenge = CHALLENGE.test(body.slice(0, 20_000));
+  if (status === 247) return "HTTP 247: a firewall challenge (Reblaze) instead of the page";
+  if (status === 403) return `HTTP 403: the portal refused this address${challenge ? " (a firewall challenge)" : ""}`;
+  if (challenge) return `HTTP ${status}: a firewall challenge page instead of the page`;
+  return null;
+}
+
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
 /**
@@ -195,6 +231,8 @@ export class HttpClient {
     return this.retry(async (signal) => {
       const response = await this.send(url, init, init.signal ? AbortSignal.any([init.signal, signal]) : signal);
       const text = await response.text();
+      const refused = refusal(response.status, text);
+      if (refused) throw new BlockedError(`${refused} (${redact(url)})`, response.status);
       if (!response.ok) throw new HttpError(`HTTP ${response.status} from ${redact(url)}`, response.status, isRetryableStatus(response.status));
       // After manual redirects the final response carries the last URL requested.
       return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, url: response.url || url };
@@ -215,7 +253,7 @@ export class HttpClient {
 function normaliseError(error: unknown, timeoutMs: number): unknown {
   if (error instanceof HttpError) return error;
   const e = error as { name?: string; message?: string; code?: string };
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") return new HttpError(`timed out after ${timeoutMs} ms`, null, true);
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return new NoAnswerError(`timed out after ${timeoutMs} ms`);
   return new HttpError(`network error: ${e?.message ?? String(error)}`, null, true);
 }
 

@@ -109,7 +109,7 @@ beforeAll(async () => {
     db: db.prices,
     now: () => clock,
     fetch: async (plan) => {
-      const result = await fetchAndImport({ db: db.prices, registry, dataDir, chains: plan.chains, date: plan.date, listEarlierDays: plan.listEarlierDays, sourcesOverride: override, http: FAST_HTTP, now: () => clock, importPriority: "normal", log: () => {} });
+      const result = await fetchAndImport({ db: db.prices, registry, dataDir, chains: plan.chains, date: plan.date, backfillDays: 2, listEarlierDays: plan.listEarlierDays, sourcesOverride: override, http: FAST_HTTP, now: () => clock, importPriority: "normal", log: () => {} });
       imported = result.import?.totals.files ?? 0;
       return result.fetch;
     },
