@@ -147,6 +147,11 @@ function newestFetched(db: Database, slug: string): Map<string, string> {
   return newest;
 }
 
+/** The proxy environment of a chain: its own `proxy` (MEHIR_SOURCES_FILE) for every request when set. */
+function proxyEnv(env: Record<string, string | undefined>, proxy: string | null | undefined): Record<string, string | undefined> {
+  return proxy ? { HTTPS_PROXY: proxy, HTTP_PROXY: proxy } : env;
+}
+
 export class FetchUsageError extends Error {
   override name = "FetchUsageError";
 }
@@ -218,10 +223,12 @@ export async function fetchChains(options: FetchChainsOptions): Promise<FetchRep
 /** Every portal (and fallback) of the chains, as reachable or not, probed once per endpoint at the same time. */
 async function probePortals(chains: Chain[], options: FetchChainsOptions, log: SourceLog): Promise<Reachability> {
   const env = options.http?.env ?? DEFAULT_HTTP.env;
-  const urls = chains.flatMap((chain) =>
-    [effectivePortal(chain, options.sourcesOverride), ...effectiveExtraPortals(chain, options.sourcesOverride)].flatMap((p) => [p.base_url, p.fallback_url ?? []].flat()),
+  const endpoints = chains.flatMap((chain) =>
+    [effectivePortal(chain, options.sourcesOverride), ...effectiveExtraPortals(chain, options.sourcesOverride)]
+      .flatMap((p) => [p.base_url, p.fallback_url ?? []].flat())
+      .map((url) => endpointOf(url, proxyEnv(env, options.sourcesOverride?.[chain.slug]?.proxy))),
   );
-  const reachability = await probeEndpoints(urls.map((url) => endpointOf(url, env)), options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+  const reachability = await probeEndpoints(endpoints, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
   for (const [endpoint, cause] of reachability) if (cause) log("warn", "fetch: portal unreachable", { endpoint, cause: describe(cause) });
   return reachability;
 }
@@ -410,13 +417,14 @@ async function listPortal(
   const refused: string[] = [];
   const unreachable: Unreachable[] = [];
   for (const p of attempts) {
-    const cause = run.reachability.get(endpointKey(endpointOf(p.base_url, run.http?.env ?? DEFAULT_HTTP.env)));
+    const env = proxyEnv(run.http?.env ?? DEFAULT_HTTP.env, run.sourcesOverride?.[chain.slug]?.proxy);
+    const cause = run.reachability.get(endpointKey(endpointOf(p.base_url, env)));
     if (cause) {
       errors.push(describe(cause));
       unreachable.push(cause);
       continue;
     }
-    const client = new HttpClient(run.http);
+    const client = new HttpClient({ ...run.http, env });
     const adapter = createAdapter({ chain, portal: p, http: client, log: run.log });
     adapters.push(adapter);
     try {
