@@ -12,6 +12,22 @@ const onOff = z
     return z.NEVER;
   });
 
+/**
+ * A duration setting (`30s`, `30m`, `2h`) in milliseconds.
+ * @example durationMs("30m") // 1800000
+ */
+export function durationMs(text: string): number {
+  const m = text.trim().match(/^(\d+)(s|m|h)$/);
+  if (!m) throw new Error(`expected a duration such as 30s, 30m or 2h, got "${text}"`);
+  return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[m[2] as "s" | "m" | "h"];
+}
+
+/** MEHIR_FETCH_CHAINS as slugs; undefined when unset (every active chain). */
+export function fetchChainsOf(settings: Pick<Settings, "fetchChains">): string[] | undefined {
+  const slugs = settings.fetchChains?.split(",").map((s) => s.trim()).filter(Boolean);
+  return slugs?.length ? slugs : undefined;
+}
+
 const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -38,7 +54,19 @@ export const SettingsSchema = z.object({
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM")
     .default("05:30")
-    .describe("Daily fetch time, HH:MM Asia/Jerusalem"),
+    .describe("First collection run of each day, HH:MM Asia/Jerusalem (live mode); runs follow every --fetch-every until midnight"),
+  fetchEvery: z
+    .string()
+    .regex(/^[1-9]\d*(s|m|h)$/, "expected a duration like 30m (s/m/h)")
+    .default("30m")
+    .describe("Collection loop interval (live mode): each run lists the portals and fetches what is new; s, m or h, e.g. 30m"),
+  fetchChains: z
+    .string()
+    .regex(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/, "expected comma-separated chain slugs")
+    .optional()
+    .describe("Chains to fetch, comma-separated slugs (default every active chain)"),
+  fetchBackfillDays: z.coerce.number().int().min(0).max(7).default(2).describe("Earlier days whose files are still fetched when not imported yet (late publications)"),
+  userAgent: z.string().min(1).max(300).optional().describe("User-Agent sent to the portals (default an honest mehir product string; some portals' firewalls want a browser's)"),
   imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
   metrics: onOff.default(true).describe("Serve GET /metrics, on the metrics listener (on/off)"),
   metricsAddr: z

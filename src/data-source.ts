@@ -1,4 +1,4 @@
-import type { Settings } from "./config.ts";
+import { durationMs, type Settings } from "./config.ts";
 import type { Databases } from "./db/open.ts";
 import type { Registry } from "./registry.ts";
 import type { DataState } from "./data-state.ts";
@@ -8,7 +8,7 @@ import { needsCatchUp, startDailyFetch } from "./ingest/sources/schedule.ts";
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 export interface DataSourceDeps {
-  settings: Pick<Settings, "source" | "dataDir" | "fetchAt"> & Partial<Pick<Settings, "importPriority">>;
+  settings: Pick<Settings, "source" | "dataDir" | "fetchAt"> & Partial<Pick<Settings, "importPriority" | "fetchEvery">>;
   db: Databases;
   registry: Registry;
   data: DataState;
@@ -32,7 +32,8 @@ export interface RunningDataSource {
  * Keeps the served data current, without ever blocking requests:
  * - `demo` (default): an empty data dir gets the embedded demo dataset, generated and imported
  *   in a worker; later starts reuse the data and do nothing.
- * - `live`: the chains' portals are fetched every day at `fetchAt` (Israel time); at start a
+ * - `live`: the chains' portals are collected from `fetchAt` (Israel time) every `fetchEvery`
+ *   until midnight, each run fetching what is new (src/ingest/sources/collection.ts); at start a
  *   catch-up run fetches at once when the data is older than a day, or is not live data yet (a
  *   first live start fetches instead of generating the demo; the live import replaces demo data).
  * A failure is logged; the data served before it stays served.
@@ -71,7 +72,9 @@ export function startDataSource(deps: DataSourceDeps): RunningDataSource {
   const current = deps.data.current;
   const catchUp = current.source !== "live" || needsCatchUp(current.updatedAt, now());
   const ready = catchUp ? runLive().catch(onError) : Promise.resolve();
-  const daily = startDailyFetch({ at: deps.settings.fetchAt, run: runLive, onError, now });
-  deps.info("fetch: daily schedule", { at: deps.settings.fetchAt, next_at: daily.nextAt?.toISOString(), catch_up: catchUp });
+  // The collection loop: the day's first run at fetchAt, then every fetchEvery until midnight.
+  const everyMs = deps.settings.fetchEvery ? durationMs(deps.settings.fetchEvery) : undefined;
+  const daily = startDailyFetch({ at: deps.settings.fetchAt, everyMs, run: runLive, onError, now });
+  deps.info("fetch: daily schedule", { at: deps.settings.fetchAt, every: deps.settings.fetchEvery ?? null, next_at: daily.nextAt?.toISOString(), catch_up: catchUp });
   return { ready, stop: () => daily.stop() };
 }

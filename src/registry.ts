@@ -39,6 +39,15 @@ export const ChainSchema = z.object({
   extra_portals: z.array(PortalSchema).optional(),
   /** False for chains that stopped publishing; kept so old files still import. */
   active: z.boolean().default(true),
+  /** Why an inactive chain is not fetched, since when, and the chain it folded into (if any). */
+  inactive: z
+    .object({
+      reason: z.string().min(1),
+      /** YYYY-MM-DD; null when not known. */
+      since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
+      merged_into: z.string().nullable().default(null),
+    })
+    .optional(),
 });
 
 export const RegistrySchema = z.array(ChainSchema).min(1);
@@ -68,6 +77,7 @@ export function buildRegistry(input: unknown): Registry {
   const byCode = new Map<string, Chain>();
   for (const chain of chains) {
     if (bySlug.has(chain.slug)) throw new Error(`registry: duplicate slug ${chain.slug}`);
+    if (chain.active && chain.inactive) throw new Error(`registry: ${chain.slug} is active but says why it is not`);
     bySlug.set(chain.slug, chain);
     for (const code of chain.chain_codes) {
       const key = normaliseCode(code);
@@ -75,6 +85,10 @@ export function buildRegistry(input: unknown): Registry {
       if (other) throw new Error(`registry: code ${code} belongs to both ${other.slug} and ${chain.slug}`);
       byCode.set(key, chain);
     }
+  }
+  for (const chain of chains) {
+    const into = chain.inactive?.merged_into;
+    if (into && !bySlug.has(into)) throw new Error(`registry: ${chain.slug} merged into unknown chain ${into}`);
   }
   return { chains, bySlug, byCode };
 }

@@ -7,7 +7,7 @@ import { syncRegistry } from "./db/sync-registry.ts";
 import { DataState } from "./data-state.ts";
 import { log, setLogLevel } from "./log.ts";
 import { startDataSource, type RunningDataSource } from "./data-source.ts";
-import { fetchAndImport } from "./ingest/sources/fetch-and-import.ts";
+import { liveCollector } from "./ingest/sources/live-collector.ts";
 import { join } from "node:path";
 import { openSandboxDatabase, Sandbox, SANDBOX_FILE } from "./sandbox/sandbox.ts";
 import { ACCOUNTS_FILE, PRICES_FILE } from "./db/open.ts";
@@ -20,7 +20,6 @@ import { warmUp } from "./http/warm-up.ts";
 import { listenOptions, splitAddress } from "./http/listen-options.ts";
 import { listenOrExplain } from "./http/listen-error.ts";
 import { lastResortAnswer } from "./http/last-resort.ts";
-import { archiveLimitsOf } from "./ingest/collect.ts";
 
 export interface RunningServer {
   url: string;
@@ -108,13 +107,15 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     if (data.refresh()) log.info("data version changed", { data_version: data.current.version });
   }, 1000);
 
+  const collector = !replica && settings.source === "live" ? liveCollector(settings, db, registry) : null;
   const source: RunningDataSource = replica ? { ready: Promise.resolve(), stop() {} } : startDataSource({
     settings,
     db,
     registry,
     data,
     // Downloads, then imports in a worker as live data (replacing demo data, never mixing).
-    fetchLive: async (onCommitted) => void (await fetchAndImport({ db: db.prices, registry, dataDir: settings.dataDir, sourcesFile: settings.sourcesFile, importPriority: settings.importPriority, archiveLimits: archiveLimitsOf(settings), onCommitted })),
+    // Each run fetches the due chains (today and the backfill days), then imports in a worker.
+    fetchLive: async (onCommitted) => void (await collector!.collect(onCommitted)),
     info: log.info,
     error: log.error,
   });

@@ -1,5 +1,5 @@
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
-import { loadSettings } from "../config.ts";
+import { fetchChainsOf, loadSettings } from "../config.ts";
 import { openDataDir } from "../db/open.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
 import { setLogLevel, setLogStream } from "../log.ts";
@@ -26,8 +26,10 @@ export function formatReport(report: FetchReport): string {
   for (const c of report.chains) {
     const counts = `${c.downloaded.length} new, ${c.alreadyFetched} already fetched, ${c.selected} selected of ${c.listed} listed`;
     const notReached = c.unreachable.length > 0 && c.errors.every((e) => c.unreachable.some((u) => e.includes(describe(u))));
-    const error = notReached ? "  — not reached (below)" : c.errors[0] ? `  — ${c.errors[0]}` : "";
-    lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}`);
+    const error = notReached ? "  — not reached (below)" : c.status === "blocked" ? `  — ${c.statusReason}` : c.errors[0] ? `  — ${c.errors[0]}` : "";
+    const adopted = Object.entries(c.adopted).map(([slug, n]) => `${n} of ${slug}`);
+    const others = [...(adopted.length ? [`fetched as another chain's: ${adopted.join(", ")}`] : []), ...(c.unknownCodes.length ? [`unknown chain code ${c.unknownCodes.join(", ")}`] : [])];
+    lines.push(`  ${c.slug.padEnd(width)}  ${c.status.padEnd(7)}  ${counts}${error}${others.length ? ` (${others.join("; ")})` : ""}`);
     for (const u of c.unreachable) {
       const key = `${u.failure}\0${u.reason}`;
       const cause = causes.get(key) ?? { failure: u.failure, reason: u.reason, subjects: new Set(), chains: new Set() };
@@ -57,21 +59,23 @@ export function createFetchCommand(runImport: ImportRunner = runImportInWorker):
     help: `Usage: mehir fetch [--chain SLUG]... [--date YYYY-MM-DD] [--deltas] [--data-dir DIR] [--sources-file FILE]
 
 Lists each chain's portal, downloads the newest Stores, PriceFull and PromoFull file per store
-for the day (Israel time; default today) into <data-dir>/downloads/<chain>/<date>/, skipping
-files fetched before, then imports them as live data in a worker (replacing demo data, never
+for the day (Israel time; default today) and for the MEHIR_FETCH_BACKFILL_DAYS days before it
+(default 2; files not fetched yet, newer than what was), into
+<data-dir>/downloads/<chain>/<file's day>/, skipping files fetched before, then imports them as live data in a worker (replacing demo data, never
 mixing) — the same run \`mehir serve\` makes daily with MEHIR_SOURCE=live. A chain that fails
 keeps its previous data; its error is recorded in its health (GET /api/v1/chains/). Download
 folders older than 7 days are removed.
 
 Options:
-  --chain SLUG          Only this chain (repeatable); default every active chain
+  --chain SLUG          Only this chain (repeatable); default MEHIR_FETCH_CHAINS, else every active chain
   --date YYYY-MM-DD     The day to fetch (default today in Israel)
   --deltas              Also fetch the day's Price/Promo updates after each full file
   --data-dir DIR        Data folder (MEHIR_DATA_DIR; default ./mehir-data)
   --sources-file FILE   Portal overrides, JSON slug → { base_url, username, password } (MEHIR_SOURCES_FILE)
 
-Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured (several portals refuse
-non-Israeli addresses). NODE_EXTRA_CA_CERTS adds CA certificates (the Cerberus HTTPS site
+Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured, and a per-chain "proxy" in the
+sources file (several portals refuse non-Israeli and data-centre addresses: README "Egress");
+MEHIR_USER_AGENT replaces the User-Agent. NODE_EXTRA_CA_CERTS adds CA certificates (the Cerberus HTTPS site
 has been seen without its intermediate certificate; its FTP fallback, ftp:// or ftps://,
 switches to TLS when the server asks).
 
@@ -98,7 +102,8 @@ Exit status 1 when any chain failed.`,
       // The report is the command's output (stdout); the JSON log lines are diagnostics (stderr).
       setLogStream("stderr");
       const registry = loadRegistry();
-      for (const slug of values.chain ?? []) {
+      const chains = values.chain ?? fetchChainsOf(settings);
+      for (const slug of chains ?? []) {
         if (!registry.bySlug.has(slug)) throw new UsageError(`unknown chain "${slug}"; known: ${registry.chains.map((c) => c.slug).join(", ")}`);
       }
       let sourcesOverride;
@@ -117,8 +122,10 @@ Exit status 1 when any chain failed.`,
             db: db.prices,
             registry,
             dataDir: settings.dataDir,
-            chains: values.chain,
+            chains,
             date: values.date,
+            backfillDays: settings.fetchBackfillDays,
+            http: settings.userAgent ? { userAgent: settings.userAgent } : undefined,
             deltas: values.deltas ?? false,
             sourcesOverride,
             runImport,
@@ -140,7 +147,7 @@ Exit status 1 when any chain failed.`,
         console.log(formatReport(report));
         if (result.import) console.log(formatImportReport(result.import, { width: process.stdout.columns ?? 160 }));
         if (result.import?.status === "failed") return 1;
-        return report.chains.some((c) => c.status === "failed") ? 1 : 0;
+        return report.chains.some((c) => c.status === "failed" || c.status === "blocked") ? 1 : 0;
       } finally {
         db.prices.close();
         db.accounts.close();

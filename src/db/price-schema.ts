@@ -373,4 +373,16 @@ CREATE UNIQUE INDEX promotions_by_identity ON promotions (chain_id, promotion_co
 
 ALTER TABLE product_names ADD COLUMN published_at INTEGER;`,
   },
+  {
+    version: 8,
+    name: "chain_health: fetch status, reason, newest file, next run",
+    // The collection loop's view of each chain (src/ingest/sources/collection.ts): whether its
+    // portal answers (`ok`, `failing`, `blocked`) and why, the newest file time its portal lists,
+    // when it is listed next, and when a stale warning was logged (once per staleness).
+    sql: `ALTER TABLE chain_health ADD COLUMN fetch_status TEXT;
+          ALTER TABLE chain_health ADD COLUMN status_reason TEXT;
+          ALTER TABLE chain_health ADD COLUMN newest_file_at TEXT;
+          ALTER TABLE chain_health ADD COLUMN next_run_at TEXT;
+          ALTER TABLE chain_health ADD COLUMN stale_warned_at TEXT;`,
+  },
 ];

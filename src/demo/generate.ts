@@ -53,7 +53,7 @@ export interface DemoReport {
 /**
  * Writes the demo dataset: for every active chain of the registry, the files it really
  * publishes (dialect, names, encoding, compression, quirks) for 24 months of history.
- * Inactive chains (stopped publishing) get none. Chains are independent, so two threads share
+ * Retired chains get none; merged ones (publishing through another chain) do. Chains are independent, so two threads share
  * them (see generateShared); the bytes are the same either way.
  *
  * @example await generateDemo({ registry: loadRegistry(), outDir: "demo-files", seed: 1 })
@@ -62,7 +62,8 @@ export async function generateDemo(options: GenerateOptions): Promise<DemoReport
   const started = performance.now();
   const wanted = options.chains ? new Set(options.chains) : null;
   if (wanted) for (const slug of wanted) if (!options.registry.bySlug.has(slug)) throw new Error(`unknown chain ${slug}`);
-  const chains = options.registry.chains.filter((c) => (wanted ? wanted.has(c.slug) : c.active));
+  // Merged chains still publish (through the chain they folded into): they keep demo data.
+  const chains = options.registry.chains.filter((c) => (wanted ? wanted.has(c.slug) : c.active || !!c.inactive?.merged_into));
   const run: DemoRun = {
     outDir: options.outDir,
     seed: options.seed ?? 1,

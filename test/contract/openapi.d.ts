@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * List chains
-         * @description Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older. `source` says whether the data is the embedded demo or live portal data. The `last_fetch_*` fields and `empty_file_flagged` are the chain's health in live mode: when its portal was last tried and last fetched, how many files the last attempt downloaded, the last error (portal or import), and whether a file of it parsed to zero rows. `product_count` counts products sold in at least one store. Plan: Free.
+         * @description Every chain in the registry, also those with no data yet (status `no_data`). `status` is `ok` when the chain's newest imported file is under 36 hours old, `stale` when older, `failing` when the last fetch attempts of its portal failed and `blocked` when the portal refused the service's address (a firewall challenge, 403/247, no answer: README "Egress"), with `status_reason` saying why (null when `ok`). `active` is false for a chain merged into another (`merged_into`, whose portal carries its files) or retired, with `inactive_reason` and `inactive_since`. `source` says whether the data is the embedded demo or live portal data. The `last_fetch_*` fields and `empty_file_flagged` are the chain's health in live mode: when its portal was last tried and last fetched, how many files the last attempt downloaded, the last error (portal or import), and whether a file of it parsed to zero rows. `product_count` counts products sold in at least one store. Plan: Free.
          */
         get: operations["listChains"];
         put?: never;
@@ -2301,6 +2301,14 @@ export interface operations {
                      *           "product_count": 1939,
                      *           "last_updated_at": "2026-11-22T08:50:00+02:00",
                      *           "status": "ok",
+                     *           "status_reason": null,
+                     *           "last_attempt_at": null,
+                     *           "next_attempt_at": null,
+                     *           "newest_file_at": null,
+                     *           "active": true,
+                     *           "inactive_reason": null,
+                     *           "inactive_since": null,
+                     *           "merged_into": null,
                      *           "source": "demo",
                      *           "last_fetch_attempt_at": null,
                      *           "last_fetch_success_at": null,
@@ -2319,6 +2327,14 @@ export interface operations {
                      *           "product_count": 1635,
                      *           "last_updated_at": "2026-11-22T08:51:00+02:00",
                      *           "status": "ok",
+                     *           "status_reason": null,
+                     *           "last_attempt_at": null,
+                     *           "next_attempt_at": null,
+                     *           "newest_file_at": null,
+                     *           "active": true,
+                     *           "inactive_reason": null,
+                     *           "inactive_since": null,
+                     *           "merged_into": null,
                      *           "source": "demo",
                      *           "last_fetch_attempt_at": null,
                      *           "last_fetch_success_at": null,
@@ -2337,6 +2353,14 @@ export interface operations {
                      *           "product_count": 706,
                      *           "last_updated_at": "2026-11-22T09:10:00+02:00",
                      *           "status": "ok",
+                     *           "status_reason": null,
+                     *           "last_attempt_at": null,
+                     *           "next_attempt_at": null,
+                     *           "newest_file_at": null,
+                     *           "active": false,
+                     *           "inactive_reason": "Publishes only its Stores file since February 2026 (folded into Rami Levy): files under its code on Rami Levy's portal are imported as Super Cofix",
+                     *           "inactive_since": "2026-02-16",
+                     *           "merged_into": "rami-levy",
                      *           "source": "demo",
                      *           "last_fetch_attempt_at": null,
                      *           "last_fetch_success_at": null,
@@ -2369,10 +2393,26 @@ export interface operations {
                             /** @description Newest price file imported for the chain, ISO 8601 with offset */
                             last_updated_at: string | null;
                             /**
-                             * @description ok: updated within 36 h; stale: older; no_data: nothing imported
+                             * @description ok: updated within 36 h; stale: older; no_data: nothing imported; failing: the last fetch attempts failed; blocked: the portal refused the service's address (a challenge page, 403/247, no answer)
                              * @enum {string}
                              */
-                            status: "ok" | "stale" | "no_data";
+                            status: "ok" | "stale" | "no_data" | "failing" | "blocked";
+                            /** @description Why the status is not `ok`, in a sentence; null when `ok` */
+                            status_reason: string | null;
+                            /** @description When the service last tried the chain's portal (live mode), ISO 8601; the same as `last_fetch_attempt_at` */
+                            last_attempt_at: string | null;
+                            /** @description When the collection loop lists the chain's portal next (live mode); null when not scheduled */
+                            next_attempt_at: string | null;
+                            /** @description Publication time of the newest file of the chain its portal listed (live mode) */
+                            newest_file_at: string | null;
+                            /** @description False for a chain that is no longer fetched: merged into another or retired */
+                            active: boolean;
+                            /** @description Why an inactive chain is not fetched; null when active */
+                            inactive_reason: string | null;
+                            /** @description Since when (YYYY-MM-DD) the chain is inactive, when known */
+                            inactive_since: string | null;
+                            /** @description The chain (`chain_id`) whose portal now carries this chain's files; its files there are imported as this chain */
+                            merged_into: string | null;
                             /**
                              * @description Where the chain's data came from
                              * @enum {string}

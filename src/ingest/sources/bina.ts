@@ -27,6 +27,7 @@ const DELTA_TYPES = [2, 3];
  */
 export class BinaAdapter implements PortalAdapter {
   readonly family = "bina" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

@@ -10,6 +10,7 @@ import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./t
  */
 export class CityMarketAdapter implements PortalAdapter {
   readonly family = "citymarket" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
-import { HttpError } from "./http.ts";
+import { BlockedError, HttpError, refusal } from "./http.ts";
 
 /** Largest file accepted from a portal (Super-Pharm's PriceFull is ~40 MB of XML, far less gzipped). */
 export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
@@ -76,7 +76,11 @@ export async function verifyFile(path: string, fileName: string, maxInflated = M
     throw new HttpError(`${fileName}: truncated ZIP (no end of central directory)`, null, true);
   }
   const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "").trimStart().toLowerCase();
-  if (text.startsWith("<!doctype html") || text.startsWith("<html")) throw new HttpError(`${fileName}: got an HTML page instead of the file`, null, false);
+  if (text.startsWith("<!doctype html") || text.startsWith("<html")) {
+    const page = new TextDecoder().decode(await readAt(path, 0, 20_000));
+    if (refusal(200, page)) throw new BlockedError(`${fileName}: a firewall challenge page instead of the file`, null);
+    throw new HttpError(`${fileName}: got an HTML page instead of the file`, null, false);
+  }
 }
 
 export interface SavedFile {
@@ -86,16 +90,24 @@ export interface SavedFile {
 
 /**
  * Streams a response body to `<dir>/<fileName>` through a `.part` file (nothing held in memory):
- * refuses non-2xx, bodies over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and
+ * refuses non-2xx (404, 408, 429 and 5xx as retryable), bodies over MAX_DOWNLOAD_BYTES, a body shorter than its Content-Length, and
  * files failing verifyFile; renames into place only when whole.
  *
  * @example await saveResponse(await fetch(url), "/data/downloads/shufersal/2026-11-22", "PriceFull….gz")
  */
 export async function saveResponse(response: Response, dir: string, fileName: string, maxBytes = MAX_DOWNLOAD_BYTES): Promise<SavedFile> {
+  if (response.status === 247 || response.status === 403 || response.status === 503) {
+    const refused = refusal(response.status, await response.text().catch(() => ""));
+    if (refused && response.status !== 403) throw new BlockedError(`${refused} (downloading ${fileName})`, response.status);
+    if (response.status === 403) throw new HttpError(`HTTP 403 downloading ${fileName}`, 403, false);
+    throw new HttpError(`HTTP ${response.status} downloading ${fileName}`, response.status, true);
+  }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     const status = response.status;
-    throw new HttpError(`HTTP ${status} downloading ${fileName}`, status, status === 408 || status === 429 || status >= 500);
+    // A listed file answering 404 is retried too: portals under load (Carrefour) answer 404 for
+    // files they list, and a retry a moment later gets the file.
+    throw new HttpError(`HTTP ${status} downloading ${fileName}`, status, status === 404 || status === 408 || status === 429 || status >= 500);
   }
   const name = safeFileName(fileName);
   await mkdir(dir, { recursive: true });

@@ -91,7 +91,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
   if (currentSource(db) !== "live") db.run("DELETE FROM fetched_files");
 
   const fetch = await fetchChains({ ...options, sourcesOverride, log });
-  const failed = fetch.chains.filter((c) => c.status === "failed").map((c) => c.slug);
+  const failed = fetch.chains.filter((c) => c.status === "failed" || c.status === "blocked").map((c) => c.slug);
   log(failed.length ? "warn" : "info", "fetch: done", { date: fetch.date, files: fetch.files.length, chains: fetch.chains.length, failed });
   if (fetch.files.length === 0) {
     await prune(options, fetch.date, log);
@@ -174,6 +174,6 @@ function forget(db: Database, fetch: FetchReport, paths: string[]): void {
   const wanted = new Set(paths);
   const del = db.prepare("DELETE FROM fetched_files WHERE chain_slug = ? AND file_name = ?");
   for (const chain of fetch.chains) {
-    for (const file of chain.downloaded) if (wanted.has(file.path)) del.run(chain.slug, file.fileName);
+    for (const file of chain.downloaded) if (wanted.has(file.path)) del.run(file.chainSlug, file.fileName);
   }
 }

@@ -10,6 +10,7 @@ import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./t
  */
 export class HaziHinamAdapter implements PortalAdapter {
   readonly family = "hazihinam" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

@@ -11,7 +11,7 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Download attempts get this much instead (big files). */
   downloadTimeoutMs: number;
-  /** Further attempts after the first on network errors, timeouts, 408/429/5xx. */
+  /** Further attempts after the first on network errors, resets, timeouts, 408/429/5xx (and a listed file's 404). */
   retries: number;
   /** First backoff; doubles each retry, with up to 25 % jitter. */
   backoffMs: number;
@@ -19,6 +19,8 @@ export interface HttpOptions {
   /** Proxy environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lowercase too). */
   env: Record<string, string | undefined>;
   fetch: typeof fetch;
+  /** Awaited before each request: per-portal spacing shared by a run's clients (see pacer.ts). */
+  pace?: (url: string) => Promise<void>;
 }
 
 export const DEFAULT_HTTP: HttpOptions = {
@@ -40,6 +42,42 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The portal refused the service's address: a firewall's challenge page or refusal (Reblaze
+ * answers 247, Cloudflare 403 or 503 with a challenge) where a listing or a file was expected.
+ * Not retried: the next run tries again. The chain reads `blocked`, not "no files published".
+ */
+export class BlockedError extends HttpError {
+  override name = "BlockedError";
+  constructor(message: string, status: number | null) {
+    super(message, status, false);
+  }
+}
+
+/** A connection that never answered, on every attempt (laibcatalog drops data-centre addresses). */
+export class NoAnswerError extends HttpError {
+  override name = "NoAnswerError";
+  constructor(message: string) {
+    super(message, null, true);
+  }
+}
+
+// Text of the challenge pages of the firewalls in front of portals (Reblaze, Cloudflare, Imperva).
+const CHALLENGE = /rbzns|rbzid|reblaze|cf-chl|challenge-platform|cf_chl_opt|just a moment\.\.\.|attention required! \| cloudflare|_incapsula_resource|request unsuccessful\. incapsula/i;
+
+/**
+ * Why an answer is a refusal of the service's address rather than the page asked for, or null:
+ * HTTP 247 (Reblaze), 403, or a challenge page (with any status).
+ * @example refusal(247, "<html>…") // "HTTP 247: a firewall challenge (Reblaze) instead of the page"
+ */
+export function refusal(status: number, body: string): string | null {
+  const challenge = CHALLENGE.test(body.slice(0, 20_000));
+  if (status === 247) return "HTTP 247: a firewall challenge (Reblaze) instead of the page";
+  if (status === 403) return `HTTP 403: the portal refused this address${challenge ? " (a firewall challenge)" : ""}`;
+  if (challenge) return `HTTP ${status}: a firewall challenge page instead of the page`;
+  return null;
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
@@ -140,6 +178,7 @@ export class HttpClient {
       const cookie = this.jar.header(current);
       if (cookie) headers.cookie = cookie;
       const proxy = proxyFor(current, this.options.env);
+      await this.options.pace?.(current);
       const response = await this.options.fetch(current, {
         method,
         headers,
@@ -192,6 +231,8 @@ export class HttpClient {
     return this.retry(async (signal) => {
       const response = await this.send(url, init, init.signal ? AbortSignal.any([init.signal, signal]) : signal);
       const text = await response.text();
+      const refused = refusal(response.status, text);
+      if (refused) throw new BlockedError(`${refused} (${redact(url)})`, response.status);
       if (!response.ok) throw new HttpError(`HTTP ${response.status} from ${redact(url)}`, response.status, isRetryableStatus(response.status));
       // After manual redirects the final response carries the last URL requested.
       return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, url: response.url || url };
@@ -212,7 +253,7 @@ export class HttpClient {
 function normaliseError(error: unknown, timeoutMs: number): unknown {
   if (error instanceof HttpError) return error;
   const e = error as { name?: string; message?: string; code?: string };
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") return new HttpError(`timed out after ${timeoutMs} ms`, null, true);
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return new NoAnswerError(`timed out after ${timeoutMs} ms`);
   return new HttpError(`network error: ${e?.message ?? String(error)}`, null, true);
 }
 

@@ -1,4 +1,4 @@
-import { HttpError } from "./http.ts";
+import { BlockedError, HttpError, NoAnswerError } from "./http.ts";
 import { joinUrl, listedFile } from "./listing.ts";
 import { parseSize } from "./html.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
@@ -56,11 +56,13 @@ export class LaibAdapter implements PortalAdapter {
     const base = this.ctx.portal.base_url;
     const seen = new Map<string, ListedFile>();
     const errors: string[] = [];
+    const causes: unknown[] = [];
     for (const code of this.ctx.chain.chain_codes) {
       let rows: LaibRow[];
       try {
         rows = await this.filesOf(code);
       } catch (error) {
+        causes.push(error);
         errors.push(`${code}: ${(error as Error).message}`);
         continue;
       }
@@ -79,7 +81,13 @@ export class LaibAdapter implements PortalAdapter {
       }
     }
     // Every code failing is a portal failure; one of two failing is not.
-    if (seen.size === 0 && errors.length === this.ctx.chain.chain_codes.length) throw new HttpError(`laib: ${errors.join("; ")}`, null, false);
+    if (seen.size === 0 && errors.length === this.ctx.chain.chain_codes.length) {
+      // A refusal or silence on every code is the portal's answer to this address (see fetch-chains).
+      const message = `laib: ${errors.join("; ")}`;
+      if (causes.every((c) => c instanceof BlockedError)) throw new BlockedError(message, (causes[0] as BlockedError).status);
+      if (causes.every((c) => c instanceof NoAnswerError)) throw new NoAnswerError(message);
+      throw new HttpError(message, null, false);
+    }
     return [...seen.values()];
   }
 

@@ -11,6 +11,7 @@ import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./t
  */
 export class NetivHaHesedAdapter implements PortalAdapter {
   readonly family = "netivhahesed" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

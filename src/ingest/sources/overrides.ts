@@ -15,7 +15,12 @@ export const PortalOverrideSchema = z.object(PORTAL_FIELDS).strict();
 
 /** One chain's portal overrides in MEHIR_SOURCES_FILE; every field optional. */
 export const SourceOverrideSchema = z
-  .object({ ...PORTAL_FIELDS, extra_portals: z.array(PortalOverrideSchema.nullable()).optional() })
+  .object({
+    ...PORTAL_FIELDS,
+    extra_portals: z.array(PortalOverrideSchema.nullable()).optional(),
+    /** The chain's requests go through this HTTP proxy (an Israeli egress for portals refusing others), whatever HTTPS_PROXY says. */
+    proxy: z.url({ protocol: /^https?$/ }).nullable().optional(),
+  })
   .strict();
 
 /**

@@ -53,6 +53,7 @@ function jsLiteralToJson(js: string): string {
  */
 export class PublishPriceAdapter implements PortalAdapter {
   readonly family = "publishprice" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

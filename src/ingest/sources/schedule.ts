@@ -19,6 +19,22 @@ export function nextRunAt(at: string, now: Date): Date {
 }
 
 /**
+ * The next collection run strictly after `now`: each Israel day's runs are at `at`, then every
+ * `everyMs` until midnight; none between midnight and `at` (the day's first run is `at`).
+ * @example nextCollectionAt("05:30", 1_800_000, new Date("2026-11-22T05:40:00+02:00")).toISOString() // "2026-11-22T04:00:00.000Z" (06:00 Israel)
+ */
+export function nextCollectionAt(at: string, everyMs: number, now: Date): Date {
+  if (!(everyMs > 0)) throw new Error(`schedule: expected a positive interval, got ${everyMs}`);
+  const today = israelDate(now);
+  const [y, mo, d] = today.split("-").map(Number) as [number, number, number];
+  const [hh, mm] = at.split(":").map(Number) as [number, number];
+  const first = israelLocalToDate(y, mo, d, hh, mm);
+  if (now.getTime() < first.getTime()) return first;
+  const candidate = new Date(first.getTime() + (Math.floor((now.getTime() - first.getTime()) / everyMs) + 1) * everyMs);
+  return israelDate(candidate) === today ? candidate : nextRunAt(at, now);
+}
+
+/**
  * True when the newest data is older than a day (or there is none): a live start should fetch
  * at once instead of waiting for the daily time.
  * @example needsCatchUp("2026-11-20T05:30:00+02:00", new Date("2026-11-22T06:00:00+02:00")) // true
@@ -33,6 +49,8 @@ export function needsCatchUp(lastDataAt: string | null | undefined, now: Date): 
 export interface DailyFetchOptions {
   /** HH:MM, Israel local time. */
   at: string;
+  /** Also every this many ms after `at` until midnight (the collection loop; see nextCollectionAt). */
+  everyMs?: number;
   /** Only Asia/Jerusalem is supported: the files' and the API's clock. */
   timezone?: typeof ISRAEL_TZ;
   run: () => Promise<void>;
@@ -61,7 +79,8 @@ export function startDailyFetch(options: DailyFetchOptions): { stop(): void; rea
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   let handle: unknown = null;
-  let nextAt: Date | null = nextRunAt(options.at, now());
+  const next = (after: Date) => (options.everyMs ? nextCollectionAt(options.at, options.everyMs, after) : nextRunAt(options.at, after));
+  let nextAt: Date | null = next(now());
   let stopped = false;
   let running = false;
 
@@ -73,7 +92,7 @@ export function startDailyFetch(options: DailyFetchOptions): { stop(): void; rea
     if (stopped || !nextAt) return;
     if (now().getTime() < nextAt.getTime()) return arm(); // early, or a long wait in steps
     // The next run is the one after this due time, however early or late this wake is.
-    nextAt = nextRunAt(options.at, new Date(Math.max(now().getTime(), nextAt.getTime())));
+    nextAt = next(new Date(Math.max(now().getTime(), nextAt.getTime())));
     if (!running) {
       running = true;
       options

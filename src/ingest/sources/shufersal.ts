@@ -23,6 +23,7 @@ export const SHUFERSAL_LINK_MAX_AGE_MS = 60_000;
  */
 export class ShufersalAdapter implements PortalAdapter {
   readonly family = "shufersal" as const;
+  readonly listsByDate = true;
   private warmed = false;
   /** Fresh links per `catId:storeId`, shared by the downloads of one store. */
   private readonly refreshing = new Map<string, { at: number; files: Promise<Map<string, ListedFile>> }>();

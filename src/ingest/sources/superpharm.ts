@@ -17,6 +17,7 @@ const MAX_PAGES = 200;
  */
 export class SuperPharmAdapter implements PortalAdapter {
   readonly family = "superpharm" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

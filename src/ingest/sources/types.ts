@@ -36,6 +36,8 @@ export interface ListOptions {
 /** What every portal family implements. One instance serves one chain on one portal. */
 export interface PortalAdapter {
   readonly family: Portal["family"];
+  /** True when `list` returns only the asked day's files (or those from it on): earlier days are listed on their own. */
+  readonly listsByDate?: boolean;
   /** Lists the files the portal offers for the day (may include other days; the caller filters). */
   list(options: ListOptions): Promise<ListedFile[]>;
   /** Downloads one listed file; resolves to a Response whose body is the file. */

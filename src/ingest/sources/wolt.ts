@@ -11,6 +11,7 @@ import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./t
  */
 export class WoltAdapter implements PortalAdapter {
   readonly family = "wolt" as const;
+  readonly listsByDate = true;
 
   constructor(private readonly ctx: AdapterContext) {}
 

@@ -18,6 +18,10 @@ interface Health {
   last_error: string | null;
   files_fetched: number;
   zero_rows: number;
+  fetch_status: "ok" | "failing" | "blocked" | null;
+  status_reason: string | null;
+  newest_file_at: string | null;
+  next_run_at: string | null;
 }
 
 // Per-chain counts change only with the data version: computed once per version. Health is
@@ -46,7 +50,7 @@ function counts(deps: DataSet): Map<string, Counts> {
 function health(deps: DataSet): Map<string, Health> {
   const rows = stmt(
     deps.db.prices,
-    "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error, files_fetched, zero_rows FROM chain_health",
+    "SELECT chain_slug AS slug, last_data_at, last_attempt_at, last_success_at, last_error, files_fetched, zero_rows, fetch_status, status_reason, newest_file_at, next_run_at FROM chain_health",
   ).all() as Health[];
   return new Map(rows.map((r) => [r.slug, r]));
 }
@@ -62,8 +66,10 @@ export function listChains(deps: DataSet): ChainItem[] {
     const h = healthOf.get(chain.slug);
     const productCount = f?.product_count ?? 0;
     const last = h?.last_data_at ?? null;
-    const status: ChainItem["status"] =
-      productCount === 0 || !last ? "no_data" : now - Date.parse(last) > STALE_AFTER_MS ? "stale" : "ok";
+    const dataStatus: ChainItem["status"] = productCount === 0 || !last ? "no_data" : now - Date.parse(last) > STALE_AFTER_MS ? "stale" : "ok";
+    // The portal's side wins: a blocked or failing portal is what the operator must act on.
+    const portal = h?.fetch_status === "blocked" || h?.fetch_status === "failing" ? h.fetch_status : null;
+    const status = portal ?? dataStatus;
     return {
       chain_id: chain.slug,
       name: chain.name,
@@ -73,7 +79,15 @@ export function listChains(deps: DataSet): ChainItem[] {
       product_count: productCount,
       last_updated_at: last,
       status,
-      source: status === "no_data" ? "none" : source,
+      status_reason: statusReason(status, h, last),
+      last_attempt_at: h?.last_attempt_at ?? null,
+      next_attempt_at: h?.next_run_at ?? null,
+      newest_file_at: h?.newest_file_at ?? null,
+      active: chain.active,
+      inactive_reason: chain.inactive?.reason ?? null,
+      inactive_since: chain.inactive?.since ?? null,
+      merged_into: chain.inactive?.merged_into ?? null,
+      source: dataStatus === "no_data" ? "none" : source,
       last_fetch_attempt_at: h?.last_attempt_at ?? null,
       last_fetch_success_at: h?.last_success_at ?? null,
       last_fetch_files: h?.files_fetched ?? 0,
@@ -81,6 +95,20 @@ export function listChains(deps: DataSet): ChainItem[] {
       empty_file_flagged: h?.zero_rows === 1,
     };
   });
+}
+
+function statusReason(status: ChainItem["status"], h: Health | undefined, last: string | null): string | null {
+  switch (status) {
+    case "ok":
+      return null;
+    case "blocked":
+    case "failing":
+      return h?.status_reason ?? h?.last_error ?? "the last fetch attempt failed";
+    case "stale":
+      return `newest data from ${last}, older than 36 hours`;
+    case "no_data":
+      return "nothing imported for the chain yet";
+  }
 }
 
 /**

@@ -49,7 +49,9 @@ describe("saveResponse", () => {
   test("non-2xx and oversized bodies are refused", async () => {
     const dir = tempDir();
     expect((await saveResponse(new Response("x", { status: 503 }), dir, "a.gz").catch((e) => e)).retryable).toBe(true);
-    expect((await saveResponse(new Response("x", { status: 404 }), dir, "a.gz").catch((e) => e)).retryable).toBe(false);
+    // A listed file's 404 is retried (issue 40: Carrefour answers 404 under load); 403 is not.
+    expect((await saveResponse(new Response("x", { status: 404 }), dir, "a.gz").catch((e) => e)).retryable).toBe(true);
+    expect((await saveResponse(new Response("x", { status: 403 }), dir, "a.gz").catch((e) => e)).retryable).toBe(false);
     expect((await saveResponse(new Response("x".repeat(100)), dir, "a.xml", 10).catch((e) => e)).message).toContain("larger than");
   });
 });

@@ -32,11 +32,12 @@ export function startFakePortal(handler: Handler): FakePortal {
 }
 
 /**
- * Proxy-free HTTP settings for tests: no wait between retries, and timeouts long enough for a
+ * Proxy-free HTTP settings for tests: no wait between retries nor between requests to one host
+ * (tests of the per-portal spacing set their own `pace`), and timeouts long enough for a
  * loopback answer on a loaded 2-core machine (tests of timeouts set their own, against a handler
  * that never answers: see `never`).
  */
-export const FAST_HTTP: Partial<HttpOptions> = { timeoutMs: 15_000, downloadTimeoutMs: 15_000, retries: 2, backoffMs: 1, env: {} };
+export const FAST_HTTP: Partial<HttpOptions> = { timeoutMs: 15_000, downloadTimeoutMs: 15_000, retries: 2, backoffMs: 1, env: {}, pace: async () => {} };
 
 /** A handler's wait for an answer that never comes: until the client gives up (aborts the request). */
 export function never(req: Request): Promise<never> {

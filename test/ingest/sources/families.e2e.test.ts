@@ -69,6 +69,9 @@ function chainFiles(code: string, store: string, price: string, names: { stores:
   };
 }
 
+const COFIX_FILE = "PriceFull7291056200008-299-202611220010.gz";
+const COFIX_BYTES = gz(priceXml("7291056200008", "299", "6.15"));
+
 const servers: { stop(): void }[] = [];
 const serve = (handler: Parameters<typeof startFakePortal>[0]): FakePortal => {
   const portal = startFakePortal(handler);
@@ -95,11 +98,13 @@ function cerberusWeb(user: string, c: ChainFiles): FakePortal {
     if (url.pathname === "/file") return htmlResponse(`<html><head><meta name="csrftoken" content="f-${sid}"></head></html>`);
     if (url.pathname === "/file/json/dir") {
       const rows = Object.entries(c.files).map(([fname, b]) => ({ fname, typeLabel: "file", type: "file", size: b.length, ftime: "2026-11-22 05:30:00" }));
-      // Another chain's file in the folder, and a yesterday's file.
-      rows.push({ fname: `PriceFull7291056200008-299-202611220010.gz`, typeLabel: "file", type: "file", size: 10, ftime: "" });
+      // Super Cofix's prices in Rami Levy's folder (it folded into Rami Levy), and a file under a code no chain has.
+      rows.push({ fname: COFIX_FILE, typeLabel: "file", type: "file", size: COFIX_BYTES.length, ftime: "" });
+      rows.push({ fname: `PriceFull7290000000999-001-202611220010.gz`, typeLabel: "file", type: "file", size: 10, ftime: "" });
       return jsonResponse({ sEcho: 1, iTotalRecords: rows.length, aaData: rows });
     }
-    const bytes = c.files[nameOf(url.pathname, "/file/d/")];
+    const name = nameOf(url.pathname, "/file/d/");
+    const bytes = name === COFIX_FILE ? COFIX_BYTES : c.files[name];
     return bytes ? bytesResponse(bytes) : htmlResponse("not found", 404);
   });
 }
@@ -333,16 +338,20 @@ describe("every portal family, listing → download → import → API", () => {
     });
     for (const r of result.fetch.chains) {
       expect({ slug: r.slug, status: r.status, errors: r.errors }).toEqual({ slug: r.slug, status: "ok", errors: [] });
-      expect(r.downloaded.length).toBe(r.slug === "city-market" || r.slug === "meshnat-yosef" ? 6 : 3);
+      expect(r.downloaded.length).toBe(r.slug === "city-market" || r.slug === "meshnat-yosef" ? 6 : r.slug === "rami-levy" ? 4 : 3);
     }
-    expect(result.fetch.chains.find((r) => r.slug === "rami-levy")!.dropped).toEqual({ "other chain": 1 });
+    const ramiLevy = result.fetch.chains.find((r) => r.slug === "rami-levy")!;
+    expect(ramiLevy.dropped).toEqual({ "unknown chain code": 1 });
+    expect(ramiLevy.unknownCodes).toEqual(["7290000000999"]);
+    expect(ramiLevy.adopted).toEqual({ "super-cofix": 1 });
+    expect(ramiLevy.downloaded.find((d) => d.fileName === COFIX_FILE)!.chainSlug).toBe("super-cofix");
   });
 
   test("the import loaded every downloaded file as live data", () => {
     expect(result.import).toMatchObject({ origin: "fetch", source: "live", status: "ok" });
     const bad = result.import!.files.filter((f) => f.status !== "ok" || (f.type === "pricefull" && f.rows !== 2));
     expect(bad.map((f) => `${f.fileName}: ${f.status} ${f.rows} ${f.reason ?? ""}`)).toEqual([]);
-    expect(result.import!.totals.files).toBe(42); // ten chains × 3 files, two chains with a second portal × 6
+    expect(result.import!.totals.files).toBe(43); // ten chains × 3 files, two chains with a second portal × 6, Super Cofix's file on Rami Levy's portal
   });
 
   test("GET /api/v1/chains/ shows each fetched chain with live data and a truthful fetch health", async () => {
@@ -355,6 +364,10 @@ describe("every portal family, listing → download → import → API", () => {
       expect(chain.store_count as number).toBeGreaterThanOrEqual(1);
       expect(chain.product_count as number).toBeGreaterThanOrEqual(2);
     }
+    // Super Cofix folded into Rami Levy: not fetched itself, its file on Rami Levy's portal imported as its own.
+    const cofix = chains.find((c) => c.chain_id === "super-cofix")!;
+    expect(cofix).toMatchObject({ active: false, merged_into: "rami-levy", inactive_since: "2026-02-16", source: "live", status: "ok", status_reason: null });
+    expect(cofix.product_count as number).toBe(2);
   });
 
   test("GET /api/v1/prices/ lists the shared product at every chain, at the price its portal published", async () => {
@@ -362,6 +375,6 @@ describe("every portal family, listing → download → import → API", () => {
     const headers = newKey(deps, "pro", "live").headers;
     const body = await (await app.handle(new Request(`http://localhost/api/v1/prices/?barcode=${SHARED}`, { headers }))).json();
     const prices = Object.fromEntries((body.data.prices as { chain_id: string; price_ils: string }[]).map((p) => [p.chain_id, p.price_ils]));
-    expect(prices).toEqual(EXPECTED_PRICES);
+    expect(prices).toEqual({ ...EXPECTED_PRICES, "super-cofix": "6.15" });
   });
 });

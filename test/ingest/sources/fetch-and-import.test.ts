@@ -299,8 +299,10 @@ describe("fetchAndImport when a chain fails", () => {
       const headers = newKey(deps, "pro", "live").headers;
       await deps.search.settled(); // its first build, before the database closes
       const chains = (await (await app.handle(new Request("http://localhost/api/v1/chains/", { headers }))).json()).data as Record<string, unknown>[];
+      // Its data stays served; its status says the portal is failing, and why (issue 40).
       expect(chains.find((c) => c.chain_id === "king-store")).toMatchObject({
-        status: "ok",
+        status: "failing",
+        source: "live",
         product_count: 1,
         last_updated_at: "2026-11-22T06:00:00+02:00",
         last_fetch_attempt_at: "2026-11-23T06:00:00+02:00",

@@ -69,12 +69,12 @@ describe("Laib catalog", () => {
     expect(portal.requests.filter((q) => q.path === `/webapi/${V2}/PriceFull${V2}-001-202611220303.xml.gz`)).toHaveLength(1);
   });
 
-  test("a portal refusing every code (geo-block answered with 403) fails the chain", async () => {
+  test("a portal refusing every code (geo-block answered with 403) blocks the chain", async () => {
     const portal = startFakePortal(() => htmlResponse("<html>Access denied</html>", 403));
     stops.push(portal.stop);
     const registry = registryOf({ slug: "victory", chain_codes: [V1, V2], portal: { family: "laib", base_url: portal.url } });
     const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
-    expect(report.chains[0]!.status).toBe("failed");
+    expect(report.chains[0]!.status).toBe("blocked");
     expect(report.chains[0]!.errors[0]).toContain("HTTP 403");
   });
 });

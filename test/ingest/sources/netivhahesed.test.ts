@@ -46,11 +46,11 @@ describe("Netiv HaHesed", () => {
     expect(report.chains[0]!.downloaded).toHaveLength(3);
   });
 
-  test("a challenge page with no table reads as an empty day, never as files", async () => {
+  test("a challenge page with no table reads as blocked, never as files", async () => {
     const portal = startFakePortal(() => htmlResponse("<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>"));
     stops.push(portal.stop);
     const registry = registryOf({ slug: "netiv-hahesed", chain_codes: [NH], portal: { family: "netivhahesed", base_url: portal.url } });
     const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
-    expect(report.chains[0]!.status).toBe("empty");
+    expect(report.chains[0]!.status).toBe("blocked"); // a challenge page is a refusal, not an empty day (issue 40)
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_TIMER_MS, needsCatchUp, nextRunAt, startDailyFetch } from "../../../src/ingest/sources/schedule.ts";
+import { MAX_TIMER_MS, needsCatchUp, nextCollectionAt, nextRunAt, startDailyFetch } from "../../../src/ingest/sources/schedule.ts";
 
 describe("nextRunAt", () => {
   test("later today, or tomorrow once the time has passed (Israel time, winter and summer)", () => {
@@ -16,6 +16,35 @@ describe("nextRunAt", () => {
 
   test("rejects a malformed time", () => {
     expect(() => nextRunAt("5:30", new Date())).toThrow();
+  });
+});
+
+describe("nextCollectionAt", () => {
+  const at = (s: string) => nextCollectionAt("05:30", 30 * 60_000, new Date(s)).toISOString();
+  test("the day's first run is MEHIR_FETCH_AT, then every interval until midnight, none before it", () => {
+    expect(at("2026-11-22T03:00:00+02:00")).toBe("2026-11-22T03:30:00.000Z"); // 05:30
+    expect(at("2026-11-22T05:30:00+02:00")).toBe("2026-11-22T04:00:00.000Z"); // 06:00
+    expect(at("2026-11-22T16:59:00+02:00")).toBe("2026-11-22T15:00:00.000Z"); // 17:00
+    expect(at("2026-11-22T23:10:00+02:00")).toBe("2026-11-22T21:30:00.000Z"); // 23:30
+    expect(at("2026-11-22T23:30:00+02:00")).toBe("2026-11-23T03:30:00.000Z"); // tomorrow 05:30
+  });
+  test("an interval that does not divide the day, and summer time", () => {
+    expect(nextCollectionAt("00:00", 7 * 3_600_000, new Date("2026-11-22T21:00:00+02:00")).toISOString()).toBe("2026-11-22T22:00:00.000Z"); // 00:00 next day
+    expect(nextCollectionAt("05:30", 3_600_000, new Date("2026-07-01T06:00:00+03:00")).toISOString()).toBe("2026-07-01T03:30:00.000Z"); // 06:30
+  });
+  test("startDailyFetch with everyMs runs on those times", async () => {
+    let clock = new Date("2026-11-22T05:00:00+02:00").getTime();
+    const timers: (() => void)[] = [];
+    const runs: string[] = [];
+    const loop = startDailyFetch({ at: "05:30", everyMs: 30 * 60_000, now: () => new Date(clock), run: async () => void runs.push(new Date(clock).toISOString()), setTimer: (fn) => timers.push(fn), clearTimer: () => {} });
+    for (const t of ["2026-11-22T05:30:00+02:00", "2026-11-22T06:00:00+02:00", "2026-11-22T06:30:00+02:00"]) {
+      clock = new Date(t).getTime();
+      timers.shift()!();
+      await new Promise((settled) => setImmediate(settled)); // the run's promise settles
+
+    }
+    loop.stop();
+    expect(runs).toEqual(["2026-11-22T03:30:00.000Z", "2026-11-22T04:00:00.000Z", "2026-11-22T04:30:00.000Z"]);
   });
 });
 

@@ -121,12 +121,12 @@ describe("Shufersal", () => {
     expect(portal.requests.slice(before).every((q) => q.path.startsWith("/blob/"))).toBe(true);
   });
 
-  test("a listing that keeps answering 403 fails the chain", async () => {
+  test("a listing that keeps answering 403 blocks the chain", async () => {
     const portal = startFakePortal(() => htmlResponse("<html>Request Rejected</html>", 403));
     stops.push(portal.stop);
     const registry = registryOf({ slug: "shufersal", chain_codes: [SH], portal: { family: "shufersal", base_url: portal.url } });
     const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
-    expect(report.chains[0]!.status).toBe("failed");
+    expect(report.chains[0]!.status).toBe("blocked"); // a refusal, not a failure (issue 40)
     expect(report.chains[0]!.errors[0]).toContain("HTTP 403");
   });
 });
