@@ -45,6 +45,11 @@ f.history(shufersal[1]!, milk, "2026-11-01T08:00:00+02:00", 690);
 f.promotion("shufersal", "C1", { stores: shufersal, items: [milk], discountedPrice: 590, minQty: 1, clubOnly: true });
 f.promotion("victory", "C2", { stores: [victory], items: [milk], discountedPrice: 400, minQty: 1, clubOnly: true, coupon: true });
 
+// Bread: only Rami Levy sells it (the others miss a third of a three-item list).
+const BREAD = "7290000000031";
+const bread = f.product(BREAD, "לחם אחיד");
+f.price(rami, bread, 750);
+
 // Loose tomatoes: a generic product sold by weight.
 const tomatoes = f.product("g-tomatoes", "עגבניות");
 ctx.db.prices.run("UPDATE products SET scope_chain_id = -1, is_weighted = 1, size_amount = 1000, size_unit = 'g' WHERE id = ?", [tomatoes]);
@@ -115,5 +120,64 @@ describe("loose produce says per kg (part 8)", () => {
     expect((await prices("g-tomatoes")).map((p) => p.sold_by)).toEqual(["kg", "kg"]);
     expect((await prices("g-tomatoes", "store")).map((p) => p.sold_by)).toEqual(["kg", "kg"]);
     expect((await prices(MILK))[0].sold_by).toBeUndefined();
+  });
+});
+
+const basket = async (body: object) => {
+  const res = await ctx.app.handle(
+    new Request("http://localhost/api/v1/basket/compare/", { method: "POST", headers: { ...key, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+  );
+  return ((await res.json()) as any).data;
+};
+const items = (...barcodes: string[]) => barcodes.map((barcode) => ({ barcode, quantity: 1 }));
+
+describe("the basket: club totals, coverage, estimates, suspect prices (parts 1–3)", () => {
+  test("club_total_ils applies club-only promotions; total_ils keeps what anyone pays", async () => {
+    const data = await basket({ items: items(MILK, WATER) });
+    const shufersal = data.stores.find((c: any) => c.chain_id === "shufersal");
+    expect(shufersal).toMatchObject({ total_ils: "11.90", club_total_ils: "10.90" });
+    expect(data.stores.find((c: any) => c.chain_id === "victory")).toMatchObject({ club_total_ils: "7.05" }); // its club coupon never counts
+  });
+
+  test("cheapest_store passes over chains whose total rests on a suspect price, and they say so", async () => {
+    const data = await basket({ items: items(MILK, WATER) });
+    expect(data.stores.map((c: any) => [c.chain_id, c.total_ils, c.suspect_items])).toEqual([
+      ["yochananof", "5.11", [MILK]],
+      ["victory", "7.05", [WATER]],
+      ["rami-levy", "11.70", []],
+      ["shufersal", "11.90", []],
+    ]);
+    expect(data.cheapest_store).toBe("rami-levy");
+    expect(data.stores[0].items[0]).toMatchObject({ barcode: MILK, suspect: true });
+  });
+
+  test("a chain missing an item: coverage, and the total with the item at the median of the chains selling it", async () => {
+    const data = await basket({ items: items(MILK, WATER, BREAD) });
+    const shufersal = data.stores.find((c: any) => c.chain_id === "shufersal");
+    expect(shufersal).toMatchObject({ coverage: 0.6667, total_ils: "11.90", estimated_total_ils: "19.40", estimated_items: [BREAD], ranked: true, not_ranked_reason: null });
+    expect(data.stores.find((c: any) => c.chain_id === "rami-levy")).toMatchObject({ coverage: 1, estimated_total_ils: "19.20", estimated_items: [] });
+  });
+
+  test("min_coverage leaves chains below it unranked, after the ranked ones; cheapest_store is only a ranked chain", async () => {
+    const data = await basket({ items: items(MILK, WATER, BREAD), min_coverage: 0.8 });
+    expect(data.stores.map((c: any) => [c.chain_id, c.ranked, c.not_ranked_reason])).toEqual([
+      ["rami-levy", true, null],
+      ["yochananof", false, "coverage_below_minimum"],
+      ["victory", false, "coverage_below_minimum"],
+      ["shufersal", false, "coverage_below_minimum"],
+    ]);
+    expect(data.cheapest_store).toBe("rami-levy");
+    const none = await basket({ items: items(MILK, BREAD), min_coverage: 1, chain_ids: ["shufersal"] });
+    expect(none.cheapest_store).toBeNull();
+  });
+
+  test("an item sold nowhere leaves the estimate unknown", async () => {
+    const data = await basket({ items: items(MILK, "7290000000048") });
+    expect(data.stores.every((c: any) => c.estimated_total_ils === null)).toBe(true);
+  });
+
+  test("a generic product's line says sold_by kg", async () => {
+    const data = await basket({ items: items("g-tomatoes") });
+    expect(data.stores[0].items[0]).toMatchObject({ barcode: "g-tomatoes", sold_by: "kg" });
   });
 });
