@@ -181,3 +181,11 @@ describe("the basket: club totals, coverage, estimates, suspect prices (parts 1â
     expect(data.stores[0].items[0]).toMatchObject({ barcode: "g-tomatoes", sold_by: "kg" });
   });
 });
+
+describe("alerts never fire on a suspect price (part 3)", () => {
+  test("the alert's view of the product leaves the chain with a placeholder price out", async () => {
+    const { priceView } = await import("../../src/alerts/price-view.ts");
+    const view = priceView(ctx.deps.dataSets.live, { barcode: MILK, chainId: null, chainIds: [], city: null }, FIXED_NOW);
+    expect(view.chains.map((c) => c.chainId).sort()).toEqual(["rami-levy", "shufersal", "victory"]);
+  });
+});
