@@ -8,11 +8,16 @@ export function chainName(p: WidgetPrice, lang: Lang): string {
   return (lang === "en" && p.chain_name_en) || p.chain_name;
 }
 
-/** Chains cheapest first by effective price, then by the name shown. */
+/** Chains cheapest first by effective price, then by the name shown; suspect prices (likely data errors) last. */
 export function sortPrices(prices: WidgetPrice[], lang: Lang): WidgetPrice[] {
   return prices
     .slice()
-    .sort((a, b) => agorot(a.effective_price_ils) - agorot(b.effective_price_ils) || chainName(a, lang).localeCompare(chainName(b, lang), lang));
+    .sort(
+      (a, b) =>
+        Number(!!a.suspect) - Number(!!b.suspect) ||
+        agorot(a.effective_price_ils) - agorot(b.effective_price_ils) ||
+        chainName(a, lang).localeCompare(chainName(b, lang), lang),
+    );
 }
 
 /** The wrapper every state renders into: direction, language and theme live here. */
@@ -47,9 +52,10 @@ export function paint(wrapper: HTMLElement, state: ViewState, options: WidgetOpt
 
 function table(data: WidgetData, options: WidgetOptions, t: Strings): Node[] {
   const sorted = sortPrices(data.prices, options.lang);
-  const best = agorot(sorted[0]!.effective_price_ils);
+  const first = sorted.find((p) => !p.suspect);
+  const best = first ? agorot(first.effective_price_ils) : -1;
   const shown = sorted.slice(0, options.limit);
-  const rows = shown.map((p) => row(p, agorot(p.effective_price_ils) === best, options.lang, t));
+  const rows = shown.map((p) => row(p, !p.suspect && agorot(p.effective_price_ils) === best, options.lang, t));
   const nodes: Node[] = [
     // A focusable scroll box: keyboard users can scroll a table wider than a narrow page.
     h(
@@ -82,8 +88,11 @@ function row(p: WidgetPrice, cheapest: boolean, lang: Lang, t: Strings): HTMLEle
       "td",
       { class: "n" },
       h("bdi", { class: "p" }, formatPrice(p.effective_price_ils, lang)),
+      p.sold_by === "kg" && h("span", { class: "u" }, " " + t.perKg),
+      p.suspect && h("span", { class: "b bs" }, t.suspect),
       promo && h("span", { class: "b bp" }, t.promo),
       promo && h("span", { class: "was" }, h("span", { class: "sr" }, t.regular + " "), h("del", null, h("bdi", null, formatPrice(p.price_ils, lang)))),
+      promo && p.lowest_price_30d_ils && h("span", { class: "low" }, t.low30 + " ", h("bdi", null, formatPrice(p.lowest_price_30d_ils, lang))),
     ),
     h("td", { class: "n" }, String(p.store_count)),
   );

@@ -13,6 +13,9 @@ export interface Strings {
   cheapest: string;
   promo: string;
   regular: string;
+  low30: string;
+  perKg: string;
+  suspect: string;
   updated: string;
   disclaimer: string;
   more: (n: number) => string;
@@ -32,6 +35,9 @@ export const STRINGS: Record<Lang, Strings> = {
     cheapest: "הזול ביותר",
     promo: "מבצע",
     regular: "מחיר רגיל:",
+    low30: "הנמוך ב-30 יום:",
+    perKg: "לק״ג",
+    suspect: "ייתכן שגוי",
     updated: "עודכן",
     disclaimer: "המחירים כפי שפרסמו הרשתות; אין בכך אישור למלאי.",
     more: (n) => (n === 1 ? "ועוד רשת אחת" : `ועוד ${n} רשתות`),
@@ -49,6 +55,9 @@ export const STRINGS: Record<Lang, Strings> = {
     cheapest: "Cheapest",
     promo: "Sale",
     regular: "Regular price:",
+    low30: "30-day low:",
+    perKg: "per kg",
+    suspect: "may be wrong",
     updated: "Updated",
     disclaimer: "Prices as published by the chains; not a stock guarantee.",
     more: (n) => (n === 1 ? "and 1 more chain" : `and ${n} more chains`),

@@ -28,8 +28,10 @@ tbody th{font-weight:600}
 .b{display:inline-block;margin-inline-start:6px;padding:1px 7px;border-radius:999px;font-size:11px;font-weight:700;line-height:1.5;white-space:nowrap}
 .bc{background:var(--cf);color:var(--bg)}
 .bp{background:var(--pb);color:var(--pf)}
-.was{display:block;font-size:12px;color:var(--mu)}
-.best .was{color:inherit}
+.bs{border:1px solid var(--mu);color:var(--mu)}
+.u{font-size:12px}
+.was,.low{display:block;font-size:12px;color:var(--mu)}
+.best .was,.best .low{color:inherit}
 .ft,.more{margin:8px 0 0;font-size:12px;color:var(--mu)}
 .st{margin:0;padding:8px 0}
 a{color:var(--ac);text-decoration:underline}

@@ -8,6 +8,12 @@ export interface WidgetPrice {
   price_ils: string;
   effective_price_ils: string;
   is_on_promotion: boolean;
+  /** Lowest shelf price of the last 30 days; absent from older answers. */
+  lowest_price_30d_ils?: string | null;
+  /** A likely data error: listed last, never marked cheapest; absent from older answers. */
+  suspect?: boolean;
+  /** Loose produce: per kg or per unit. */
+  sold_by?: "kg" | "unit";
   store_count: number;
 }
 

@@ -3,6 +3,8 @@ import { chainSummary } from "../pricing/chain-summary.ts";
 import type { ProductRow } from "../pricing/queries.ts";
 import { resolveProduct } from "../identity/resolve.ts";
 import { productKey } from "../identity/product-id.ts";
+import { chainPricesOf, suspectReason } from "../pricing/suspect.ts";
+import { storeTable } from "../pricing/store-table.ts";
 
 /**
  * What an alert watches: a product (its identifier, with the chain of a chain-internal item),
@@ -38,7 +40,8 @@ export function targetKey(t: AlertTarget): string {
  * The chain figures /prices/ shows for the target's product (the same pricing code: chain price =
  * most common shelf price, effective = after the best single-unit promotion open to all), over the
  * stores of `city` when set; chain_ids narrowing is applied by the caller (filterChains). A product
- * no chain sells any more gives no chains.
+ * no chain sells any more gives no chains. A chain whose price is suspect (most likely a data error:
+ * src/pricing/suspect.ts) is left out: an alert never fires on a price /prices/ flags.
  */
 export function priceView(deps: PricingData, target: AlertTarget, now: Date): PriceView {
   // The API's one product resolution (src/identity/resolve.ts), as /prices/ resolves it.
@@ -46,9 +49,11 @@ export function priceView(deps: PricingData, target: AlertTarget, now: Date): Pr
   if (!resolved.ok) return { product: null, chains: [] };
   const product = resolved.product;
   const { chains } = chainSummary(deps, product, { city: target.city ?? undefined }, now);
+  const reference = chainPricesOf(deps.db.prices, product.id);
+  const chainIdOf = storeTable(deps).chainIdOf!;
   return {
     product,
-    chains: chains.map((c) => ({ chainId: c.chainSlug, chainName: c.chainName, shelf: c.price, effective: c.effective, storeCount: c.storeCount })),
+    chains: chains.filter((c) => suspectReason(c.price, chainIdOf(c.chainSlug) ?? 0, reference) === null).map((c) => ({ chainId: c.chainSlug, chainName: c.chainName, shelf: c.price, effective: c.effective, storeCount: c.storeCount })),
   };
 }
 

@@ -2,7 +2,7 @@ import type { PricingData } from "../deps.ts";
 import { stmt } from "../db/statements.ts";
 import { isEilatCity } from "./eilat.ts";
 import { storeTable } from "./store-table.ts";
-import { effectivePrice, isOpenToAll, mode, modeOfCounts, type UnitPromotion } from "./rules.ts";
+import { clubPrice, effectivePrice, isOpenToAll, isOpenToMembers, mode, modeOfCounts, type UnitPromotion } from "./rules.ts";
 import { isActive, storeFilterSql, type ProductRow } from "./queries.ts";
 import type { ChainFigure } from "./figures.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
@@ -40,6 +40,17 @@ function canLowerUnitPrice(p: UnitPromotion): boolean {
   if (!isOpenToAll(p)) return false;
   if (p.minQty !== null && p.minQty > 1) return false;
   return (p.discountedPrice !== null && p.discountedPrice > 0) || (p.discountRate !== null && p.discountRate > 0 && p.discountRate <= 1);
+}
+
+/** Whether a club-only promotion can lower a member's price of one unit (clubPrice's conditions). */
+function canLowerClubPrice(p: UnitPromotion): boolean {
+  return p.isClubOnly && isOpenToMembers(p) && canLowerUnitPrice({ ...p, isClubOnly: false });
+}
+
+/** A member's price of one unit at a store: the club price when a club-only promotion beats the price open to all. */
+function memberPrice(shelf: number, units: UnitPromotion[]): number {
+  const effective = effectivePrice(shelf, units).price;
+  return clubPrice(shelf, effective, units)?.price ?? effective;
 }
 
 /** Store cities the VAT rule treats as Eilat, as a JSON array (per data version: cities change only with imports). */
@@ -102,6 +113,9 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
   // By item list: a store gets a promotion for the product only when its own list names it.
   const lowering = new Map<number, UnitPromotion>();
   const chainOfList = new Map<number, number>();
+  // Club-only promotions that can lower a member's unit price, by list (with the lowering ones: a member gets both).
+  const members = new Map<number, UnitPromotion>();
+  const clubChains = new Set<number>();
   for (const r of promotions) {
     const starts = r.starts_at ? Date.parse(r.starts_at) : NaN;
     const ends = r.ends_at ? Date.parse(r.ends_at) : NaN;
@@ -112,6 +126,10 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
     if (canLowerUnitPrice(unit)) {
       lowering.set(r.list_id, unit);
       chainOfList.set(r.list_id, r.chain_id);
+      members.set(r.list_id, unit);
+    } else if (canLowerClubPrice(unit)) {
+      members.set(r.list_id, unit);
+      clubChains.add(r.chain_id);
     }
   }
   const promotedChains = new Set(chainOfList.values());
@@ -157,7 +175,10 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
   }
 
   const effectiveOf =
-    promotedChains.size > 0 ? effectiveModes(deps, product.id, promotedChains, lowering, filter, folded ? storeRows : null) : new Map<number, number>();
+    promotedChains.size > 0
+      ? storeModes(deps, product.id, promotedChains, lowering, filter, folded ? storeRows : null, (shelf, units) => effectivePrice(shelf, units).price)
+      : new Map<number, number>();
+  const memberOf = clubChains.size > 0 ? storeModes(deps, product.id, clubChains, members, filter, folded ? storeRows : null, memberPrice) : new Map<number, number>();
   const chains: ChainFigure[] = [];
   for (const [chainId, all] of byChain) {
     const vat = all.filter((g) => g.eilat === 0);
@@ -176,11 +197,13 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
     }
     const price = modeOfCounts(priceCounts);
     const effective = effectiveOf.get(chainId) ?? price;
+    const member = memberOf.get(chainId);
     chains.push({
       chainSlug: all[0]!.chain_slug,
       chainName: all[0]!.chain_name,
       price,
       effective,
+      club: member !== undefined && member < effective ? member : null,
       min,
       max,
       storeCount,
@@ -193,16 +216,18 @@ export function chainSummary(deps: PricingData, product: ProductRow, query: Pric
 }
 
 /**
- * The most common effective price of each promoted chain over its counted stores (outside Eilat
- * unless the chain sells the product only there), store by store, in one pass for all of them.
+ * The most common price (`priceAt`: the effective price, or a member's) of each chain in
+ * `chainIds` over its counted stores (outside Eilat unless the chain sells the product only
+ * there), store by store, in one pass for all of them; `lowering` holds the promotions by item list.
  */
-function effectiveModes(
+function storeModes(
   deps: PricingData,
   productId: number,
   chainIds: Set<number>,
   lowering: Map<number, UnitPromotion>,
   filter: StoreFilter,
   storeRows: [number, number][] | null,
+  priceAt: (shelf: number, units: UnitPromotion[]) => number,
 ): Map<number, number> {
   const db = deps.db.prices;
   const storesOf = new Map<number, UnitPromotion[]>();
@@ -219,8 +244,7 @@ function effectiveModes(
   const add = (chainId: number, storeId: number, price: number, eilat: boolean) => {
     let lists = perChain.get(chainId);
     if (!lists) perChain.set(chainId, (lists = { vat: [], eilat: [] }));
-    const effective = effectivePrice(price, storesOf.get(storeId) ?? []).price;
-    (eilat ? lists.eilat : lists.vat).push(effective);
+    (eilat ? lists.eilat : lists.vat).push(priceAt(price, storesOf.get(storeId) ?? []));
   };
   if (storeRows) {
     // Rows already read for the shelf figures (no city/region filter): the store table says where.

@@ -1,6 +1,6 @@
 import type { Clock, PricingData } from "../deps.ts";
 import { isEilatCity } from "./eilat.ts";
-import { effectivePrice, mode, type UnitPromotion } from "./rules.ts";
+import { clubPrice, effectivePrice, mode, type UnitPromotion } from "./rules.ts";
 import { productPromotions, storePrices, type ProductRow, type StorePriceRow } from "./queries.ts";
 import { storeFilterOf, type PriceQuery } from "./store-filter.ts";
 
@@ -16,6 +16,8 @@ export interface StoreFigure {
   shelf: number;
   effective: number;
   promotionId: string | null;
+  /** A club member's price when a club-only promotion beats `effective` (clubPrice), else null. */
+  club: number | null;
   inEilat: boolean;
   promotions: UnitPromotion[];
   /** Kilometres from the `near` point, when the question had one. */
@@ -30,6 +32,8 @@ export interface ChainFigure {
   price: number;
   /** Most common effective price among the same stores. */
   effective: number;
+  /** Most common price a club member pays among the same stores, when lower than `effective`; else null. */
+  club: number | null;
   min: number;
   max: number;
   storeCount: number;
@@ -52,7 +56,8 @@ export function storeFiguresUntil(deps: FigureData, product: ProductRow, query: 
   for (const row of storePrices(deps.db.prices, product.id, filter)) {
     const storePromotions = promotions.get(row.store_db_id) ?? [];
     const { price, promotionId } = effectivePrice(row.price, storePromotions);
-    const figure: StoreFigure = { row, shelf: row.price, effective: price, promotionId, inEilat: isEilatCity(row.city), promotions: storePromotions };
+    const club = clubPrice(row.price, price, storePromotions)?.price ?? null;
+    const figure: StoreFigure = { row, shelf: row.price, effective: price, promotionId, club, inEilat: isEilatCity(row.city), promotions: storePromotions };
     if (distances) figure.distanceKm = distances.get(row.store_db_id)!;
     out.push(figure);
   }
@@ -76,11 +81,14 @@ export function chainFigures(stores: StoreFigure[]): ChainFigure[] {
     const vatStores = all.filter((s) => !s.inEilat);
     const counted = vatStores.length > 0 ? vatStores : all;
     const shelves = counted.map((s) => s.shelf);
+    const effective = mode(counted.map((s) => s.effective))!;
+    const member = counted.some((s) => s.club !== null) ? mode(counted.map((s) => s.club ?? s.effective))! : null;
     out.push({
       chainSlug: slug,
       chainName: all[0]!.row.chain_name,
       price: mode(shelves)!,
-      effective: mode(counted.map((s) => s.effective))!,
+      effective,
+      club: member !== null && member < effective ? member : null,
       min: Math.min(...shelves),
       max: Math.max(...shelves),
       storeCount: counted.length,

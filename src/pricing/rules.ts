@@ -62,6 +62,26 @@ export function unitPromotionPrice(shelf: number, p: UnitPromotion): number | nu
   return price;
 }
 
+/** True when a club member gets the promotion without a coupon or a basket minimum (club-only or open to all). */
+export function isOpenToMembers(p: UnitPromotion): boolean {
+  return !p.isCoupon && !(p.minPurchaseAmount && p.minPurchaseAmount > 0);
+}
+
+/**
+ * The club price of one unit: the best price a club-only promotion gives (coupons and basket
+ * minimums excluded), when it is lower than the price open to all (`effective`); else null.
+ * @example clubPrice(1290, 1290, [{ isClubOnly: true, minQty: 1, discountedPrice: 990, ... }]) // { price: 990, promotionId: "…" }
+ */
+export function clubPrice(shelf: number, effective: number, promotions: UnitPromotion[]): { price: number; promotionId: string } | null {
+  let best: { price: number; promotionId: string } | null = null;
+  for (const p of promotions) {
+    if (!p.isClubOnly || !isOpenToMembers(p)) continue;
+    const price = unitPromotionPrice(shelf, { ...p, isClubOnly: false });
+    if (price !== null && price < effective && (best === null || price < best.price)) best = { price, promotionId: p.promotionId };
+  }
+  return best;
+}
+
 /** Shelf price after the best single-unit promotion, and which promotion gave it. */
 export function effectivePrice(shelf: number, promotions: UnitPromotion[]): { price: number; promotionId: string | null } {
   let best = shelf;
@@ -77,16 +97,18 @@ export function effectivePrice(shelf: number, promotions: UnitPromotion[]): { pr
 }
 
 /**
- * Total for `quantity` units with promotions open to all customers, multi-buy included:
+ * Total for `quantity` units with promotions open to all customers (with `members`, club-only ones
+ * too), multi-buy included:
  * "3 for 10" applies to each full group of minQty (up to maxQty units), the rest at the
  * shelf price; a rate applies to the units of the full groups. The cheapest option wins.
  * @example lineTotal(500, 7, [{ minQty: 3, discountedPrice: 1000, ... }]) // 2 × 1000 + 500 = 2500
  */
-export function lineTotal(shelf: number, quantity: number, promotions: UnitPromotion[]): { total: number; promotionId: string | null } {
+export function lineTotal(shelf: number, quantity: number, promotions: UnitPromotion[], members = false): { total: number; promotionId: string | null } {
   let best = shelf * quantity;
   let promotionId: string | null = null;
   for (const p of promotions) {
-    if (!isOpenToAll(p)) continue;
+    // `members`: a club member's total — club-only promotions count too (never coupons or basket minimums).
+    if (!(members ? isOpenToMembers(p) : isOpenToAll(p))) continue;
     const minQty = Math.max(1, Math.round(p.minQty ?? 1));
     if (quantity < minQty) continue;
     const capped = p.maxQty !== null && p.maxQty > 0 ? Math.min(quantity, Math.floor(p.maxQty)) : quantity;

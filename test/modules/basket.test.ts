@@ -75,10 +75,10 @@ describe("POST /api/v1/basket/compare/ by chain", () => {
     // cottage 5.20 (coupon ignored); bread 7.50 → 58.40. Shelf: 20.70 + 35.00 + 5.20 + 7.50 = 68.40.
     expect(shufersal).toMatchObject({ total_ils: "58.40", shelf_total_ils: "68.40", items_found: 4, items_total: 5, missing_items: [UNKNOWN] });
     expect(shufersal.items).toEqual([
-      { barcode: MILK, name: "חלב 3% 1 ליטר", quantity: 3, unit_price_ils: "6.90", line_total_ils: "20.70", promotion_id: null },
-      { barcode: BAMBA, name: "במבה 80 גרם", quantity: 7, unit_price_ils: "5.00", line_total_ils: "25.00", promotion_id: "shufersal:B3" },
-      { barcode: COTTAGE, name: "קוטג' 5%", quantity: 1, unit_price_ils: "5.20", line_total_ils: "5.20", promotion_id: null },
-      { barcode: BREAD, name: "לחם אחיד", quantity: 1, unit_price_ils: "7.50", line_total_ils: "7.50", promotion_id: null },
+      { barcode: MILK, name: "חלב 3% 1 ליטר", quantity: 3, unit_price_ils: "6.90", line_total_ils: "20.70", promotion_id: null, suspect: false },
+      { barcode: BAMBA, name: "במבה 80 גרם", quantity: 7, unit_price_ils: "5.00", line_total_ils: "25.00", promotion_id: "shufersal:B3", suspect: false },
+      { barcode: COTTAGE, name: "קוטג' 5%", quantity: 1, unit_price_ils: "5.20", line_total_ils: "5.20", promotion_id: null, suspect: false },
+      { barcode: BREAD, name: "לחם אחיד", quantity: 1, unit_price_ils: "7.50", line_total_ils: "7.50", promotion_id: null, suspect: false },
     ]);
     // Rami Levy: milk 3 × 6.50 × 0.9 = 17.55; bamba 7 × 4.80 = 33.60; bread 7.00 (club price ignored) → 58.15.
     expect(rami).toMatchObject({ total_ils: "58.15", shelf_total_ils: "60.10", items_found: 3, items_total: 5, missing_items: [COTTAGE, UNKNOWN] });

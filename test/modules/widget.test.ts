@@ -64,9 +64,9 @@ describe("GET /api/v1/widget/data/", () => {
       // The generated label, as in search (no image URL template is set).
       image_url: "http://localhost/images/products/7290000066318.svg",
       prices: [
-        { chain_id: "rami-levy", chain_name: "רמי לוי", chain_name_en: "Rami Levy", price_ils: "6.20", effective_price_ils: "5.00", is_on_promotion: true, store_count: 2 },
-        { chain_id: "shufersal", chain_name: "שופרסל", chain_name_en: "Shufersal", price_ils: "6.90", effective_price_ils: "6.90", is_on_promotion: false, store_count: 3 },
-        { chain_id: "victory", chain_name: "ויקטורי", chain_name_en: "Victory", price_ils: "7.00", effective_price_ils: "7.00", is_on_promotion: false, store_count: 1 },
+        { chain_id: "rami-levy", chain_name: "רמי לוי", chain_name_en: "Rami Levy", price_ils: "6.20", effective_price_ils: "5.00", is_on_promotion: true, lowest_price_30d_ils: "6.20", suspect: false, store_count: 2 },
+        { chain_id: "shufersal", chain_name: "שופרסל", chain_name_en: "Shufersal", price_ils: "6.90", effective_price_ils: "6.90", is_on_promotion: false, lowest_price_30d_ils: "6.90", suspect: false, store_count: 3 },
+        { chain_id: "victory", chain_name: "ויקטורי", chain_name_en: "Victory", price_ils: "7.00", effective_price_ils: "7.00", is_on_promotion: false, lowest_price_30d_ils: "7.00", suspect: false, store_count: 1 },
       ],
       cheapest_chain_id: "rami-levy",
       data_updated_at: "2026-11-22T05:30:00+02:00",

@@ -82,6 +82,37 @@ describe("price table", () => {
     expect(shufersal.querySelector("del")).toBeNull();
   });
 
+  test("beside a promotion, the lowest price of the last 30 days (issue 41 part 4)", () => {
+    const data = sampleData();
+    data.prices.find((p) => p.chain_id === "rami-levy")!.lowest_price_30d_ils = "5.90";
+    const w = render({ kind: "ok", data });
+    expect(w.querySelector('tr[data-chain="rami-levy"] .low')!.textContent).toBe(`הנמוך ב-30 יום: ${formatPrice("5.90", "he")}`);
+    // No promotion, no reference shown.
+    data.prices.find((p) => p.chain_id === "shufersal")!.lowest_price_30d_ils = "6.00";
+    expect(render({ kind: "ok", data }).querySelector('tr[data-chain="shufersal"] .low')).toBeNull();
+  });
+
+  test("a suspect price is listed last, says so, and is never marked cheapest (issue 41 part 3)", () => {
+    const data = sampleData();
+    const victory = data.prices.find((p) => p.chain_id === "victory")!;
+    victory.effective_price_ils = "0.01";
+    victory.price_ils = "0.01";
+    victory.suspect = true;
+    const w = render({ kind: "ok", data });
+    const rows = [...w.querySelectorAll("tbody tr")];
+    expect(rows.at(-1)!.getAttribute("data-chain")).toBe("victory");
+    expect(rows.at(-1)!.classList.contains("best")).toBe(false);
+    expect(rows.at(-1)!.querySelector(".bs")!.textContent).toBe("ייתכן שגוי");
+    expect(rows[0]!.classList.contains("best")).toBe(true);
+  });
+
+  test("loose produce sold by weight says per kg (issue 41 part 8)", () => {
+    const data = sampleData();
+    for (const p of data.prices) p.sold_by = "kg";
+    expect(render({ kind: "ok", data }).querySelector("tbody tr .u")!.textContent).toBe(" לק״ג");
+    expect(render({ kind: "ok", data }, { ...he, lang: "en" }).querySelector("tbody tr .u")!.textContent).toBe(" per kg");
+  });
+
   test("prices in shekels via Intl.NumberFormat, isolated with <bdi>", () => {
     const w = render({ kind: "ok", data: sampleData() });
     const price = w.querySelector('tr[data-chain="yochananof"] bdi.p')!.textContent!;

@@ -2,6 +2,8 @@ import type { DataSet } from "../../deps.ts";
 import { publicPromotionId, unitPromotion } from "../../pricing/promotion-row.ts";
 import { formatIls } from "../../time.ts";
 import { lineTotal, type UnitPromotion } from "../../pricing/rules.ts";
+import { suspectReason } from "../../pricing/suspect.ts";
+import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import type { ProductRow } from "../../pricing/queries.ts";
 import { ResultCache } from "../../http/answers/result-cache.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
@@ -12,6 +14,10 @@ export interface ChainLine {
   json: Uint8Array;
   total: number;
   shelf: number;
+  /** What a club member pays: club-only promotions applied too (coupons and basket minimums never). */
+  clubTotal: number;
+  /** The shelf price is most likely a data error (src/pricing/suspect.ts). */
+  suspect: boolean;
 }
 
 /** A basket item (barcode as sent, quantity) priced at every chain that sells it. */
@@ -34,9 +40,18 @@ export function toUnitPromotion(r: PromotionRow): UnitPromotion {
   return unit;
 }
 
-/** `{"barcode":…,"name":…,"quantity":…,"unit_price_ils":…,"line_total_ils":…,"promotion_id":…}` */
-function lineJson(barcode: string, name: string, quantity: number, unit: number, total: number, promotionId: string | null): Uint8Array {
-  return utf8(`{"barcode":${JSON.stringify(barcode)},"name":${JSON.stringify(name)},"quantity":${quantity},"unit_price_ils":"${formatIls(unit)}","line_total_ils":"${formatIls(total)}","promotion_id":${promotionId === null ? "null" : JSON.stringify(promotionId)}}`);
+/** What a line says of its product beside the price: how loose produce is sold. */
+export function soldBy(product: Pick<ProductRow, "scope_chain_id" | "is_weighted">): "kg" | "unit" | null {
+  return product.scope_chain_id === GENERIC_SCOPE ? (product.is_weighted === 1 ? "kg" : "unit") : null;
+}
+
+/** `{"barcode":…,"name":…,"quantity":…,"unit_price_ils":…,"line_total_ils":…,"promotion_id":…,"suspect":…}` (+ `"sold_by"` for loose produce) */
+function lineJson(barcode: string, product: ProductRow, quantity: number, unit: number, total: number, promotionId: string | null, suspect: boolean): Uint8Array {
+  const by = soldBy(product);
+  return utf8(
+    `{"barcode":${JSON.stringify(barcode)},"name":${JSON.stringify(product.name)},"quantity":${quantity},"unit_price_ils":"${formatIls(unit)}","line_total_ils":"${formatIls(total)}",` +
+      `"promotion_id":${promotionId === null ? "null" : JSON.stringify(promotionId)},"suspect":${suspect}${by === null ? "" : `,"sold_by":"${by}"`}}`,
+  );
 }
 
 /**
@@ -72,6 +87,7 @@ export function itemPricing(deps: DataSet, barcode: string, quantity: number, pr
   const reach = new Map<number, number>();
   for (const p of active) reach.set(p.promotion_db_id, (reach.get(p.promotion_db_id) ?? 0) + storesOf.get(p.list_id)!.length);
   const byChain = new Map<number, ChainLine>();
+  const reference = new Map(figures.map((f) => [f.chain_id, f.price_mode]));
   for (const figure of figures) {
     const applicable: UnitPromotion[] = [];
     const taken = new Set<number>();
@@ -81,10 +97,13 @@ export function itemPricing(deps: DataSet, barcode: string, quantity: number, pr
       applicable.push(toUnitPromotion(p));
     }
     const { total, promotionId } = lineTotal(figure.price_mode, quantity, applicable);
+    const suspect = suspectReason(figure.price_mode, figure.chain_id, reference) !== null;
     byChain.set(figure.chain_id, {
-      json: lineJson(barcode, product.name, quantity, figure.price_mode, total, promotionId),
+      json: lineJson(barcode, product, quantity, figure.price_mode, total, promotionId, suspect),
       total,
       shelf: figure.price_mode * quantity,
+      clubTotal: lineTotal(figure.price_mode, quantity, applicable, true).total,
+      suspect,
     });
   }
   const pricing: ItemPricing = { byChain, validUntil };
@@ -93,12 +112,18 @@ export function itemPricing(deps: DataSet, barcode: string, quantity: number, pr
 }
 
 /**
- * A line priced at one store (city baskets), serialized.
- * @example storeLine("7290000066318", "חלב", 2, 690, []).total // 1380
+ * A line priced at one store (city baskets), serialized; `suspect` judged against the chains' prices of the product.
+ * @example storeLine("7290000066318", product, 2, 690, [], false).total // 1380
  */
-export function storeLine(barcode: string, name: string, quantity: number, shelf: number, promotions: UnitPromotion[]): ChainLine {
+export function storeLine(barcode: string, product: ProductRow, quantity: number, shelf: number, promotions: UnitPromotion[], suspect: boolean): ChainLine {
   const { total, promotionId } = lineTotal(shelf, quantity, promotions);
-  return { json: lineJson(barcode, name, quantity, shelf, total, promotionId), total, shelf: shelf * quantity };
+  return {
+    json: lineJson(barcode, product, quantity, shelf, total, promotionId, suspect),
+    total,
+    shelf: shelf * quantity,
+    clubTotal: lineTotal(shelf, quantity, promotions, true).total,
+    suspect,
+  };
 }
 
 // Weight = chain lines held (~200 bytes each).

@@ -20,6 +20,12 @@ export const BasketBody = z
     city: z.string().trim().min(1).max(60).optional().describe("Price each chain's cheapest store in this city (any common spelling, English name or CBS code)"),
     near: NearText.optional().describe("`\"lat,lon\"` inside Israel: price each chain's cheapest open store within `radius_km` of the point"),
     radius_km: RadiusKmBody,
+    min_coverage: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("0–1 (default 0): chains whose `coverage` (items found ÷ items) is below it are listed unranked (`ranked: false`), after the ranked ones, and are never `cheapest_store`. Consumer groups compare where a chain carries most of a list (the Consumer Council uses 0.8)"),
   })
   .strict();
 
@@ -34,6 +40,8 @@ export const BasketLine = z.object({
   unit_price_ils: Money,
   line_total_ils: Money,
   promotion_id: z.string().nullable(),
+  suspect: z.boolean().describe("The chain's (or store's) shelf price is most likely a data error (as `suspect` of /prices/)"),
+  sold_by: z.enum(["kg", "unit"]).optional().describe("Generic products (loose produce): per kilogram (quantity in kg) or per unit"),
 });
 
 export const BasketChain = z.object({
@@ -41,6 +49,15 @@ export const BasketChain = z.object({
   chain_name: z.string(),
   total_ils: Money,
   shelf_total_ils: Money,
+  club_total_ils: Money.describe("What a club member pays: club-only promotions applied too, multi-buy where the quantity qualifies (coupons and basket minimums never)"),
+  coverage: z.number().min(0).max(1).describe("Items found ÷ items (0–1)"),
+  estimated_total_ils: Money.nullable().describe(
+    "`total_ils` with each missing item priced at the median of its line total over the chains that sell it (listed in `estimated_items`); null when some item is sold nowhere",
+  ),
+  estimated_items: z.array(z.string()).describe("The items `estimated_total_ils` priced at other chains' median"),
+  ranked: z.boolean().describe("False when `coverage` is below the request's `min_coverage`: listed after the ranked chains, never `cheapest_store`"),
+  not_ranked_reason: z.enum(["coverage_below_minimum"]).nullable(),
+  suspect_items: z.array(z.string()).describe("Items whose price here is suspect (see /prices/ `suspect`): `cheapest_store` passes over a chain with any, unless every ranked chain has some"),
   items_found: z.number().int(),
   items_total: z.number().int(),
   items: z.array(BasketLine),
@@ -52,7 +69,7 @@ export const BasketChain = z.object({
 
 export const BasketResponse = z.object({
   data: z.object({
-    cheapest_store: z.string().nullable(),
+    cheapest_store: z.string().nullable().describe("The first ranked chain with no suspect price in its lines (else the first ranked); null when none is ranked"),
     stores: z.array(BasketChain),
     missing_items: z.array(z.string()),
   }),

@@ -11,6 +11,7 @@ import { productKey } from "../../identity/product-id.ts";
 import { productError } from "../../identity/resolve.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
+import { suspectReason } from "../../pricing/suspect.ts";
 import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
 import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
@@ -158,14 +159,21 @@ function priceByStore(deps: DataSet, items: BasketItem[], stores: CandidateStore
       else promosOf.set(k, [unit]);
     }
   }
+  // Each product's chain prices: what a store's price is judged against (src/pricing/suspect.ts).
+  const figures = basketData(deps).chainFigures(ids);
+  const reference = new Map(ids.map((id) => [id, new Map((figures.get(id) ?? []).map((f) => [f.chain_id, f.price_mode]))]));
   const best = new Map<number, Priced & { sum: number }>();
   for (const store of inScope) {
     const lines: ChainLine[] = [];
     const missing: string[] = [];
     for (const item of items) {
       const shelf = item.product ? priceOf.get(pair(store.id, item.product.id)) : undefined;
-      if (shelf === undefined) missing.push(item.barcode);
-      else lines.push(storeLine(item.barcode, item.product!.name, item.quantity, shelf, promosOf.get(pair(store.id, item.product!.id)) ?? []));
+      if (shelf === undefined) {
+        missing.push(item.barcode);
+        continue;
+      }
+      const suspect = suspectReason(shelf, store.chain_id, reference.get(item.product!.id)!) !== null;
+      lines.push(storeLine(item.barcode, item.product!, item.quantity, shelf, promosOf.get(pair(store.id, item.product!.id)) ?? [], suspect));
     }
     if (lines.length === 0) continue;
     const sum = lines.reduce((a, l) => a + l.total, 0);
@@ -190,8 +198,28 @@ function priceByStore(deps: DataSet, items: BasketItem[], stores: CandidateStore
 }
 
 /**
+ * The median of each item's line total over the chains that sell it (chain prices, promotions
+ * open to all): what a missing item adds to a chain's `estimated_total_ils`. Null for an item no
+ * chain sells (or an unknown product).
+ */
+function medianLines(deps: DataSet, items: BasketItem[]): (number | null)[] {
+  return items.map((item) => {
+    if (!item.product) return null;
+    const totals = [...itemPricing(deps, item.barcode, item.quantity, item.product).byChain.values()].map((l) => l.total).sort((a, b) => a - b);
+    if (totals.length === 0) return null;
+    const mid = totals.length >> 1;
+    return totals.length % 2 ? totals[mid]! : Math.round((totals[mid - 1]! + totals[mid]!) / 2);
+  });
+}
+
+/** Why a chain is left unranked: its coverage is under the request's `min_coverage`. */
+const BELOW_MIN_COVERAGE = "coverage_below_minimum";
+
+/**
  * POST /api/v1/basket/compare/: the basket's total per chain (or per chain's cheapest store in
- * a city), promotions open to all customers applied, ranked: most items found, then lowest total.
+ * a city), promotions open to all customers applied, ranked: chains meeting `min_coverage` first,
+ * then most items found, then lowest total. `cheapest_store` is the first ranked chain whose lines
+ * have no suspect price (else the first ranked, its `suspect_items` saying so).
  * Returns the answer's `data` as UTF-8 JSON: the lines come serialized from their cache, and a
  * 100-item basket over 30 chains is 3,000 of them.
  */
@@ -215,28 +243,53 @@ export function compareBasketJson(deps: DataSet, body: BasketBody): { json: Uint
   const priced = byStore
     ? priceByStore(deps, items, candidateStores(deps, body.city === undefined ? undefined : requireCity(deps, body.city), near), chainFilter)
     : priceByChain(deps, items, chainFilter);
+  const minCoverage = body.min_coverage ?? 0;
+  const medians = medianLines(deps, items);
   const ranked = priced
     .map((p) => {
       let total = 0;
       let shelf = 0;
-      for (const l of p.lines) {
+      let club = 0;
+      p.lines.forEach((l) => {
         total += l.total;
         shelf += l.shelf;
-      }
-      return { p, chain: byId.get(p.chainDbId)!, total, shelf };
+        club += l.clubTotal;
+      });
+      // Lines come in the items' order, the missing items left out. Missing items are estimated at
+      // the median of the chains that sell them; unknown when one is sold nowhere.
+      const missing = new Set(p.missing);
+      const suspect: string[] = [];
+      const estimatedItems: string[] = [];
+      let estimated: number | null = total;
+      let at = 0;
+      items.forEach((item, i) => {
+        if (!missing.has(item.barcode)) {
+          if (p.lines[at++]!.suspect) suspect.push(item.barcode);
+          return;
+        }
+        estimatedItems.push(item.barcode);
+        estimated = estimated === null || medians[i] === null ? null : estimated + medians[i]!;
+      });
+      const coverage = items.length === 0 ? 0 : p.lines.length / items.length;
+      return { p, chain: byId.get(p.chainDbId)!, total, shelf, club, suspect, estimated: estimated as number | null, estimatedItems, coverage, isRanked: coverage >= minCoverage };
     })
     .sort(
       (a, b) =>
+        Number(b.isRanked) - Number(a.isRanked) ||
         b.p.lines.length - a.p.lines.length ||
         a.total - b.total ||
         a.chain.name.localeCompare(b.chain.name, "he") ||
         a.chain.slug.localeCompare(b.chain.slug),
     );
+  const cheapest = ranked.find((r) => r.isRanked && r.suspect.length === 0) ?? ranked.find((r) => r.isRanked);
   const out = new JsonBytes();
-  out.text(`{"cheapest_store":${JSON.stringify(ranked[0]?.chain.slug ?? null)},"stores":[`);
-  ranked.forEach(({ p, chain, total, shelf }, i) => {
+  out.text(`{"cheapest_store":${JSON.stringify(cheapest?.chain.slug ?? null)},"stores":[`);
+  ranked.forEach(({ p, chain, total, shelf, club, suspect, estimated, estimatedItems, coverage, isRanked }, i) => {
     out.text(
       `${i ? "," : ""}{"chain_id":${JSON.stringify(chain.slug)},"chain_name":${JSON.stringify(chain.name)},"total_ils":"${formatIls(total)}","shelf_total_ils":"${formatIls(shelf)}",` +
+        `"club_total_ils":"${formatIls(club)}","coverage":${Math.round(coverage * 10_000) / 10_000},` +
+        `"estimated_total_ils":${estimated === null ? "null" : `"${formatIls(estimated)}"`},"estimated_items":${JSON.stringify(estimatedItems)},` +
+        `"ranked":${isRanked},"not_ranked_reason":${isRanked ? "null" : `"${BELOW_MIN_COVERAGE}"`},"suspect_items":${JSON.stringify(suspect)},` +
         `"items_found":${p.lines.length},"items_total":${items.length},"items":[`,
     );
     p.lines.forEach((line, j) => {

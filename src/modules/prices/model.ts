@@ -56,6 +56,22 @@ export const PriceEntry = z.object({
   collected_at: DateTime,
   is_on_promotion: z.boolean(),
   promotion_id: z.string().nullable().optional(),
+  club_price_ils: Money.nullable().describe(
+    "The unit price a club member pays with the best club-only promotion (coupons and basket minimums excluded), when it is lower than `effective_price_ils`; null when none applies. At chain granularity: the most common such price over the chain's stores, null when that is not lower than the chain's effective price",
+  ),
+  lowest_price_30d_ils: Money.nullable().describe(
+    "The lowest shelf price in the 30 days before today (Israel time): of this store, or at chain granularity the lowest of the chain's daily prices as `/prices/{barcode}/history/` gives them — the reference to read a promotion against",
+  ),
+  suspect: z
+    .boolean()
+    .describe("True when the shelf price is most likely a data error (see `suspect_reason`): served as published, but listed after the other entries and never taken for the cheapest"),
+  suspect_reason: z
+    .enum(["placeholder", "far_below_median", "far_above_median"])
+    .nullable()
+    .describe(
+      "`placeholder`: 0.00, 0.01 or a run of nines (999.99, 9999.99 …); `far_below_median` / `far_above_median`: under a fifth or over five times the median of the other chains' chain prices of the product (at least two other chains). Null when not suspect",
+    ),
+  sold_by: z.enum(["kg", "unit"]).optional().describe("Generic products (`g-…`, loose produce): sold per kilogram (the price is per kg) or per unit"),
   price_per_measure_ils: Money.nullable(),
   measure: z.enum(["100g", "100ml", "unit"]).nullable(),
   items: z

@@ -11,7 +11,10 @@ import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { chainSummary } from "../../pricing/chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
-import { type PriceQuery } from "../../pricing/store-filter.ts";
+import { storeFilterOf, type PriceQuery } from "../../pricing/store-filter.ts";
+import { chainPricesOf, suspectReason, type SuspectReason } from "../../pricing/suspect.ts";
+import { recentLows } from "../../pricing/recent-low.ts";
+import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
 
@@ -31,8 +34,29 @@ function measureFields(agorot: number, product: ProductRow) {
   return { price_per_measure_ils: per ? formatIls(per.agorot) : null, measure: per ? per.measure : null };
 }
 
+/** What an entry says beyond its figures: the 30-day low and whether the price looks like a data error (see src/pricing/suspect.ts). */
+export interface EntryNotes {
+  /** Lowest shelf price in the 30 days before today, agorot (src/pricing/recent-low.ts); null when unknown. */
+  lowest: number | null;
+  suspect: SuspectReason | null;
+}
+
+const NO_NOTES: EntryNotes = { lowest: null, suspect: null };
+
+/** The fields every price entry carries beside its figures. */
+function noteFields(club: number | null, notes: EntryNotes, product: ProductRow) {
+  return {
+    club_price_ils: club === null ? null : formatIls(club),
+    lowest_price_30d_ils: notes.lowest === null ? null : formatIls(notes.lowest),
+    suspect: notes.suspect !== null,
+    suspect_reason: notes.suspect,
+    // Loose produce (a generic product) says how it is sold: per kg, or per unit.
+    ...(product.scope_chain_id === GENERIC_SCOPE ? { sold_by: product.is_weighted === 1 ? ("kg" as const) : ("unit" as const) } : {}),
+  };
+}
+
 /** The chain-granularity price entry of the API. */
-export function chainEntry(c: ChainFigure, product: ProductRow) {
+export function chainEntry(c: ChainFigure, product: ProductRow, notes: EntryNotes = NO_NOTES) {
   return {
     chain_id: c.chainSlug,
     chain_name: c.chainName,
@@ -47,12 +71,13 @@ export function chainEntry(c: ChainFigure, product: ProductRow) {
     vat_rate: vatRate(c.collectedAt.slice(0, 10), c.eilatOnly),
     collected_at: c.collectedAt,
     is_on_promotion: c.effective < c.price,
+    ...noteFields(c.club, notes, product),
     ...measureFields(c.effective, product),
   };
 }
 
 /** The store-granularity price entry of the API (every field of the spec's price entry). */
-export function storeEntry(s: StoreFigure, product: ProductRow) {
+export function storeEntry(s: StoreFigure, product: ProductRow, notes: EntryNotes = NO_NOTES) {
   return {
     chain_id: s.row.chain_slug,
     chain_name: s.row.chain_name,
@@ -72,6 +97,7 @@ export function storeEntry(s: StoreFigure, product: ProductRow) {
     collected_at: s.row.collected_at,
     is_on_promotion: s.effective < s.shelf,
     promotion_id: s.promotionId,
+    ...noteFields(s.club, notes, product),
     ...measureFields(s.effective, product),
     ...(s.distanceKm === undefined ? {} : { distance_km: roundKm(s.distanceKm) }),
   };
@@ -124,23 +150,45 @@ function freezeEntries<T extends object>(entries: T[]): readonly T[] {
   return Object.freeze(entries);
 }
 
+/**
+ * Suspect entries after the others, each part in its own order: a price that is most likely a data
+ * error is never listed as the cheapest (src/pricing/suspect.ts).
+ */
+function suspectLast<T extends { suspect: boolean }>(entries: T[]): T[] {
+  return entries.some((e) => e.suspect) ? [...entries.filter((e) => !e.suspect), ...entries.filter((e) => e.suspect)] : entries;
+}
+
 function computePrices(deps: DataSet, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+  const reference = chainPricesOf(deps.db.prices, product.id);
+  const lows = recentLows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, now, storeFilterOf(deps, query).filter);
   if (granularity === "chain") {
     // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
     const { chains, validUntil } = chainSummary(deps, product, query, now);
-    let prices: PriceEntry[] = sortChains(chains).map((c) => chainEntry(c, product));
+    const chainIdOf = storeTable(deps).chainIdOf!;
+    let prices: PriceEntry[] = suspectLast(
+      sortChains(chains).map((c) => {
+        const chainId = chainIdOf(c.chainSlug) ?? 0;
+        const low = lows.byChain.get(chainId);
+        return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
+      }),
+    );
     if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
     return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
   }
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
-  const prices = stores
-    .sort(
-      (a, b) =>
-        a.effective - b.effective ||
-        hebrew.compare(a.row.chain_name, b.row.chain_name) ||
-        Number(a.row.store_code) - Number(b.row.store_code),
-    )
-    .map((s): PriceEntry => storeEntry(s, product));
+  const prices = suspectLast(
+    stores
+      .sort(
+        (a, b) =>
+          a.effective - b.effective ||
+          hebrew.compare(a.row.chain_name, b.row.chain_name) ||
+          Number(a.row.store_code) - Number(b.row.store_code),
+      )
+      .map((s): PriceEntry => {
+        const low = lows.byStore.get(s.row.store_db_id);
+        return storeEntry(s, product, { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) });
+      }),
+  );
   return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
 }
 

@@ -23,6 +23,9 @@ export const WidgetPriceEntry = z.object({
   price_ils: Money.describe("The chain's most common shelf price among its stores carrying the product (tie → lower)"),
   effective_price_ils: Money.describe("Likewise after active promotions open to all customers for a single unit"),
   is_on_promotion: z.boolean(),
+  lowest_price_30d_ils: Money.nullable().describe("The lowest shelf price of the chain in the 30 days before today (as in /prices/); the widget shows it beside a promotion"),
+  suspect: z.boolean().describe("The price is most likely a data error (as in /prices/): listed last, never marked cheapest"),
+  sold_by: z.enum(["kg", "unit"]).optional().describe("Loose produce: the price is per kg (`kg`) or per unit"),
   store_count: z.number().int(),
 });
 
@@ -32,7 +35,7 @@ export const WidgetDataResponse = z.object({
     name: z.string(),
     image_url: Url.nullable(),
     prices: z.array(WidgetPriceEntry),
-    cheapest_chain_id: z.string().nullable(),
+    cheapest_chain_id: z.string().nullable().describe("The first entry that is not suspect; null when none"),
     data_updated_at: DateTime.nullable(),
   }),
   meta: z.object({

@@ -52,9 +52,13 @@ function widgetDataOf(deps: DataSet, answer: ReturnType<typeof chainAnswer>["ans
       price_ils: e.price_ils,
       effective_price_ils: e.effective_price_ils,
       is_on_promotion: e.is_on_promotion,
+      lowest_price_30d_ils: e.lowest_price_30d_ils,
+      suspect: e.suspect,
+      ...(e.sold_by ? { sold_by: e.sold_by } : {}),
       store_count: e.store_count,
     })),
-    cheapest_chain_id: entries[0]?.chain_id ?? null,
+    // Suspect entries come last (see /prices/); the cheapest is never one of them.
+    cheapest_chain_id: entries.find((e) => !e.suspect)?.chain_id ?? null,
     data_updated_at: snapshot.updatedAt,
   };
 }
