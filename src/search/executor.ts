@@ -144,6 +144,14 @@ export class QueryExecutor {
     return this.frequency(term) > 0;
   }
 
+  /** True when `term` is a term of any field (stems, number keys, other names and aliases included). */
+  indexed(term: string): boolean {
+    const data = this.index.get(term);
+    if (!data) return false;
+    for (const field of this.fieldIds) if ((data.get(field)?.size ?? 0) > 0) return true;
+    return false;
+  }
+
   /** True when some word of the catalogue's names or manufacturers starts with `prefix`. */
   hasPrefix(prefix: string): boolean {
     for (const [, data] of this.index.atPrefix(prefix)) {
