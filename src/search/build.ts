@@ -193,6 +193,8 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
     sizeUnit = SIZE_UNIT_CODES[quantity.unit]!;
     pack = quantity.pack ?? 0;
   }
+  // The name's pack count (4*150 גרם) when the stored size left it out.
+  if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
   table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(terms, brand)));
   table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);

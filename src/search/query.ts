@@ -53,7 +53,7 @@ export interface TermGroup {
 
 export type QueryPlan =
   | { kind: "barcode"; barcodeKey: string }
-  | { kind: "text"; groups: TermGroup[]; quantities: Quantity[]; nameHash: number }
+  | { kind: "text"; groups: TermGroup[]; quantities: Quantity[]; numbers: number[]; nameHash: number }
   | { kind: "empty" };
 
 /**
@@ -107,6 +107,8 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   const lastPiece = /\s$/.test(q) ? undefined : tokenize(q).at(-1);
   const typing = lastPiece !== undefined;
   const tokens = tokenize(rest);
+  // Numbers without a unit (`קוקה קולה 1.5`, `ביצים 12`): a size, count or pack the product may have.
+  const numbers = tokens.filter((t) => /^\d+(?:\.\d+)?$/.test(t)).map(Number).filter((n) => n > 0);
   const words: { term: string; raw: string }[] = [];
   tokens.forEach((raw, i) => {
     const term = searchTerm(raw);
@@ -148,5 +150,5 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   });
   // A word typed twice asks nothing more (and would be expanded twice).
   const distinct = groups.filter((g, i) => groups.findIndex((o) => o.term === g.term && o.prefix === g.prefix) === i);
-  return { kind: "text", groups: distinct, quantities, nameHash: hashString(nameKey(q)) };
+  return { kind: "text", groups: distinct, quantities, numbers, nameHash: hashString(nameKey(q)) };
 }

@@ -267,9 +267,9 @@ export class SearchIndex {
    * pack count before another pack of that size), a head starting with the word being typed,
    * generic products (loose produce grouped across chains).
    */
-  private tiered(results: Int32Array, plan: { nameHash: number; quantities: Quantity[] }, heads: { whole: number[]; prefix: number[] } | null): Int32Array {
+  private tiered(results: Int32Array, plan: { nameHash: number; quantities: Quantity[]; numbers: number[] }, heads: { whole: number[]; prefix: number[] } | null): Int32Array {
     const { table } = this;
-    const { nameHash, quantities } = plan;
+    const { nameHash, quantities, numbers } = plan;
     const tiers = new Uint8Array(results.length);
     const counts = new Array<number>(TIERS).fill(0);
     const other = table.otherNames.get(nameHash);
@@ -279,7 +279,7 @@ export class SearchIndex {
       const tier =
         (table.nameHashes[dense] === nameHash || exactOther(dense) ? TIER.exact : 0) +
         (head === 2 ? TIER.head : head === 1 ? TIER.headPrefix : 0) +
-        (quantities.length > 0 ? TIER.size * this.sizeScore(dense, quantities) : 0) +
+        (quantities.length > 0 ? TIER.size * this.sizeScore(dense, quantities) : numbers.length > 0 ? TIER.size * this.numberScore(dense, numbers) : 0) +
         (table.generic[dense] ? TIER.generic : 0);
       tiers[i] = tier;
       counts[tier]!++;
@@ -290,6 +290,24 @@ export class SearchIndex {
     for (let tier = TIERS - 2; tier >= 0; tier--) start[tier] = start[tier + 1]! + counts[tier + 1]!;
     results.forEach((dense, i) => (out[start[tiers[i]!]!++] = dense));
     return out;
+  }
+
+  /**
+   * 1 when a number the query gives without a unit is the product's size in its unit (`200` →
+   * 200 g), in litres or kilograms (`1.5` → 1,500 ml), or its pack count or unit count (`12`
+   * eggs, `4` yogurts); else 0.
+   */
+  private numberScore(dense: number, numbers: number[]): number {
+    const unit = this.table.sizeUnits[dense];
+    const amount = this.table.sizeAmounts[dense]!;
+    const pack = this.table.packs[dense]!;
+    const close = (a: number, b: number) => Math.abs(a - b) <= b * 0.01;
+    for (const n of numbers) {
+      if (pack > 1 && n === pack) return 1;
+      if (!unit) continue;
+      if (close(n, amount) || (unit !== SIZE_UNIT_CODES.unit && n < 10 && close(n * 1000, amount))) return 1;
+    }
+    return 0;
   }
 
   /** 2: the size and pack the query names; 1: that size per item or in total; 0: another size. */
