@@ -174,7 +174,8 @@ export class QueryExecutor {
     if (form.fuzzy > 0) {
       const surfaceBelow = form.fuzzySurfaceBelow ?? 0;
       for (const [term, [data, distance]] of this.index.fuzzyGet(form.term, form.fuzzy)) {
-        if (distance > 0 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance), term.length < surfaceBelow]);
+        // A typo'd word is not taken for a word of one or two letters (קטג is not קט).
+        if (distance > 0 && term.length >= 3 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance), term.length < surfaceBelow]);
       }
     }
     const out: Expansion[] = [];
