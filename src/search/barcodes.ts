@@ -18,16 +18,6 @@ export class BarcodeIndex {
     else known.push(doc);
   }
 
-  /** Another barcode key of the product added last (a generic product answers for its items' barcodes). */
-  alias(key: string): void {
-    const doc = this.keys.length - 1;
-    const known = this.exact.get(key);
-    if (known === undefined) this.exact.set(key, doc);
-    else if (typeof known === "number") {
-      if (known !== doc) this.exact.set(key, [known, doc]);
-    } else if (!known.includes(doc)) known.push(doc);
-  }
-
   /**
    * Products whose barcode key equals `key`, then (with `prefix`) those whose key starts with
    * it, in catalogue order; at most `max`.

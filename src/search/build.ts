@@ -149,9 +149,13 @@ class TableBuilder {
  * is the stored one, or the classifier's when the column is empty.
  */
 function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
-  const { terms, key, quantity } = analyzeName(row.name);
+  const grouped = row.grouped === 1;
+  const analysed = analyzeName(row.name);
+  const { key, quantity } = analysed;
+  // A grouped item keeps its row (barcode, filters) but no words: its generic product answers for them.
+  const terms = grouped ? [] : analysed.terms;
   let brand: string[] = [];
-  if (row.manufacturer) {
+  if (row.manufacturer && !grouped) {
     const known = table.brandTerms.get(row.manufacturer);
     brand = known ?? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
     if (!known) table.brandTerms.set(row.manufacturer, brand);
@@ -160,7 +164,7 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
   const own = new Set(terms);
   const otherTerms: string[] = [];
-  if (row.other_names) {
+  if (row.other_names && !grouped) {
     for (const name of row.other_names.split("\n")) {
       const other = analyzeName(name);
       for (const t of other.terms) if (!own.has(t)) (own.add(t), otherTerms.push(t));
@@ -196,16 +200,15 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   // The name's pack count (4*150 גרם) when the stored size left it out.
   if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
-  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(terms, brand)));
+  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(analysed.terms, brand)));
   table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
   table.sizeAmounts.push(sizeAmount);
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));
-  table.nameHashes.push(hashString(key));
+  table.nameHashes.push(grouped ? 0 : hashString(key));
   table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
   table.heads.push(terms.length > 0 ? table.headId(numberKey(terms[0]!)) : -1);
   table.barcodes.add(row.barcode_key);
-  if (row.member_barcodes) for (const key of row.member_barcodes.split(",")) table.barcodes.alias(key);
   return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }
 
