@@ -5,6 +5,7 @@ import { CATEGORIES, classifyTerms, OTHER } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
 import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
+import { expansion } from "./abbreviations.ts";
 import { numberKey, numberVariant } from "./morphology.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
@@ -177,6 +178,7 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   }
   const alt = new Set<string>(otherTerms);
   for (const t of [...terms, ...otherTerms]) {
+    for (const word of expansion(t) ?? []) if (!own.has(word)) alt.add(numberVariant(word) ?? word);
     const variant = numberVariant(t);
     if (variant && !own.has(variant)) alt.add(variant);
     for (const s of prefixStems(t)) {
@@ -207,7 +209,8 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.packs.push(Math.min(pack, 65535));
   table.nameHashes.push(grouped ? 0 : hashString(key));
   table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
-  table.heads.push(terms.length > 0 ? table.headId(numberKey(terms[0]!)) : -1);
+  // The head noun's number key; an abbreviated head (תפו"א) stands for its first word (תפוחי → תפוח).
+  table.heads.push(terms.length > 0 ? table.headId(numberKey(expansion(terms[0]!)?.[0] ?? terms[0]!)) : -1);
   table.barcodes.add(row.barcode_key);
   return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }

@@ -1,3 +1,4 @@
+import { expansion } from "./abbreviations.ts";
 import { translations } from "./english.ts";
 import { canonicalToken, foldFinals, isHebrew, isUnit, nameKey, parseQuantities, prefixStems, searchTerm, tokenize, type Quantity } from "./hebrew.ts";
 import { numberKey, numberVariant } from "./morphology.ts";
@@ -140,6 +141,8 @@ export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
     const alts: Alternative[] = latin.map((l) => ({ term: l, weight: SECONDARY_WEIGHT }));
     const own = numberVariant(term);
     if (own && indexed(own)) alts.push({ term: own, weight: NUMBER_WEIGHT });
+    const long = expansion(term); // פח → פחית
+    if (long?.length === 1 && indexed(long[0]!)) alts.push({ term: long[0]!, weight: NUMBER_WEIGHT });
     for (const s of candidates) {
       const v = numberVariant(s);
       if (v && !alts.some((a) => a.term === v) && indexed(v)) alts.push({ term: v, weight: SECONDARY_WEIGHT });
