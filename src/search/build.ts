@@ -65,6 +65,8 @@ class TableBuilder {
   readonly categories = CATEGORIES.map((c) => c.slug);
   readonly chainBit = new Map<number, number>();
   readonly chainLists: number[][] = [];
+  /** Stores selling each product (all chains). */
+  readonly storeCounts: number[] = [];
   readonly sizeAmounts: number[] = [];
   readonly sizeUnits: number[] = [];
   readonly packs: number[] = [];
@@ -126,7 +128,8 @@ class TableBuilder {
         const bit = this.chainBit.get(id)!;
         chainWords[dense * words + (bit >>> 5)]! |= 1 << (bit & 31);
       }
-      popularity[dense] = 1 + 0.02 * Math.log2(1 + list.length);
+      // Ties go to the widely sold: the number of chains, then of stores.
+      popularity[dense] = 1 + 0.02 * Math.log2(1 + list.length) + 0.005 * Math.log2(1 + this.storeCounts[dense]!);
       if ((dense & 16383) === 16383) yield;
     }
     yield;
@@ -204,6 +207,7 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.productIds.push(row.id);
   table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(analysed.terms, brand)));
   table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
+  table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));

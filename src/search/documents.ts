@@ -14,6 +14,8 @@ export interface ProductRow {
   qty_in_package: number | null;
   /** `chains.id` of every chain selling it, comma-separated. */
   chains: string;
+  /** Stores selling it, all chains together. */
+  stores: number;
   /**
    * The other names chains publish for it, newline-separated (null: none): each chain's own
    * (often cut) name, and for a generic product every name of the items it groups.
@@ -29,7 +31,7 @@ export interface ProductRow {
 // the generic product answers for its names. Keyset pagination by products.id keeps each chunk short.
 const CHUNK_SQL = `
 SELECT p.id, p.barcode_key, p.scope_chain_id, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
-       group_concat(cp.chain_id) AS chains,
+       group_concat(cp.chain_id) AS chains, sum(cp.store_count) AS stores,
        (SELECT group_concat(name, char(10)) FROM (
           SELECT pn.name FROM product_names pn WHERE pn.product_id = p.id AND pn.name <> p.name
           UNION

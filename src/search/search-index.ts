@@ -90,7 +90,7 @@ export interface ProductTable {
   heads: Int32Array;
   /** The distinct head words, sorted. */
   headTerms: string[];
-  /** 1 + a small bonus by the number of chains selling the product (ties go to the widely sold). */
+  /** 1 + a small bonus by the number of chains and of stores selling the product (ties go to the widely sold). */
   popularity: Float32Array;
 }
 
