@@ -5,6 +5,8 @@ import { CATEGORIES, classifyTerms, OTHER } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
 import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
+import { expansion } from "./abbreviations.ts";
+import { numberKey, numberVariant } from "./morphology.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
 import { IndexWriter } from "./writer.ts";
@@ -63,13 +65,17 @@ class TableBuilder {
   readonly categories = CATEGORIES.map((c) => c.slug);
   readonly chainBit = new Map<number, number>();
   readonly chainLists: number[][] = [];
+  /** Stores selling each product (all chains). */
+  readonly storeCounts: number[] = [];
   readonly sizeAmounts: number[] = [];
   readonly sizeUnits: number[] = [];
   readonly packs: number[] = [];
   readonly nameHashes: number[] = [];
   /** 1 for a generic product (loose produce grouped across chains), ranked before the items it groups. */
   readonly generic: number[] = [];
-  /** Per product, the id of its name's first word in `headTerms` (-1: none); ids renumbered in sorted order by finish(). */
+  /** Exact-name hashes of the other published names → dense positions. */
+  readonly otherNames = new Map<number, number | number[]>();
+  /** Per product, the id of its name's first word (number key) in `headTerms` (-1: none); ids renumbered in sorted order by finish(). */
   readonly heads: number[] = [];
   readonly headIds = new Map<string, number>();
   readonly headTerms: string[] = [];
@@ -122,7 +128,8 @@ class TableBuilder {
         const bit = this.chainBit.get(id)!;
         chainWords[dense * words + (bit >>> 5)]! |= 1 << (bit & 31);
       }
-      popularity[dense] = 1 + 0.02 * Math.log2(1 + list.length);
+      // Ties go to the widely sold: the number of chains, then of stores.
+      popularity[dense] = 1 + 0.02 * Math.log2(1 + list.length) + 0.005 * Math.log2(1 + this.storeCounts[dense]!);
       if ((dense & 16383) === 16383) yield;
     }
     yield;
@@ -136,7 +143,7 @@ class TableBuilder {
     const generic = Uint8Array.from(this.generic);
     yield;
     const heads = this.sortedHeads();
-    return { productIds, categoryCodes, categories: this.categories, chainWords, words, chainBit: this.chainBit, sizeAmounts, sizeUnits, packs, nameHashes, generic, ...heads, popularity };
+    return { productIds, categoryCodes, categories: this.categories, chainWords, words, chainBit: this.chainBit, sizeAmounts, sizeUnits, packs, nameHashes, generic, otherNames: this.otherNames, ...heads, popularity };
   }
 }
 
@@ -146,16 +153,44 @@ class TableBuilder {
  * is the stored one, or the classifier's when the column is empty.
  */
 function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
-  const { terms, key, quantity } = analyzeName(row.name);
+  const grouped = row.grouped === 1;
+  const analysed = analyzeName(row.name);
+  const { key, quantity } = analysed;
+  // A grouped item keeps its row (barcode, filters) but no words: its generic product answers for them.
+  const terms = grouped ? [] : analysed.terms;
   let brand: string[] = [];
-  if (row.manufacturer) {
+  if (row.manufacturer && !grouped) {
     const known = table.brandTerms.get(row.manufacturer);
     brand = known ?? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
     if (!known) table.brandTerms.set(row.manufacturer, brand);
   }
-  const alt = new Set<string>();
-  for (const t of terms) for (const s of prefixStems(t)) if (!terms.includes(s)) alt.add(s);
-  for (const t of aliasTerms([terms, brand])) alt.add(t);
+  const dense = table.productIds.length;
+  // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
+  const own = new Set(terms);
+  const otherTerms: string[] = [];
+  if (row.other_names && !grouped) {
+    for (const name of row.other_names.split("\n")) {
+      const other = analyzeName(name);
+      for (const t of other.terms) if (!own.has(t)) (own.add(t), otherTerms.push(t));
+      const hash = hashString(other.key);
+      const known = table.otherNames.get(hash);
+      if (known === undefined) table.otherNames.set(hash, dense);
+      else if (typeof known === "number") known !== dense && table.otherNames.set(hash, [known, dense]);
+      else if (!known.includes(dense)) known.push(dense);
+    }
+  }
+  const alt = new Set<string>(otherTerms);
+  for (const t of [...terms, ...otherTerms]) {
+    for (const word of expansion(t) ?? []) if (!own.has(word)) alt.add(numberVariant(word) ?? word);
+    const variant = numberVariant(t);
+    if (variant && !own.has(variant)) alt.add(variant);
+    for (const s of prefixStems(t)) {
+      if (!own.has(s)) alt.add(s);
+      const v = numberVariant(s);
+      if (v && !own.has(v)) alt.add(v);
+    }
+  }
+  for (const t of aliasTerms([terms, brand, otherTerms])) alt.add(t);
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
   const brandOnly = brand.filter((t) => !terms.includes(t));
 
@@ -167,16 +202,19 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
     sizeUnit = SIZE_UNIT_CODES[quantity.unit]!;
     pack = quantity.pack ?? 0;
   }
-  const dense = table.productIds.length;
+  // The name's pack count (4*150 גרם) when the stored size left it out.
+  if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
-  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(terms, brand)));
+  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(analysed.terms, brand)));
   table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
+  table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
   table.sizeUnits.push(sizeUnit);
   table.packs.push(Math.min(pack, 65535));
-  table.nameHashes.push(hashString(key));
+  table.nameHashes.push(grouped ? 0 : hashString(key));
   table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
-  table.heads.push(terms.length > 0 ? table.headId(terms[0]!) : -1);
+  // The head noun's number key; an abbreviated head (תפו"א) stands for its first word (תפוחי → תפוח).
+  table.heads.push(terms.length > 0 ? table.headId(numberKey(expansion(terms[0]!)?.[0] ?? terms[0]!)) : -1);
   table.barcodes.add(row.barcode_key);
   return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }

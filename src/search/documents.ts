@@ -14,14 +14,31 @@ export interface ProductRow {
   qty_in_package: number | null;
   /** `chains.id` of every chain selling it, comma-separated. */
   chains: string;
+  /** Stores selling it, all chains together. */
+  stores: number;
+  /**
+   * The other names chains publish for it, newline-separated (null: none): each chain's own
+   * (often cut) name, and for a generic product every name of the items it groups.
+   */
+  other_names: string | null;
+  /** 1 for a chain's item grouped into a generic product: found by its barcode only (the generic product answers for its names). */
+  grouped: number;
 }
 
 // Products with at least one price row, via chain_products: the per-chain summary of
 // price_current that every import refreshes in its transaction (src/db/chain-products.ts).
-// Keyset pagination by products.id keeps each chunk short.
+// A chain's item grouped into a generic product (loose produce) is found by its barcode only:
+// the generic product answers for its names. Keyset pagination by products.id keeps each chunk short.
 const CHUNK_SQL = `
 SELECT p.id, p.barcode_key, p.scope_chain_id, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
-       group_concat(cp.chain_id) AS chains
+       group_concat(cp.chain_id) AS chains, sum(cp.store_count) AS stores,
+       (SELECT group_concat(name, char(10)) FROM (
+          SELECT pn.name FROM product_names pn WHERE pn.product_id = p.id AND pn.name <> p.name
+          UNION
+          SELECT m.name FROM generic_members g JOIN products m ON m.id = g.product_id WHERE g.generic_id = p.id
+          UNION
+          SELECT pn.name FROM generic_members g JOIN product_names pn ON pn.product_id = g.product_id WHERE g.generic_id = p.id)) AS other_names,
+       EXISTS (SELECT 1 FROM generic_members g WHERE g.product_id = p.id) AS grouped
   FROM products p JOIN chain_products cp ON cp.product_id = p.id
  WHERE p.id > ?
  GROUP BY p.id

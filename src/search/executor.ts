@@ -144,6 +144,14 @@ export class QueryExecutor {
     return this.frequency(term) > 0;
   }
 
+  /** True when `term` is a term of any field (stems, number keys, other names and aliases included). */
+  indexed(term: string): boolean {
+    const data = this.index.get(term);
+    if (!data) return false;
+    for (const field of this.fieldIds) if ((data.get(field)?.size ?? 0) > 0) return true;
+    return false;
+  }
+
   /** True when some word of the catalogue's names or manufacturers starts with `prefix`. */
   hasPrefix(prefix: string): boolean {
     for (const [, data] of this.index.atPrefix(prefix)) {
@@ -166,7 +174,8 @@ export class QueryExecutor {
     if (form.fuzzy > 0) {
       const surfaceBelow = form.fuzzySurfaceBelow ?? 0;
       for (const [term, [data, distance]] of this.index.fuzzyGet(form.term, form.fuzzy)) {
-        if (distance > 0 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance), term.length < surfaceBelow]);
+        // A typo'd word is not taken for a word of one or two letters (קטג is not קט).
+        if (distance > 0 && term.length >= 3 && !found.has(term)) found.set(term, [data, (this.weights.fuzzy * term.length) / (term.length + distance), term.length < surfaceBelow]);
       }
     }
     const out: Expansion[] = [];

@@ -20,26 +20,29 @@ const STEM_WEIGHT = 0.5;
 /** Prefix and fuzzy expansions weigh less than the word itself (as MiniSearch weighs them). */
 const WEIGHTS = { fuzzy: 0.3, prefix: 0.6 };
 /**
- * Edits allowed in a word the catalogue does not know: one from `from` letters (4 for the word
- * as typed: Hebrew is written without most vowels, so 4 letters is a whole word, במבא → במבה;
- * 5 for its prefix-letter stems, already a guess), two from 8 (`most`: 2), never in digits.
+ * Edits allowed in a word the catalogue does not know: one from `from` letters (3 for the word
+ * as typed: Hebrew is written without most vowels, so 3 letters is a whole word, קטג → קוטג,
+ * במבא → במבה; 5 for its prefix-letter stems, already a guess), two from 8 (`most`: 2), never
+ * in digits. A swap of neighbouring letters is one edit (query.ts tries the swapped words).
  */
-const fuzzyFor = (term: string, most = 2, from = 4) => (/\d/.test(term) ? 0 : term.length >= 8 ? most : term.length >= from ? 1 : 0);
+const fuzzyFor = (term: string, most = 2, from = 3) => (/\d/.test(term) ? 0 : term.length >= 8 ? most : term.length >= from ? 1 : 0);
 /** A typo is not matched to a stem or alias shorter than this (in names and manufacturers it is). */
 const FUZZY_STEM_MIN = 4;
-/**
- * Score factor of a product whose name starts with a word of the query: a shopper typing `חלב`
- * wants milk before milk chocolate, `אורז` rice before rice cakes.
- */
-const HEAD_BOOST = 1.5;
 /** Words in more than this share of the products are left out of the some-of-the-words pass. */
 const COMMON_SHARE = 0.02;
 /** Fewer hits than this after the exact+prefix pass → the typo pass runs. */
 const TYPO_PASS_BELOW = 5;
 /** Rankings kept per index (query + filters → ordered ids), for the next pages of a query. */
 export const CACHE_ENTRIES = 128;
-/** Ranking tiers: generic product (+6), exact name (+3) plus size score (0–2). */
-const TIERS = 12;
+/**
+ * Ranking tiers, most significant first: the query is a name the product is published under
+ * (64); the product's name starts with a word of the query as meant — its head noun: `חלב` milk
+ * before milk chocolate and coffee whitener, `סוכר` sugar before סוכרזית (16); the size the query
+ * names (4 per point of sizeScore); the name starts with the word being typed (2); a generic
+ * product (loose produce grouped across chains, 1).
+ */
+const TIER = { exact: 64, head: 16, size: 4, headPrefix: 2, generic: 1 };
+const TIERS = 128;
 
 export const SIZE_UNIT_CODES: Record<string, number> = { g: 1, ml: 2, unit: 3 };
 
@@ -78,14 +81,16 @@ export interface ProductTable {
   nameHashes: Uint32Array;
   /** 1 for a generic product (loose produce grouped across chains): ranked before the chains' own items. */
   generic: Uint8Array;
+  /** Exact-name hashes of the other names chains publish for a product → its dense position(s). */
+  otherNames: Map<number, number | number[]>;
   /**
-   * The first word of each name (its head noun: `חלב` in `חלב תנובה 3%`, `שוקולד` in `שוקולד
-   * חלב`) as an id into `headTerms` (-1: none).
+   * The number key (morphology.ts) of the first word of each name (its head noun: `חלב` in
+   * `חלב תנובה 3%`, `שוקולד` in `שוקולד חלב`, `תפוח` in `תפוחים`) as an id into `headTerms` (-1: none).
    */
   heads: Int32Array;
   /** The distinct head words, sorted. */
   headTerms: string[];
-  /** 1 + a small bonus by the number of chains selling the product (ties go to the widely sold). */
+  /** 1 + a small bonus by the number of chains and of stores selling the product (ties go to the widely sold). */
   popularity: Float32Array;
 }
 
@@ -175,53 +180,60 @@ export class SearchIndex {
       return Int32Array.from(filter ? found.filter(filter) : found);
     }
     const run = (groups: TermGroup[], edits: number, mode: "AND" | "OR") =>
-      ranked(this.boostHeads(this.executor.run(groups.map((g) => forms(g, edits)), mode, this.table.popularity, filter), groups));
+      ranked(this.executor.run(groups.map((g) => forms(g, edits)), mode, this.table.popularity, filter));
     let results = run(plan.groups, 0, "AND");
     const typoPossible = plan.groups.some((g) => !g.known && (fuzzyFor(g.term) > 0 || g.typoStems.length > 0));
     // One edit first; two (long words only) when one finds too little: a two-edit search of the
-    // term tree costs ten times more.
-    if (results.length < TYPO_PASS_BELOW && typoPossible) results = run(plan.groups, 1, "AND");
+    // term tree costs ten times more. Typo matches get no head tier (see headLevels).
+    let exactPass = true;
+    if (results.length < TYPO_PASS_BELOW && typoPossible) {
+      results = run(plan.groups, 1, "AND");
+      exactPass = false;
+    }
     if (results.length < TYPO_PASS_BELOW && plan.groups.some((g) => !g.known && fuzzyFor(g.term) === 2)) results = run(plan.groups, 2, "AND");
+    const heads = this.headLevels(plan.groups);
     if (results.length < TYPO_PASS_BELOW && plan.groups.length > 1) {
       // Few products have every word: those first, then products with some of the words,
       // leaving out words so common that they say little and cost most.
       const all = new Set(results);
       const tail = run(this.informative(plan.groups), 1, "OR").filter((dense) => !all.has(dense));
       const out = new Int32Array(results.length + tail.length);
-      out.set(this.tiered(results, plan.nameHash, plan.quantities));
-      out.set(this.tiered(tail, plan.nameHash, plan.quantities), results.length);
+      out.set(this.tiered(results, plan, exactPass ? heads : null));
+      out.set(this.tiered(tail, plan, null), results.length);
       return out;
     }
-    return this.tiered(results, plan.nameHash, plan.quantities);
+    return this.tiered(results, plan, exactPass ? heads : null);
   }
 
   /**
-   * Multiplies by HEAD_BOOST the scores of products whose name starts with a word of the query
-   * (as typed or a prefix-letter stem; the word being typed as a prefix). Typo matches get no
-   * boost. The head words are sorted, so each query word matches one range of head ids.
+   * The head words a query names: [whole, prefix] lists of [from, to) ranges of head ids. Whole:
+   * a head whose number key is one of a word's keys (as typed, its stems, its other number; an
+   * English word's Hebrew). Prefix: a head starting with the word being typed.
    */
-  private boostHeads(matches: Matches, groups: TermGroup[]): Matches {
-    const ranges: number[] = []; // [from, to) pairs
+  private headLevels(groups: TermGroup[]): { whole: number[]; prefix: number[] } {
+    const whole: number[] = [];
+    const prefix: number[] = [];
     for (const g of groups) {
-      for (const term of [g.term, ...g.stems]) {
-        const from = this.headsFrom(term);
-        const to = g.prefix ? this.headsFrom(term + "\uffff") : this.table.headTerms[from] === term ? from + 1 : from;
-        if (to > from) ranges.push(from, to);
+      for (const key of g.headKeys) {
+        const from = this.headsFrom(key);
+        if (this.table.headTerms[from] === key) whole.push(from, from + 1);
+      }
+      if (g.prefix) {
+        const from = this.headsFrom(g.term);
+        const to = this.headsFrom(g.term + "\uffff");
+        if (to > from) prefix.push(from, to);
       }
     }
-    if (ranges.length === 0) return matches;
-    const { heads } = this.table;
-    const { docs, scores } = matches;
-    for (let i = 0; i < docs.length; i++) {
-      const head = heads[docs[i]!]!;
-      for (let r = 0; r < ranges.length; r += 2) {
-        if (head >= ranges[r]! && head < ranges[r + 1]!) {
-          scores[i]! *= HEAD_BOOST;
-          break;
-        }
-      }
-    }
-    return matches;
+    return { whole, prefix };
+  }
+
+  /** 2: the product's head is a word of the query; 1: it starts with the word being typed; 0. */
+  private headLevel(dense: number, heads: { whole: number[]; prefix: number[] }): number {
+    const head = this.table.heads[dense]!;
+    if (head < 0) return 0;
+    for (let r = 0; r < heads.whole.length; r += 2) if (head >= heads.whole[r]! && head < heads.whole[r + 1]!) return 2;
+    for (let r = 0; r < heads.prefix.length; r += 2) if (head >= heads.prefix[r]! && head < heads.prefix[r + 1]!) return 1;
+    return 0;
   }
 
   /** The first head id whose word is not less than `term` (binary search over the sorted head words). */
@@ -250,18 +262,25 @@ export class SearchIndex {
   }
 
   /**
-   * Relevance order, then stable tiers: generic products (loose produce grouped across chains)
-   * before the single-chain items they group, then a product whose whole name equals the query,
-   * then products of the size the query names (`חלב 1 ליטר`; same pack count before another
-   * pack of that size), then the rest.
+   * Relevance order, then stable tiers (see TIER): a name the product is published under, the
+   * product the query's words name (head noun), the size the query names (`חלב 1 ליטר`; same
+   * pack count before another pack of that size), a head starting with the word being typed,
+   * generic products (loose produce grouped across chains).
    */
-  private tiered(results: Int32Array, nameHash: number, quantities: Quantity[]): Int32Array {
+  private tiered(results: Int32Array, plan: { nameHash: number; quantities: Quantity[]; numbers: number[] }, heads: { whole: number[]; prefix: number[] } | null): Int32Array {
     const { table } = this;
+    const { nameHash, quantities, numbers } = plan;
     const tiers = new Uint8Array(results.length);
     const counts = new Array<number>(TIERS).fill(0);
+    const other = table.otherNames.get(nameHash);
+    const exactOther = (dense: number) => other !== undefined && (typeof other === "number" ? other === dense : other.includes(dense));
     results.forEach((dense, i) => {
+      const head = heads ? this.headLevel(dense, heads) : 0;
       const tier =
-        (table.generic[dense] ? 6 : 0) + (table.nameHashes[dense] === nameHash ? 3 : 0) + (quantities.length > 0 ? this.sizeScore(dense, quantities) : 0);
+        (table.nameHashes[dense] === nameHash || exactOther(dense) ? TIER.exact : 0) +
+        (head === 2 ? TIER.head : head === 1 ? TIER.headPrefix : 0) +
+        (quantities.length > 0 ? TIER.size * this.sizeScore(dense, quantities) : numbers.length > 0 ? TIER.size * this.numberScore(dense, numbers) : 0) +
+        (table.generic[dense] ? TIER.generic : 0);
       tiers[i] = tier;
       counts[tier]!++;
     });
@@ -271,6 +290,24 @@ export class SearchIndex {
     for (let tier = TIERS - 2; tier >= 0; tier--) start[tier] = start[tier + 1]! + counts[tier + 1]!;
     results.forEach((dense, i) => (out[start[tiers[i]!]!++] = dense));
     return out;
+  }
+
+  /**
+   * 1 when a number the query gives without a unit is the product's size in its unit (`200` →
+   * 200 g), in litres or kilograms (`1.5` → 1,500 ml), or its pack count or unit count (`12`
+   * eggs, `4` yogurts); else 0.
+   */
+  private numberScore(dense: number, numbers: number[]): number {
+    const unit = this.table.sizeUnits[dense];
+    const amount = this.table.sizeAmounts[dense]!;
+    const pack = this.table.packs[dense]!;
+    const close = (a: number, b: number) => Math.abs(a - b) <= b * 0.01;
+    for (const n of numbers) {
+      if (pack > 1 && n === pack) return 1;
+      if (!unit) continue;
+      if (close(n, amount) || (unit !== SIZE_UNIT_CODES.unit && n < 10 && close(n * 1000, amount))) return 1;
+    }
+    return 0;
   }
 
   /** 2: the size and pack the query names; 1: that size per item or in total; 0: another size. */
@@ -303,5 +340,6 @@ function forms(g: TermGroup, edits: number): WordForm[] {
   for (const stem of fuzzy ? [...g.stems, ...g.typoStems] : g.stems) {
     out.push({ term: stem, weight: STEM_WEIGHT, prefix: g.prefix, fuzzy: fuzzy ? fuzzyFor(stem, edits, 5) : 0, fuzzySurfaceBelow: FUZZY_STEM_MIN });
   }
+  for (const alt of g.alts) if (alt.term !== g.term) out.push({ term: alt.term, weight: alt.weight, prefix: false, fuzzy: 0 });
   return out;
 }

@@ -51,4 +51,21 @@ describe("planQuery", () => {
     expect(swapped.kind === "text" && swapped.groups[0]!.typoStems).toEqual(["יוגורט"]);
     expect(transpositions("אבג")).toEqual(["באג", "אגב"]);
   });
+
+  test("English phrases become their Hebrew words (the Latin words beside them); a word's other number is searched beside it", () => {
+    const english = planQuery("toilet paper", { ...vocab, indexed: () => true });
+    if (english.kind !== "text") throw new Error(english.kind);
+    expect(english.groups.map((g) => [g.term, g.alts.map((a) => a.term), g.prefix])).toEqual([
+      ["נייר", ["toilet", "paper"], false],
+      ["טואלט", ["toilet", "paper"], false],
+    ]);
+    const plural = planQuery("תפוחים", { ...vocab, indexed: (t) => t === "תפוח" });
+    if (plural.kind !== "text") throw new Error(plural.kind);
+    expect(plural.groups[0]).toMatchObject({ term: "תפוחימ", alts: [{ term: "תפוח", weight: 0.9 }], headKeys: ["תפוח"], known: true });
+  });
+
+  test("numbers without a unit are kept for ranking by size, count or pack", () => {
+    const plan = planQuery("קוקה קולה 1.5", vocab);
+    expect(plan.kind === "text" && plan.numbers).toEqual([1.5]);
+  });
 });

@@ -16,10 +16,13 @@ export const SearchQuery = z.object({
     .refine((s) => /[\p{L}\p{N}]/u.test(s), "must contain a letter or digit")
     .describe(
       "Free text, 1–100 characters: a product name or part of one, a brand, Hebrew or Latin letters, or a barcode (digits; leading zeros do not matter). " +
-        "Prefix letters (ו ה ב כ ל מ ש), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of four letters or more (two from eight) are all understood; the last word may be half typed (a last word of one letter is left out until more is typed). " +
-        "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) ranks products of that size first.",
+        "Prefix letters (ו ה ב כ ל מ ש), singular or plural (`תפוחים` finds `תפוח עץ`), final or regular letter forms, niqqud, geresh/gershayim or ASCII quotes and one typo per word of three letters or more (a swap of two letters counts as one; two typos from eight letters) are all understood; the last word may be half typed (a last word of one letter is left out until more is typed). " +
+        "Common grocery words in English (`milk`, `toilet paper`) and Latin spellings of Israeli brands (`bamba`, `tnuva`) are searched as their Hebrew words; a product's own Latin name still matches. " +
+        "Products the words name (their name starts with them: milk for `חלב`) come before products that only mention them, and whole words before longer words starting with the last word. " +
+        "A package size (`1 ליטר`, `500 גרם`, `250 מ\"ל`) or a number without a unit (`קוקה קולה 1.5`, `ביצים 12`: a size, count or pack) ranks products of that size first. " +
+        "Every name a chain publishes for a product finds it; loose produce grouped across chains answers once, as its generic product.",
     )
-    .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "עגבניות", "7291252436027"] }),
+    .meta({ examples: ["והחלב 1 ליטר", "במבה נוג", "עגבניות", "toilet paper", "7291252436027"] }),
   limit: WholeNumber(1, 100, 20).describe("Items per page, 1–100 (default 20)"),
   cursor: z.string().min(1).max(2048).optional().describe("`meta.next_cursor` of the previous page (same `q` and filters)"),
   chain_id: ChainSlug.optional().describe("Only products sold in a store of this chain, e.g. `shufersal`"),
