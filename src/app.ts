@@ -6,6 +6,7 @@ import { RouteTable } from "./http/routes.ts";
 import { ROUTE_DECLARATIONS } from "./http/openapi/operations.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
+import { priceIndexModule } from "./modules/price-index/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
 import { batchModule } from "./modules/batch/index.ts";
@@ -141,6 +142,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(faviconRoute())
     .use(docsModule(deps))
     .use(chainsModule())
+    .use(priceIndexModule())
     .use(pricesModule())
     .use(batchModule(deps))
     .use(storesModule())
