@@ -15,6 +15,7 @@ import { exportsModule } from "./modules/exports/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
+import { planModule } from "./modules/basket/plan.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
 import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
@@ -150,6 +151,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(catalogModule())
     .use(promosModule())
     .use(basketModule())
+    .use(planModule())
     .use(widgetModule(deps))
     .use(searchModule(dataSets))
     .use(alertsModule(deps))

@@ -9,6 +9,7 @@ import { GET_PRICE_INDEX } from "../../modules/price-index/index.ts";
 import { GET_CATALOG } from "../../modules/catalog/index.ts";
 import { GET_PROMOS } from "../../modules/promos/index.ts";
 import { COMPARE_BASKET } from "../../modules/basket/index.ts";
+import { PLAN_BASKET } from "../../modules/basket/plan.ts";
 import { PRODUCT_IMAGE, SEARCH_PRODUCTS } from "../../modules/search/index.ts";
 import { WIDGET_DATA, WIDGET_PREFLIGHT } from "../../modules/widget/index.ts";
 import type { RouteDeclaration } from "../routes.ts";
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   GET_STORES,
   GET_PROMOS,
   COMPARE_BASKET,
+  PLAN_BASKET,
   WIDGET_DATA,
   CREATE_ALERT,
   LIST_ALERTS,
