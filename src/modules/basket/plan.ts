@@ -36,7 +36,7 @@ export const PLAN_BASKET = operation({
     "**The plan** covers most items first, then costs least: each item goes to the cheapest store of the set. Items no store in range sells are in `missing_items`; items some store in range sells but none of the plan's (too few `max_stores`) in `unassigned_items`. " +
     "`best_single_store` is chosen by the same rule with one store; `saving_ils` is null when it does not buy the same items as the plan. " +
     "**Exact**: stores another store matches or beats on every item are set aside (no plan needs them), then every set of up to `max_stores` of the rest is scored, sets that cannot beat the best found skipped. " +
-    "On pathological inputs (hundreds of stores, none beating another) the search stops after 15 million item evaluations and answers its best plan with `exact: false`: its total is then at most `total_ils − lower_bound_ils` above the cheapest plan.\n\n" +
+    "On pathological inputs (hundreds of stores, none beating another) the search stops after 4 million item evaluations and answers its best plan with `exact: false`: its total is then at most `total_ils − lower_bound_ils` above the cheapest plan.\n\n" +
     "Errors: 400 `invalid_parameter` with `param` (`near` missing, malformed or outside Israel, `radius_km`, `max_stores` outside 1–3, `min_coverage` outside 0–1, `items[i]…`), 400 `ambiguous_product`, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.",
 });
 
@@ -65,7 +65,9 @@ export function planBasket(deps: DataSet, body: PlanBody) {
   const priced = priceEachStore(deps, items, stores).filter((p) => p.found / n >= minCoverage);
   const costs = priced.map((p) => Float64Array.from(p.cells, (c) => c?.total ?? Infinity));
   const plan = planStores(costs, body.max_stores, n);
-  const single = planStores(costs, 1, n);
+  // The best single store: most items, then lowest total (then nearest: `priced` is in distance order).
+  let single: StorePricing | undefined;
+  for (const p of priced) if (!single || p.found > single.found || (p.found === single.found && p.sum < single.sum)) single = p;
   const soldInRange = items.map((_, i) => costs.some((row) => row[i] !== Infinity));
   const chosen = plan.stores
     .map((s) => {
@@ -75,13 +77,13 @@ export function planBasket(deps: DataSet, body: PlanBody) {
       return { ...storeFields(deps, priced[s]!), items: lines.map((l) => JSON.parse(new TextDecoder().decode(l.json))), total_ils: formatIls(total) };
     })
     .sort((a, b) => a.distance_km - b.distance_km);
-  const bestSingle = single.stores[0] === undefined ? null : { ...storeFields(deps, priced[single.stores[0]]!), total_ils: formatIls(single.total), items_found: single.covered };
-  const sameItems = single.stores.length > 0 && single.assignment.every((s, i) => (s >= 0) === (plan.assignment[i]! >= 0));
+  const bestSingle = single === undefined ? null : { ...storeFields(deps, single), total_ils: formatIls(single.sum), items_found: single.found };
+  const sameItems = single !== undefined && single.cells.every((c, i) => (c !== undefined) === (plan.assignment[i]! >= 0));
   return {
     stores: chosen,
     total_ils: formatIls(plan.total),
     best_single_store: bestSingle,
-    saving_ils: sameItems ? formatIls(single.total - plan.total) : null,
+    saving_ils: sameItems ? formatIls(single!.sum - plan.total) : null,
     missing_items: items.filter((_, i) => !soldInRange[i]).map((i) => i.barcode),
     unassigned_items: items.filter((_, i) => soldInRange[i] && plan.assignment[i]! < 0).map((i) => i.barcode),
     exact: plan.exact,

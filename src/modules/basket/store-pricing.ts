@@ -39,6 +39,8 @@ export interface StorePricing {
   sum: number;
 }
 
+const marks = (n: number) => Array(n).fill("?").join(",");
+
 /** The active promotions (now) among the products' promotion items. */
 function activeItemPromotions(deps: DataSet, productIds: number[]): PromotionRow[] {
   const now = deps.now().getTime();
@@ -61,9 +63,10 @@ export function priceEachStore(deps: DataSet, items: BasketItem[], stores: Candi
   if (stores.length === 0 || found.length === 0) return [];
   const storeIds = stores.map((s) => s.id);
   const ids = found.map((i) => i.product!.id);
+  // Literal IN lists: SQLite probes the primary key per (store, product) pair (a json_each subquery scanned every row of each store).
   const prices = deps.db.prices
-    .query(`SELECT store_id, product_id, price FROM price_current WHERE store_id IN (SELECT value FROM json_each(?)) AND product_id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(storeIds), JSON.stringify(ids)) as { store_id: number; product_id: number; price: number }[];
+    .query(`SELECT store_id, product_id, price FROM price_current WHERE store_id IN (${marks(storeIds.length)}) AND product_id IN (${marks(ids.length)})`)
+    .all(...storeIds, ...ids) as { store_id: number; product_id: number; price: number }[];
   // Numeric (store, product) keys: store ids stay far below 2^26 and product ids below 2^26.
   const pair = (store: number, product: number) => store * 67_108_864 + product;
   const priceOf = new Map(prices.map((p) => [pair(p.store_id, p.product_id), p.price]));
