@@ -6,6 +6,7 @@ import { RouteTable } from "./http/routes.ts";
 import { ROUTE_DECLARATIONS } from "./http/openapi/operations.ts";
 import { healthModule } from "./modules/health/index.ts";
 import { chainsModule } from "./modules/chains/index.ts";
+import { priceIndexModule } from "./modules/price-index/index.ts";
 import { docsModule } from "./modules/docs/index.ts";
 import { pricesModule } from "./modules/prices/index.ts";
 import { batchModule } from "./modules/batch/index.ts";
@@ -14,6 +15,7 @@ import { exportsModule } from "./modules/exports/index.ts";
 import { catalogModule } from "./modules/catalog/index.ts";
 import { promosModule } from "./modules/promos/index.ts";
 import { basketModule } from "./modules/basket/index.ts";
+import { planModule } from "./modules/basket/plan.ts";
 import { widgetModule } from "./modules/widget/index.ts";
 import { searchModule } from "./modules/search/index.ts";
 import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
@@ -141,6 +143,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(faviconRoute())
     .use(docsModule(deps))
     .use(chainsModule())
+    .use(priceIndexModule())
     .use(pricesModule())
     .use(batchModule(deps))
     .use(storesModule())
@@ -148,6 +151,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(catalogModule())
     .use(promosModule())
     .use(basketModule())
+    .use(planModule())
     .use(widgetModule(deps))
     .use(searchModule(dataSets))
     .use(alertsModule(deps))

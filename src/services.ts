@@ -19,6 +19,7 @@ import { historyAnswers } from "./modules/prices/history.ts";
 import { catalogAnswers } from "./modules/catalog/service.ts";
 import { searchAnswers, searchItemRows } from "./modules/search/service.ts";
 import { basketAnswers } from "./modules/basket/service.ts";
+import { priceIndexAnswers, priceIndexComputations } from "./modules/price-index/service.ts";
 import { itemPricings } from "./modules/basket/item-pricing.ts";
 import { BasketData } from "./modules/basket/basket-data.ts";
 import { createAlertService, type AlertService, type AlertServiceOptions } from "./alerts/alert-service.ts";
@@ -153,6 +154,8 @@ export function createDataSet(base: { settings: Settings; registry: Registry; no
       search: searchAnswers(pacing),
       searchItems: searchItemRows(),
       basket: basketAnswers(pacing),
+      priceIndex: priceIndexAnswers(pacing),
+      priceIndexFull: priceIndexComputations(pacing),
       basketItems: itemPricings(),
       basketData: new BasketData(source),
     },

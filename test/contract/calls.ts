@@ -73,6 +73,13 @@ export async function callEveryOperation(api: Client<paths>, keys: Keys): Promis
   const chains = await api.GET("/api/v1/chains", { headers: pro });
   const chain = chains.data?.data.find((c) => c.product_count > 0)?.chain_id ?? "shufersal";
   await api.GET("/api/v1/chains", {});
+  // The price index (Basic): everywhere, per region with history, errors.
+  await api.GET("/api/v1/chains/price-index", { headers: pro });
+  await api.GET("/api/v1/chains/price-index", { params: { query: { region: "center", months: 2 } }, headers: pro });
+  await api.GET("/api/v1/chains/price-index", { params: { query: { city: "חיפה" } }, headers: pro });
+  await api.GET("/api/v1/chains/price-index", { params: { query: { city: "עיר שאיננה" } }, headers: pro });
+  await api.GET("/api/v1/chains/price-index", { params: { query: { months: 30 } }, headers: pro });
+  await api.GET("/api/v1/chains/price-index", { headers: free });
   const page = await api.GET("/api/v1/chains/{id}/catalog", { params: { path: { id: chain }, query: { limit: 3, q: "חלב, 1%" } }, headers: pro });
   await api.GET("/api/v1/chains/{id}/catalog", { params: { path: { id: chain }, query: { limit: 3 } }, headers: pro });
   if (page.data?.meta.next_cursor) await api.GET("/api/v1/chains/{id}/catalog", { params: { path: { id: chain }, query: { limit: 3, q: "חלב, 1%", cursor: page.data.meta.next_cursor } }, headers: pro });
@@ -98,6 +105,14 @@ export async function callEveryOperation(api: Client<paths>, keys: Keys): Promis
   await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 1 }], city: "כפר, לא קיים" }, headers: pro });
   await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 0 }] }, headers: pro });
   await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 1 }] }, headers: free });
+  // Stores ranked (granularity "store"), and the plan (Pro).
+  const tlv = "32.0853,34.7818";
+  await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 2 }], granularity: "store", near: tlv, radius_km: 10, min_coverage: 0.5, limit: 5 }, headers: pro });
+  await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 1 }], granularity: "store", city: "חיפה" }, headers: pro });
+  await api.POST("/api/v1/basket/compare", { body: { items: [{ ...product, quantity: 1 }], granularity: "store" }, headers: pro });
+  await api.POST("/api/v1/basket/plan", { body: { items: [{ ...product, quantity: 2 }, { barcode: "7290000000001", quantity: 1 }], near: tlv, radius_km: 10, max_stores: 2 }, headers: pro });
+  await api.POST("/api/v1/basket/plan", { body: { items: [{ ...product, quantity: 1 }], near: tlv, max_stores: 4 }, headers: pro });
+  await api.POST("/api/v1/basket/plan", { body: { items: [{ ...product, quantity: 1 }], near: tlv, max_stores: 1 }, headers: free });
 
   // Widget data (publishable key in the query or the header).
   await api.GET("/api/v1/widget/data", { params: { query: { ...product, key: keys.publishable } } });

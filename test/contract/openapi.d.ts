@@ -150,6 +150,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chains/price-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chain price index
+         * @description Which chain is cheapest overall: per chain an `index` (100 = the median chain; 92.5 = 7.5 % cheaper than it), its `rank` (1 = cheapest), and how much of the common basket it carries (`products`, `coverage`). Plan: Basic.
+         *
+         *     **The common basket**: the products with a shared barcode (GTIN; not chain-internal codes or loose produce) carried by at least 80 % of the chains with prices in the scope (`meta.basket_min_chains` of `meta.chains_with_data`, rounded up) — the Consumer Council's rule; deterministic for a data version. **The price** of a product at a chain is its chain price as in /prices/ (the most common shelf price among the chain's stores, the lower on a tie, outside Eilat whose prices exclude VAT); with `region` or `city`, the most common shelf price among the chain's stores there. **The index** is the geometric mean, over the basket products the chain carries, of its price ÷ the median price of the product among the chains carrying it, divided by the same figure of the median chain, ×100, rounded to one decimal. A chain carrying under half of the basket (`coverage` < 0.5) is listed last with `index` and `rank` null: too few products to compare.
+         *
+         *     **History** (`months`, 1–24): each chain's index on every day from `meta.from` to today, over today's basket, with each day's chain prices replayed from the price history (the most common price among the chain's stores of the scope outside Eilat after that day's changes). The index is recomputed after every import (once per data version and scope, then served from memory).
+         *
+         *     Errors: 400 `invalid_parameter` (`region` not a region slug, `months` outside 1–24), 404 `city_not_found`, 401/403/429 as everywhere.
+         */
+        get: operations["getChainPriceIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chains/{id}/catalog": {
         parameters: {
             query?: never;
@@ -241,9 +267,37 @@ export interface paths {
          *
          *     `cheapest_store` is the chain_id of the cheapest chain among those with every item; if none has them all, the chain with most items found, then the lowest total. `stores` are sorted the same way. Totals are exact sums in agorot.
          *
+         *     **Stores ranked** (`granularity: "store"`, with `near` and `radius_km`, or `city`, or both): the stores themselves instead of one per chain — every store of the city, or open store with a shop floor within the radius — each priced exactly as above (its own shelf prices and its own promotions open to all customers, multi-buy where the quantity qualifies) and answered with its `store` (and `distance_km` with `near`) and `coverage` (items it sells ÷ items). Only stores with `coverage` ≥ `min_coverage` (0–1, default 0) are ranked — most items found first, then the lowest total, then the nearest — and the first `limit` (1–50, default 10) answered; `stores_compared` counts those ranked, `cheapest_store` names the first (`chain_id`, `store_id`). `limit` applies only to store granularity. Without `near` or `city`: 400 `invalid_parameter` with `param` `near`.
+         *
          *     Errors: 400 `invalid_parameter` with `param` (e.g. `items[3].quantity`, `items[0].barcode` when malformed, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when the body is empty or not JSON), 400 `ambiguous_product` (`param` `items[i].barcode`, with `candidates`) for a bare internal code several chains use, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.
          */
         post: operations["compareBasket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/basket/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a shopping list across nearby stores
+         * @description Body `{ items: [{ barcode, chain_id?, quantity }], near, radius_km?, max_stores, min_coverage? }` (items as in /basket/compare/, 1–100; `radius_km` 0.1–50, default 5; `max_stores` 1–3). The cheapest way to buy the list at at most `max_stores` of the open stores with a shop floor within the radius: `stores` (each with the items to buy there and its total), `total_ils`, the cheapest `best_single_store` and `saving_ils` (what the split saves against it). Plan: Pro.
+         *
+         *     **Pricing**: each item at each store exactly as the basket prices a store (its shelf price, its own promotions open to all customers, multi-buy where the quantity qualifies). An item's whole quantity goes to one store — quantities are never split — so a multi-buy applies exactly as in that store's basket. With `min_coverage`, only stores that alone sell at least that share of the items take part.
+         *
+         *     **The plan** covers most items first, then costs least: each item goes to the cheapest store of the set. Items no store in range sells are in `missing_items`; items some store in range sells but none of the plan's (too few `max_stores`) in `unassigned_items`. `best_single_store` is chosen by the same rule with one store; `saving_ils` is null when it does not buy the same items as the plan. **Exact**: stores another store matches or beats on every item are set aside (no plan needs them), then every set of up to `max_stores` of the rest is scored, sets that cannot beat the best found skipped. On pathological inputs (hundreds of stores, none beating another) the search stops after 4 million item evaluations and answers its best plan with `exact: false`: its total is then at most `total_ils − lower_bound_ils` above the cheapest plan.
+         *
+         *     Errors: 400 `invalid_parameter` with `param` (`near` missing, malformed or outside Israel, `radius_km`, `max_stores` outside 1–3, `min_coverage` outside 0–1, `items[i]…`), 400 `ambiguous_product`, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.
+         */
+        post: operations["planBasket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2630,6 +2684,399 @@ export interface operations {
             };
         };
     };
+    getChainPriceIndex: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only stores of this region: `jerusalem`, `tel-aviv`, `center`, `sharon`, `haifa`, `north`, `south`, `shfela`, `judea-samaria`
+                 * @example haifa
+                 */
+                region?: "jerusalem" | "tel-aviv" | "center" | "sharon" | "haifa" | "north" | "south" | "shfela" | "judea-samaria";
+                /**
+                 * @description Only stores of this city: any common spelling, its English name or its CBS code
+                 * @example חיפה
+                 */
+                city?: string;
+                /**
+                 * @description With it, each chain carries its daily index over the last `months` months (1–24), for charts; without, none
+                 * @example 3
+                 */
+                months?: number;
+            };
+            header?: {
+                /** @description An ETag of an earlier answer, or `*`: 304 when it still matches (or, for `*`, when the answer exists) */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit": number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset": number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit": number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining": number;
+                    /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
+                    ETag: string;
+                    /** @description When the data the answer was made from was updated (HTTP date) */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "chain_id": "shuk-hair",
+                     *           "chain_name": "שוק העיר",
+                     *           "index": 93.9,
+                     *           "rank": 1,
+                     *           "products": 542,
+                     *           "coverage": 0.9048,
+                     *           "history": [
+                     *             {
+                     *               "date": "2026-08-22",
+                     *               "index": 93.3
+                     *             },
+                     *             {
+                     *               "date": "2026-08-23",
+                     *               "index": 93.6
+                     *             },
+                     *             {
+                     *               "date": "2026-08-24",
+                     *               "index": 93.6
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "chain_id": "shufersal",
+                     *           "chain_name": "שופרסל",
+                     *           "index": 97.2,
+                     *           "rank": 2,
+                     *           "products": 553,
+                     *           "coverage": 0.9232,
+                     *           "history": [
+                     *             {
+                     *               "date": "2026-08-22",
+                     *               "index": 97.3
+                     *             },
+                     *             {
+                     *               "date": "2026-08-23",
+                     *               "index": 97.3
+                     *             },
+                     *             {
+                     *               "date": "2026-08-24",
+                     *               "index": 97.3
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "chain_id": "stop-market",
+                     *           "chain_name": "סטופ מרקט",
+                     *           "index": 100,
+                     *           "rank": 3,
+                     *           "products": 565,
+                     *           "coverage": 0.9432,
+                     *           "history": [
+                     *             {
+                     *               "date": "2026-08-22",
+                     *               "index": 100
+                     *             },
+                     *             {
+                     *               "date": "2026-08-23",
+                     *               "index": 100
+                     *             },
+                     *             {
+                     *               "date": "2026-08-24",
+                     *               "index": 100
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "basket_products": 599,
+                     *         "chains_with_data": 5,
+                     *         "basket_min_chains": 4,
+                     *         "basket_chain_share": 0.8,
+                     *         "min_index_coverage": 0.5,
+                     *         "from": "2026-08-22",
+                     *         "region": "haifa",
+                     *         "city": "חיפה",
+                     *         "months": 3,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99994
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            chain_id: string;
+                            chain_name: string;
+                            /** @description 100 = the median chain; 95.0 = 5 % cheaper than it over the common basket. Null when the chain carries under half of the basket */
+                            index: number | null;
+                            /** @description 1 = the cheapest chain; null without an index */
+                            rank: number | null;
+                            /** @description Common basket products the chain carries */
+                            products: number;
+                            /** @description products ÷ the basket's products, 0–1 */
+                            coverage: number;
+                            /** @description With `months`: the index on every day from `meta.from` to today (null on days the chain carried under half of the basket) */
+                            history?: {
+                                /** Format: date */
+                                date: string;
+                                index: number | null;
+                            }[];
+                        }[];
+                        meta: {
+                            /** @description Products in the common basket */
+                            basket_products: number;
+                            /** @description Chains with prices in the scope */
+                            chains_with_data: number;
+                            /** @description Chains that must carry a product for it to join the basket (80 % of chains_with_data, rounded up) */
+                            basket_min_chains: number;
+                            /** @description 0.8 */
+                            basket_chain_share: number;
+                            /** @description 0.5: the basket share a chain must carry to get an index */
+                            min_index_coverage: number;
+                            region: string | null;
+                            /** @description The stored city name the `city` filter resolved to */
+                            city: string | null;
+                            months: number | null;
+                            /** @description First day of the history; null without `months` */
+                            from: string | null;
+                            data_updated_at: string | null;
+                            /** @description Calls left this month for the account (live figure, also for test keys) */
+                            quota_remaining: number;
+                            /** @description The request's id (also the `X-Request-Id` header) */
+                            request_id: string;
+                            /** @description true: live data (live and publishable keys); false: test mode (an sk_test_ key), whose data is the sandbox — the embedded demo dataset — unless the service's live data is that demo itself */
+                            livemode: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the answer's current ETag, or is `*` and the answer exists. Not counted against the quota. */
+            304: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Weak validator of the answer (data version and canonical request); send it back in `If-None-Match` */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (no usable Host, or a malformed request target) and others: `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request" | "invalid_parameter";
+                    };
+                };
+            };
+            /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
+            401: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
+            403: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "secret_key_not_allowed" | "publishable_key_not_allowed" | "plan_upgrade_required";
+                    };
+                };
+            };
+            /** @description City not found: `city_not_found` (see /docs/errors) */
+            404: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "city_not_found";
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long` (see /docs/errors) */
+            414: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
+            429: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "quota_exceeded";
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error` (see /docs/errors) */
+            500: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
+            503: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable" | "data_not_ready";
+                    };
+                };
+            };
+        };
+    };
     getChainCatalog: {
         parameters: {
             query?: {
@@ -2728,7 +3175,7 @@ export interface operations {
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true,
-                     *         "quota_remaining": 99994
+                     *         "quota_remaining": 99993
                      *       }
                      *     }
                      */
@@ -3049,7 +3496,7 @@ export interface operations {
                      *       "meta": {
                      *         "next_cursor": null,
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
-                     *         "quota_remaining": 99993,
+                     *         "quota_remaining": 99992,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -3438,7 +3885,7 @@ export interface operations {
                      *       "meta": {
                      *         "next_cursor": "eyJ2IjoxLCJxIjoiczBXNWJCUjFUOGRMIiwiayI6WyIyMDI2LTExLTIwVDAwOjAwOjAwKzAyOjAwIiwxNDE3XX0",
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
-                     *         "quota_remaining": 99992,
+                     *         "quota_remaining": 99991,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -3748,6 +4195,15 @@ export interface operations {
                     near?: string;
                     /** @description Radius around `near` in kilometres, 0.1–50 (default 5); only with `near` */
                     radius_km?: number;
+                    /**
+                     * @description `chain` (default): one entry per chain; `store`: the stores themselves ranked (needs `near` or `city`)
+                     * @enum {string}
+                     */
+                    granularity?: "chain" | "store";
+                    /** @description 0–1, default 0: with `granularity: "store"`, only stores selling at least this share of the items */
+                    min_coverage?: number;
+                    /** @description With `granularity: "store"`: stores answered, 1–50 (default 10) */
+                    limit?: number;
                 };
             };
         };
@@ -3904,7 +4360,7 @@ export interface operations {
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true,
-                     *         "quota_remaining": 99991
+                     *         "quota_remaining": 99990
                      *       }
                      *     }
                      */
@@ -3944,10 +4400,60 @@ export interface operations {
                         };
                         meta: {
                             data_updated_at: string | null;
-                            /** @description Calls left this month for the account (live figure, also for test keys) */
-                            quota_remaining: number;
-                            /** @description The request's id (also the `X-Request-Id` header) */
-                            request_id: string;
+                            quota_remaining?: number;
+                            request_id?: string;
+                            /** @description true: live data (live and publishable keys); false: test mode (an sk_test_ key), whose data is the sandbox — the embedded demo dataset — unless the service's live data is that demo itself */
+                            livemode: boolean;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            granularity: "store";
+                            /** @description The first store of `stores`; null when none qualifies */
+                            cheapest_store: {
+                                chain_id: string;
+                                store_id: string;
+                            } | null;
+                            /** @description Most items found first, then the lowest total, then the nearest; at most `limit` */
+                            stores: {
+                                chain_id: string;
+                                chain_name: string;
+                                store: {
+                                    /** @description The chain's store code, without leading zeros */
+                                    store_id: string;
+                                    branch_name: string;
+                                    /** @description Hebrew city name (canonical spelling when known); null when the store list gives none */
+                                    city: string | null;
+                                    /** @description Region slug; null when the city is unknown to the service's locality table */
+                                    region: ("jerusalem" | "tel-aviv" | "center" | "sharon" | "haifa" | "north" | "south" | "shfela" | "judea-samaria") | null;
+                                    /** @description With `near`: kilometres from the point */
+                                    distance_km?: number;
+                                };
+                                /** @description Promotions open to all customers applied (multi-buy where the quantity qualifies), at this store's prices */
+                                total_ils: string;
+                                shelf_total_ils: string;
+                                items_found: number;
+                                items_total: number;
+                                /** @description items_found ÷ items_total */
+                                coverage: number;
+                                items: {
+                                    barcode: string;
+                                    name: string;
+                                    quantity: number;
+                                    unit_price_ils: string;
+                                    line_total_ils: string;
+                                    promotion_id: string | null;
+                                }[];
+                                missing_items: string[];
+                            }[];
+                            /** @description Stores meeting `min_coverage` before `limit` was applied */
+                            stores_compared: number;
+                            missing_items: string[];
+                        };
+                        meta: {
+                            data_updated_at: string | null;
+                            quota_remaining?: number;
+                            request_id?: string;
                             /** @description true: live data (live and publishable keys); false: test mode (an sk_test_ key), whose data is the sandbox — the embedded demo dataset — unless the service's live data is that demo itself */
                             livemode: boolean;
                         };
@@ -4047,6 +4553,442 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "chain_not_found" | "city_not_found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload_too_large` (see /docs/errors) */
+            413: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long` (see /docs/errors) */
+            414: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type` (see /docs/errors) */
+            415: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded and others: `rate_limited`, `quota_exceeded` (see /docs/errors) */
+            429: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "quota_exceeded";
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error` (see /docs/errors) */
+            500: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service unavailable (shared state unreachable; retry shortly) and others: `service_unavailable`, `data_not_ready` (see /docs/errors) */
+            503: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable" | "data_not_ready";
+                    };
+                };
+            };
+        };
+    };
+    planBasket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "barcode": "7291252436027",
+                 *           "quantity": 2
+                 *         },
+                 *         {
+                 *           "barcode": "7299739033158",
+                 *           "quantity": 3
+                 *         },
+                 *         {
+                 *           "barcode": "g-tomatoes",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "near": "32.0853,34.7818",
+                 *       "radius_km": 5,
+                 *       "max_stores": 2
+                 *     }
+                 */
+                "application/json": {
+                    items: {
+                        /** @description Product identifier: a barcode (GTIN-8/12/13/14), a chain-internal item code (pass the item's `chain_id` with it), or a generic product id (`g-…`) grouping loose produce across chains; leading zeros are not significant. Take both from a search or catalog item. */
+                        barcode: string;
+                        /** @description The chain of a chain-internal item code: the `chain_id` of its search or catalog item */
+                        chain_id?: string;
+                        quantity: number;
+                    }[];
+                    /**
+                     * @description `"lat,lon"` inside Israel: the stores within `radius_km` of it
+                     * @example 32.0853,34.7818
+                     */
+                    near: string;
+                    /** @description Radius around `near` in kilometres, 0.1–50 (default 5); only with `near` */
+                    radius_km?: number;
+                    /** @description At most this many stores, 1–3 */
+                    max_stores: number;
+                    /** @description 0–1, default 0: only stores that alone sell at least this share of the items */
+                    min_coverage?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit": number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset": number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit": number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "stores": [
+                     *           {
+                     *             "chain_id": "mahsanei-hashuk",
+                     *             "chain_name": "מחסני השוק",
+                     *             "store": {
+                     *               "store_id": "78",
+                     *               "branch_name": "בני ברק",
+                     *               "city": "בני ברק",
+                     *               "region": "tel-aviv"
+                     *             },
+                     *             "distance_km": 4.93,
+                     *             "items": [
+                     *               {
+                     *                 "barcode": "7291252436027",
+                     *                 "name": "חלב תנובה 3% 1 ליטר",
+                     *                 "quantity": 2,
+                     *                 "unit_price_ils": "6.00",
+                     *                 "line_total_ils": "12.00",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "7299739033158",
+                     *                 "name": "במבה אסם 80 גרם",
+                     *                 "quantity": 3,
+                     *                 "unit_price_ils": "3.90",
+                     *                 "line_total_ils": "11.70",
+                     *                 "promotion_id": null
+                     *               },
+                     *               {
+                     *                 "barcode": "g-tomatoes",
+                     *                 "name": "עגבניות",
+                     *                 "quantity": 1,
+                     *                 "unit_price_ils": "5.90",
+                     *                 "line_total_ils": "5.90",
+                     *                 "promotion_id": null
+                     *               }
+                     *             ],
+                     *             "total_ils": "29.60"
+                     *           }
+                     *         ],
+                     *         "total_ils": "29.60",
+                     *         "best_single_store": {
+                     *           "chain_id": "mahsanei-hashuk",
+                     *           "chain_name": "מחסני השוק",
+                     *           "store": {
+                     *             "store_id": "78",
+                     *             "branch_name": "בני ברק",
+                     *             "city": "בני ברק",
+                     *             "region": "tel-aviv"
+                     *           },
+                     *           "distance_km": 4.93,
+                     *           "total_ils": "29.60",
+                     *           "items_found": 3
+                     *         },
+                     *         "saving_ils": "0.00",
+                     *         "missing_items": [],
+                     *         "unassigned_items": [],
+                     *         "exact": true,
+                     *         "lower_bound_ils": "29.60",
+                     *         "stores_considered": 14
+                     *       },
+                     *       "meta": {
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
+                     *         "livemode": true,
+                     *         "quota_remaining": 99989
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The stores of the plan, nearest first */
+                            stores: {
+                                chain_id: string;
+                                chain_name: string;
+                                store: {
+                                    /** @description The chain's store code, without leading zeros */
+                                    store_id: string;
+                                    branch_name: string;
+                                    /** @description Hebrew city name (canonical spelling when known); null when the store list gives none */
+                                    city: string | null;
+                                    /** @description Region slug; null when the city is unknown to the service's locality table */
+                                    region: ("jerusalem" | "tel-aviv" | "center" | "sharon" | "haifa" | "north" | "south" | "shfela" | "judea-samaria") | null;
+                                };
+                                distance_km: number;
+                                /** @description What to buy there: each item's whole quantity, priced as in the basket */
+                                items: {
+                                    barcode: string;
+                                    name: string;
+                                    quantity: number;
+                                    unit_price_ils: string;
+                                    line_total_ils: string;
+                                    promotion_id: string | null;
+                                }[];
+                                total_ils: string;
+                            }[];
+                            /** @description Sum of the stores' totals */
+                            total_ils: string;
+                            /** @description The cheapest single store among those selling most items; null when no store in range sells any */
+                            best_single_store: {
+                                chain_id: string;
+                                chain_name: string;
+                                store: {
+                                    /** @description The chain's store code, without leading zeros */
+                                    store_id: string;
+                                    branch_name: string;
+                                    /** @description Hebrew city name (canonical spelling when known); null when the store list gives none */
+                                    city: string | null;
+                                    /** @description Region slug; null when the city is unknown to the service's locality table */
+                                    region: ("jerusalem" | "tel-aviv" | "center" | "sharon" | "haifa" | "north" | "south" | "shfela" | "judea-samaria") | null;
+                                };
+                                distance_km: number;
+                                total_ils: string;
+                                items_found: number;
+                            } | null;
+                            /** @description best_single_store's total − total_ils when both buy the same items; null otherwise */
+                            saving_ils: string | null;
+                            /** @description Items no store in range sells (or unknown barcodes) */
+                            missing_items: string[];
+                            /** @description Items stores in range sell, but none of the plan's (max_stores too small to cover them) */
+                            unassigned_items: string[];
+                            /** @description true: the cheapest plan; false: the search stopped at its work budget (see the description) */
+                            exact: boolean;
+                            /** @description Every assigned item at its cheapest store in range, without the store limit: no plan costs less */
+                            lower_bound_ils: string;
+                            /** @description Open stores in range meeting min_coverage */
+                            stores_considered: number;
+                        };
+                        meta: {
+                            data_updated_at: string | null;
+                            /** @description Calls left this month for the account (live figure, also for test keys) */
+                            quota_remaining: number;
+                            /** @description The request's id (also the `X-Request-Id` header) */
+                            request_id: string;
+                            /** @description true: live data (live and publishable keys); false: test mode (an sk_test_ key), whose data is the sandbox — the embedded demo dataset — unless the service's live data is that demo itself */
+                            livemode: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                    };
+                };
+            };
+            /** @description Missing API key and others: `missing_api_key`, `invalid_api_key` (see /docs/errors) */
+            401: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Secret key not allowed here and others: `secret_key_not_allowed`, `publishable_key_not_allowed`, `plan_upgrade_required` (see /docs/errors) */
+            403: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests per minute of the caller's rate limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the caller may make now (at most the burst, a quarter of the minute's figure) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the caller's bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The account's monthly quota (calls) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Calls left this month (= `meta.quota_remaining`) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "secret_key_not_allowed" | "publishable_key_not_allowed" | "plan_upgrade_required";
                     };
                 };
             };
@@ -4555,7 +5497,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "quota_remaining": 99989,
+                     *         "quota_remaining": 99987,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true,
                      *         "next_cursor": null
@@ -4899,7 +5841,7 @@ export interface operations {
                      *         "secret": "whsec_3xAmPLe0nLy0nLy0nLy0nLy0nLy3xAm"
                      *       },
                      *       "meta": {
-                     *         "quota_remaining": 99990,
+                     *         "quota_remaining": 99988,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -5275,7 +6217,7 @@ export interface operations {
                      *         "created_at": "2026-11-22T10:00:00+02:00"
                      *       },
                      *       "meta": {
-                     *         "quota_remaining": 99988,
+                     *         "quota_remaining": 99986,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -5581,7 +6523,7 @@ export interface operations {
                      *         "deleted": true
                      *       },
                      *       "meta": {
-                     *         "quota_remaining": 99982,
+                     *         "quota_remaining": 99980,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -5910,7 +6852,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "quota_remaining": 99983,
+                     *         "quota_remaining": 99981,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true,
                      *         "next_cursor": null
@@ -6245,7 +7187,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "meta": {
-                     *         "quota_remaining": 99987,
+                     *         "quota_remaining": 99985,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -6580,7 +7522,7 @@ export interface operations {
                      *       "meta": {
                      *         "days_kept": 30,
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
-                     *         "quota_remaining": 99986,
+                     *         "quota_remaining": 99984,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true
                      *       }
@@ -7204,7 +8146,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "type": "text",
-                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99984}}"
+                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99982}}"
                      *           }
                      *         ],
                      *         "structuredContent": {
@@ -7261,7 +8203,7 @@ export interface operations {
                      *             "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *             "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *             "livemode": true,
-                     *             "quota_remaining": 99984
+                     *             "quota_remaining": 99982
                      *           }
                      *         }
                      *       },

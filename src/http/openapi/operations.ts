@@ -5,9 +5,11 @@ import { BATCH_PRICES } from "../../modules/batch/index.ts";
 import { GET_STORES } from "../../modules/stores/index.ts";
 import { GET_EXPORT_FILE, LIST_EXPORTS } from "../../modules/exports/index.ts";
 import { LIST_CHAINS } from "../../modules/chains/index.ts";
+import { GET_PRICE_INDEX } from "../../modules/price-index/index.ts";
 import { GET_CATALOG } from "../../modules/catalog/index.ts";
 import { GET_PROMOS } from "../../modules/promos/index.ts";
 import { COMPARE_BASKET } from "../../modules/basket/index.ts";
+import { PLAN_BASKET } from "../../modules/basket/plan.ts";
 import { PRODUCT_IMAGE, SEARCH_PRODUCTS } from "../../modules/search/index.ts";
 import { WIDGET_DATA, WIDGET_PREFLIGHT } from "../../modules/widget/index.ts";
 import type { RouteDeclaration } from "../routes.ts";
@@ -26,10 +28,12 @@ export const OPERATIONS: readonly Operation[] = [
   SEARCH_PRODUCTS,
   PRODUCT_IMAGE,
   LIST_CHAINS,
+  GET_PRICE_INDEX,
   GET_CATALOG,
   GET_STORES,
   GET_PROMOS,
   COMPARE_BASKET,
+  PLAN_BASKET,
   WIDGET_DATA,
   CREATE_ALERT,
   LIST_ALERTS,

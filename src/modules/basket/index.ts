@@ -6,6 +6,9 @@ import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.
 import { requireData } from "../../http/answers/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
 import { cachedBasket } from "./service.ts";
+import { compareStoresJson } from "./store-ranking.ts";
+import { BasketStoresResponse } from "./store-model.ts";
+import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { servedData } from "../../http/answers/data-set.ts";
 
 const EXAMPLE = {
@@ -25,7 +28,7 @@ export const COMPARE_BASKET = operation({
   operationId: "compareBasket",
   audience: "pro",
   body: { schema: BasketBody, example: EXAMPLE },
-  success: { schema: BasketResponse },
+  success: { schema: z.union([BasketResponse, BasketStoresResponse]) },
   errors: ["ambiguous_product", "chain_not_found", "city_not_found"],
   summary: "Compare a basket across chains",
   tags: ["basket"],
@@ -37,6 +40,8 @@ export const COMPARE_BASKET = operation({
     "Without `city`, each item is priced at the chain price (most common shelf price among the chain's stores) with the chain's promotions that run in at least half of the stores carrying it. With `city` (any common spelling, English name or CBS code), each chain's cheapest store in that city (most items, then lowest total) is priced exactly and named in `store` (`city`/`region` null when unknown); a city with no store of the chains compared gives an empty `stores` and `cheapest_store: null`. " +
     "With `near` (`\"lat,lon\"`, inside Israel) and `radius_km` (0.1–50, default 5) the same, over each chain's open stores with a shop floor within the radius (and in `city`, when both are given); `store` then carries `distance_km`.\n\n" +
     "`cheapest_store` is the chain_id of the cheapest chain among those with every item; if none has them all, the chain with most items found, then the lowest total. `stores` are sorted the same way. Totals are exact sums in agorot.\n\n" +
+    "**Stores ranked** (`granularity: \"store\"`, with `near` and `radius_km`, or `city`, or both): the stores themselves instead of one per chain — every store of the city, or open store with a shop floor within the radius — each priced exactly as above (its own shelf prices and its own promotions open to all customers, multi-buy where the quantity qualifies) and answered with its `store` (and `distance_km` with `near`) and `coverage` (items it sells ÷ items). " +
+    "Only stores with `coverage` ≥ `min_coverage` (0–1, default 0) are ranked — most items found first, then the lowest total, then the nearest — and the first `limit` (1–50, default 10) answered; `stores_compared` counts those ranked, `cheapest_store` names the first (`chain_id`, `store_id`). `limit` applies only to store granularity. Without `near` or `city`: 400 `invalid_parameter` with `param` `near`.\n\n" +
     "Errors: 400 `invalid_parameter` with `param` (e.g. `items[3].quantity`, `items[0].barcode` when malformed, `chain_ids[0]` for an unknown chain, `near` malformed or outside Israel, `radius_km` out of 0.1–50 or without `near`, `body` when the body is empty or not JSON), 400 `ambiguous_product` (`param` `items[i].barcode`, with `candidates`) for a bare internal code several chains use, 413 `payload_too_large`, 415 `unsupported_media_type`, 401/403/429 as everywhere.",
 });
 
@@ -47,6 +52,8 @@ export function basketModule() {
     async ({ request, dataSet }) => {
       requireData(dataSet);
       const body = validateBody(BasketBody, await readJsonBody(request, MAX_JSON_BODY));
+      // The stores near a point or in a city, ranked (store-ranking.ts): priced exactly every time.
+      if (body.granularity === "store") return { data: PrebuiltJson.fromBytes(compareStoresJson(dataSet, body)), meta: { data_updated_at: dataSet.data.current.updatedAt } };
       const { value, snapshot } = cachedBasket(dataSet, body);
       return { data: value, meta: { data_updated_at: snapshot.updatedAt } };
     },
@@ -54,7 +61,7 @@ export function basketModule() {
       parse: "none",
       // Documented, not validated per request (a 100-item basket over 30 chains is thousands of
       // fields; validating them cost more than pricing the basket). Tests check the schema.
-      response: { 200: documentedOnly(BasketResponse) },
+      response: { 200: documentedOnly(z.union([BasketResponse, BasketStoresResponse])) },
     },
   );
 }

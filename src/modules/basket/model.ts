@@ -4,6 +4,7 @@ import { LiveMode } from "../../http/request/livemode.ts";
 import { ChainSlug, StoreObject } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";
 import { NearText, RadiusKmBody } from "../../http/request/near-params.ts";
+import { StoreRankingFields } from "./store-model.ts";
 
 export const BasketItemInput = z
   .object({
@@ -20,12 +21,7 @@ export const BasketBody = z
     city: z.string().trim().min(1).max(60).optional().describe("Price each chain's cheapest store in this city (any common spelling, English name or CBS code)"),
     near: NearText.optional().describe("`\"lat,lon\"` inside Israel: price each chain's cheapest open store within `radius_km` of the point"),
     radius_km: RadiusKmBody,
-    min_coverage: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe("0–1 (default 0): chains whose `coverage` (items found ÷ items) is below it are listed unranked (`ranked: false`), after the ranked ones, and are never `cheapest_store`. Consumer groups compare where a chain carries most of a list (the Consumer Council uses 0.8)"),
+    ...StoreRankingFields,
   })
   .strict();
 

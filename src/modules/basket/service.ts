@@ -5,25 +5,17 @@ import { formatIls } from "../../time.ts";
 import { roundKm, type Near } from "../../distance.ts";
 import { nearFilter } from "../../http/request/near-params.ts";
 import { storeLocations, storesWithin } from "../../pricing/locations.ts";
-import type { UnitPromotion } from "../../pricing/rules.ts";
-import type { ProductRow } from "../../pricing/queries.ts";
 import { productKey } from "../../identity/product-id.ts";
 import { productError } from "../../identity/resolve.ts";
-import { basketData, type PromotionRow } from "./basket-data.ts";
-import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
-import { suspectReason } from "../../pricing/suspect.ts";
+import { basketData } from "./basket-data.ts";
+import { itemPricing, storeLine, type ChainLine } from "./item-pricing.ts";
+import { priceEachStore, type BasketItem, type CandidateStore, type StorePricing } from "./store-pricing.ts";
 import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
 import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import type { BasketBody } from "./model.ts";
 
-interface BasketItem {
-  barcode: string;
-  quantity: number;
-  product: ProductRow | null;
-}
-
-interface Priced {
+export interface Priced {
   /** Until when the pricing holds (the next start or end of one of the items' promotions); Infinity when not known to end. */
   validUntil?: number;
   chainDbId: number;
@@ -38,7 +30,7 @@ interface Priced {
  * Unknown products stay as lines without a product (listed as missing); an ambiguous bare code
  * is 400 ambiguous_product naming the item.
  */
-function mergeItems(deps: DataSet, body: BasketBody): BasketItem[] {
+export function mergeItems(deps: DataSet, body: BasketBody): BasketItem[] {
   const data = basketData(deps);
   const byKey = new Map<string, BasketItem>();
   body.items.forEach((item, i) => {
@@ -51,17 +43,6 @@ function mergeItems(deps: DataSet, body: BasketBody): BasketItem[] {
     else byKey.set(key, { barcode: item.barcode, quantity: item.quantity, product });
   });
   return [...byKey.values()];
-}
-
-/** The active promotions (now) among the products' promotion items. */
-function activeItemPromotions(deps: DataSet, productIds: number[]): PromotionRow[] {
-  const now = deps.now().getTime();
-  const out: PromotionRow[] = [];
-  for (const rows of basketData(deps).promotions(productIds).values()) {
-    // Same rule as isActive: started (or no start), not yet ended (or no end).
-    for (const p of rows) if (!(p.startsMs > now) && !(p.endsMs <= now)) out.push(p);
-  }
-  return out;
 }
 
 /**
@@ -94,19 +75,8 @@ function priceByChain(deps: DataSet, items: BasketItem[], chainFilter: Set<numbe
   });
 }
 
-interface CandidateStore {
-  id: number;
-  chain_id: number;
-  store_code: string;
-  name: string | null;
-  city: string | null;
-  region: string | null;
-  /** Kilometres from the `near` point, when the basket has one. */
-  distance?: number;
-}
-
 /** The stores a city or `near` basket prices: the city's, the ones within the radius, or both at once. */
-function candidateStores(deps: DataSet, city: string | undefined, near: Near | undefined): CandidateStore[] {
+export function candidateStores(deps: DataSet, city: string | undefined, near: Near | undefined): CandidateStore[] {
   if (!near) {
     return deps.db.prices.query(`SELECT id, chain_id, store_code, name, city, region FROM stores WHERE city = ? AND closed_at IS NULL`).all(city!) as CandidateStore[];
   }
@@ -125,76 +95,35 @@ function candidateStores(deps: DataSet, city: string | undefined, near: Near | u
  */
 function priceByStore(deps: DataSet, items: BasketItem[], stores: CandidateStore[], chainFilter: Set<number> | null): Priced[] {
   const inScope = stores.filter((s) => !chainFilter || chainFilter.has(s.chain_id));
-  const found = items.filter((i) => i.product);
-  if (inScope.length === 0 || found.length === 0) return [];
-  const storeIds = inScope.map((s) => s.id);
-  const ids = found.map((i) => i.product!.id);
-  const storeMarks = storeIds.map(() => "?").join(",");
-  const idMarks = ids.map(() => "?").join(",");
-  const prices = deps.db.prices
-    .query(`SELECT store_id, product_id, price FROM price_current WHERE store_id IN (${storeMarks}) AND product_id IN (${idMarks})`)
-    .all(...storeIds, ...ids) as { store_id: number; product_id: number; price: number }[];
-  // Numeric (store, product) keys: store ids stay far below 2^26 and product ids below 2^26.
-  const pair = (store: number, product: number) => store * 67_108_864 + product;
-  const priceOf = new Map(prices.map((p) => [pair(p.store_id, p.product_id), p.price]));
-  // Each promotion's stores intersected with the city's once (store lists cached per data version).
-  const inCity = new Set(storeIds);
-  const promotions = activeItemPromotions(deps, ids);
-  const storesOf = basketData(deps).promotionStores(promotions.map((p) => p.list_id));
-  const cityStoresOf = new Map<number, number[]>();
-  const promosOf = new Map<number, UnitPromotion[]>();
-  for (const p of promotions) {
-    let here = cityStoresOf.get(p.list_id);
-    if (!here) {
-      here = [];
-      for (const storeId of storesOf.get(p.list_id)!) if (inCity.has(storeId)) here.push(storeId);
-      cityStoresOf.set(p.list_id, here);
-    }
-    if (here.length === 0) continue;
-    const unit = toUnitPromotion(p);
-    for (const storeId of here) {
-      const k = pair(storeId, p.product_id);
-      const list = promosOf.get(k);
-      if (list) list.push(unit);
-      else promosOf.set(k, [unit]);
-    }
+  const best = new Map<number, StorePricing>();
+  for (const priced of priceEachStore(deps, items, inScope)) {
+    const current = best.get(priced.store.chain_id);
+    if (!current || priced.found > current.found || (priced.found === current.found && priced.sum < current.sum)) best.set(priced.store.chain_id, priced);
   }
-  // Each product's chain prices: what a store's price is judged against (src/pricing/suspect.ts).
-  const figures = basketData(deps).chainFigures(ids);
-  const reference = new Map(ids.map((id) => [id, new Map((figures.get(id) ?? []).map((f) => [f.chain_id, f.price_mode]))]));
-  const best = new Map<number, Priced & { sum: number }>();
-  for (const store of inScope) {
-    const lines: ChainLine[] = [];
-    const missing: string[] = [];
-    for (const item of items) {
-      const shelf = item.product ? priceOf.get(pair(store.id, item.product.id)) : undefined;
-      if (shelf === undefined) {
-        missing.push(item.barcode);
-        continue;
-      }
-      const suspect = suspectReason(shelf, store.chain_id, reference.get(item.product!.id)!) !== null;
-      lines.push(storeLine(item.barcode, item.product!, item.quantity, shelf, promosOf.get(pair(store.id, item.product!.id)) ?? [], suspect));
-    }
-    if (lines.length === 0) continue;
-    const sum = lines.reduce((a, l) => a + l.total, 0);
-    const current = best.get(store.chain_id);
-    if (!current || lines.length > current.lines.length || (lines.length === current.lines.length && sum < current.sum)) {
-      best.set(store.chain_id, {
-        chainDbId: store.chain_id,
-        lines,
-        missing,
-        sum,
-        store: {
-          store_id: store.store_code,
-          branch_name: store.name ?? "",
-          city: store.city || null,
-          region: store.region || null,
-          ...(store.distance === undefined ? {} : { distance_km: roundKm(store.distance) }),
-        },
-      });
-    }
-  }
-  return [...best.values()];
+  return [...best.values()].map((priced) => storePriced(items, priced));
+}
+
+/** A store's pricing as a basket entry: its lines serialized, its missing items, the store named. */
+export function storePriced(items: BasketItem[], { store, cells }: StorePricing): Priced {
+  const lines: ChainLine[] = [];
+  const missing: string[] = [];
+  items.forEach((item, i) => {
+    const cell = cells[i];
+    if (cell) lines.push(storeLine(item.barcode, item.product!, item.quantity, cell.shelf, cell.promotions, cell.suspect));
+    else missing.push(item.barcode);
+  });
+  return {
+    chainDbId: store.chain_id,
+    lines,
+    missing,
+    store: {
+      store_id: store.store_code,
+      branch_name: store.name ?? "",
+      city: store.city || null,
+      region: store.region || null,
+      ...(store.distance === undefined ? {} : { distance_km: roundKm(store.distance) }),
+    },
+  };
 }
 
 /**
