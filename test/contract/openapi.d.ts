@@ -697,6 +697,10 @@ export interface operations {
                      *             "vat_rate": 0.18,
                      *             "collected_at": "2026-11-22T08:47:00+02:00",
                      *             "is_on_promotion": false,
+                     *             "club_price_ils": null,
+                     *             "lowest_price_30d_ils": "6.90",
+                     *             "suspect": false,
+                     *             "suspect_reason": null,
                      *             "price_per_measure_ils": "0.69",
                      *             "measure": "100ml"
                      *           }
@@ -751,6 +755,19 @@ export interface operations {
                                 collected_at: string;
                                 is_on_promotion: boolean;
                                 promotion_id?: string | null;
+                                /** @description The unit price a club member pays with the best club-only promotion (coupons and basket minimums excluded), when it is lower than `effective_price_ils`; null when none applies. At chain granularity: the most common such price over the chain's stores, null when that is not lower than the chain's effective price */
+                                club_price_ils: string | null;
+                                /** @description The lowest shelf price in the 30 days before today (Israel time): of this store, or at chain granularity the lowest of the chain's daily prices as `/prices/{barcode}/history/` gives them — the reference to read a promotion against */
+                                lowest_price_30d_ils: string | null;
+                                /** @description True when the shelf price is most likely a data error (see `suspect_reason`): served as published, but listed after the other entries and never taken for the cheapest */
+                                suspect: boolean;
+                                /** @description `placeholder`: 0.00, 0.01 or a run of nines (999.99, 9999.99 …); `far_below_median` / `far_above_median`: under a fifth or over five times the median of the other chains' chain prices of the product (at least two other chains). Null when not suspect */
+                                suspect_reason: ("placeholder" | "far_below_median" | "far_above_median") | null;
+                                /**
+                                 * @description Generic products (`g-…`, loose produce): sold per kilogram (the price is per kg) or per unit
+                                 * @enum {string}
+                                 */
+                                sold_by?: "kg" | "unit";
                                 price_per_measure_ils: string | null;
                                 measure: ("100g" | "100ml" | "unit") | null;
                                 /** @description Generic products (`g-…`) at chain granularity: the chain's own items the price is taken over (per store, the lowest of them); follow one with its `barcode` and `chain_id` */
@@ -1086,6 +1103,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T08:47:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "6.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "0.69",
                      *               "measure": "100ml"
                      *             },
@@ -1103,6 +1124,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T09:35:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "7.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "0.79",
                      *               "measure": "100ml"
                      *             },
@@ -1120,6 +1145,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T09:28:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "8.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "0.89",
                      *               "measure": "100ml"
                      *             }
@@ -1148,6 +1177,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T08:57:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "3.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "4.88",
                      *               "measure": "100g"
                      *             },
@@ -1165,6 +1198,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T09:35:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "4.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "6.13",
                      *               "measure": "100g"
                      *             },
@@ -1182,6 +1219,10 @@ export interface operations {
                      *               "vat_rate": 0.18,
                      *               "collected_at": "2026-11-22T09:28:00+02:00",
                      *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "5.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
                      *               "price_per_measure_ils": "7.38",
                      *               "measure": "100g"
                      *             }
@@ -1250,6 +1291,19 @@ export interface operations {
                                 collected_at: string;
                                 is_on_promotion: boolean;
                                 promotion_id?: string | null;
+                                /** @description The unit price a club member pays with the best club-only promotion (coupons and basket minimums excluded), when it is lower than `effective_price_ils`; null when none applies. At chain granularity: the most common such price over the chain's stores, null when that is not lower than the chain's effective price */
+                                club_price_ils: string | null;
+                                /** @description The lowest shelf price in the 30 days before today (Israel time): of this store, or at chain granularity the lowest of the chain's daily prices as `/prices/{barcode}/history/` gives them — the reference to read a promotion against */
+                                lowest_price_30d_ils: string | null;
+                                /** @description True when the shelf price is most likely a data error (see `suspect_reason`): served as published, but listed after the other entries and never taken for the cheapest */
+                                suspect: boolean;
+                                /** @description `placeholder`: 0.00, 0.01 or a run of nines (999.99, 9999.99 …); `far_below_median` / `far_above_median`: under a fifth or over five times the median of the other chains' chain prices of the product (at least two other chains). Null when not suspect */
+                                suspect_reason: ("placeholder" | "far_below_median" | "far_above_median") | null;
+                                /**
+                                 * @description Generic products (`g-…`, loose produce): sold per kilogram (the price is per kg) or per unit
+                                 * @enum {string}
+                                 */
+                                sold_by?: "kg" | "unit";
                                 price_per_measure_ils: string | null;
                                 measure: ("100g" | "100ml" | "unit") | null;
                                 /** @description Generic products (`g-…`) at chain granularity: the chain's own items the price is taken over (per store, the lowest of them); follow one with its `barcode` and `chain_id` */
@@ -4200,7 +4254,7 @@ export interface operations {
                      * @enum {string}
                      */
                     granularity?: "chain" | "store";
-                    /** @description 0–1, default 0: with `granularity: "store"`, only stores selling at least this share of the items */
+                    /** @description 0–1, default 0. Chains: those whose `coverage` (items found ÷ items) is below it are listed unranked (`ranked: false`), after the ranked ones, and are never `cheapest_store` — consumer groups compare where a chain carries most of a list (the Consumer Council uses 0.8). With `granularity: "store"`: only stores selling at least this share of the items */
                     min_coverage?: number;
                     /** @description With `granularity: "store"`: stores answered, 1–50 (default 10) */
                     limit?: number;
@@ -4236,6 +4290,15 @@ export interface operations {
                      *             "chain_name": "סטופ מרקט",
                      *             "total_ils": "38.40",
                      *             "shelf_total_ils": "38.40",
+                     *             "club_total_ils": "38.40",
+                     *             "coverage": 0.75,
+                     *             "estimated_total_ils": "46.30",
+                     *             "estimated_items": [
+                     *               "4087"
+                     *             ],
+                     *             "ranked": true,
+                     *             "not_ranked_reason": null,
+                     *             "suspect_items": [],
                      *             "items_found": 3,
                      *             "items_total": 4,
                      *             "items": [
@@ -4245,7 +4308,8 @@ export interface operations {
                      *                 "quantity": 2,
                      *                 "unit_price_ils": "7.90",
                      *                 "line_total_ils": "15.80",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "7299739033158",
@@ -4253,7 +4317,8 @@ export interface operations {
                      *                 "quantity": 3,
                      *                 "unit_price_ils": "4.90",
                      *                 "line_total_ils": "14.70",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "g-tomatoes",
@@ -4261,7 +4326,9 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "unit_price_ils": "7.90",
                      *                 "line_total_ils": "7.90",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false,
+                     *                 "sold_by": "kg"
                      *               }
                      *             ],
                      *             "missing_items": [
@@ -4279,6 +4346,15 @@ export interface operations {
                      *             "chain_name": "שוק העיר",
                      *             "total_ils": "38.40",
                      *             "shelf_total_ils": "38.40",
+                     *             "club_total_ils": "38.40",
+                     *             "coverage": 0.75,
+                     *             "estimated_total_ils": "46.30",
+                     *             "estimated_items": [
+                     *               "4087"
+                     *             ],
+                     *             "ranked": true,
+                     *             "not_ranked_reason": null,
+                     *             "suspect_items": [],
                      *             "items_found": 3,
                      *             "items_total": 4,
                      *             "items": [
@@ -4288,7 +4364,8 @@ export interface operations {
                      *                 "quantity": 2,
                      *                 "unit_price_ils": "9.90",
                      *                 "line_total_ils": "19.80",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "7299739033158",
@@ -4296,7 +4373,8 @@ export interface operations {
                      *                 "quantity": 3,
                      *                 "unit_price_ils": "3.90",
                      *                 "line_total_ils": "11.70",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "g-tomatoes",
@@ -4304,7 +4382,9 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "unit_price_ils": "6.90",
                      *                 "line_total_ils": "6.90",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false,
+                     *                 "sold_by": "kg"
                      *               }
                      *             ],
                      *             "missing_items": [
@@ -4322,6 +4402,16 @@ export interface operations {
                      *             "chain_name": "שופרסל",
                      *             "total_ils": "23.70",
                      *             "shelf_total_ils": "23.70",
+                     *             "club_total_ils": "23.70",
+                     *             "coverage": 0.5,
+                     *             "estimated_total_ils": "49.30",
+                     *             "estimated_items": [
+                     *               "7299739033158",
+                     *               "4087"
+                     *             ],
+                     *             "ranked": true,
+                     *             "not_ranked_reason": null,
+                     *             "suspect_items": [],
                      *             "items_found": 2,
                      *             "items_total": 4,
                      *             "items": [
@@ -4331,7 +4421,8 @@ export interface operations {
                      *                 "quantity": 2,
                      *                 "unit_price_ils": "6.90",
                      *                 "line_total_ils": "13.80",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "g-tomatoes",
@@ -4339,7 +4430,9 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "unit_price_ils": "9.90",
                      *                 "line_total_ils": "9.90",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false,
+                     *                 "sold_by": "kg"
                      *               }
                      *             ],
                      *             "missing_items": [
@@ -4366,12 +4459,26 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description The first ranked chain with no suspect price in its lines (else the first ranked); null when none is ranked */
                             cheapest_store: string | null;
                             stores: {
                                 chain_id: string;
                                 chain_name: string;
                                 total_ils: string;
                                 shelf_total_ils: string;
+                                /** @description What a club member pays: club-only promotions applied too, multi-buy where the quantity qualifies (coupons and basket minimums never) */
+                                club_total_ils: string;
+                                /** @description Items found ÷ items (0–1) */
+                                coverage: number;
+                                /** @description `total_ils` with each missing item priced at the median of its line total over the chains that sell it (listed in `estimated_items`); null when some item is sold nowhere */
+                                estimated_total_ils: string | null;
+                                /** @description The items `estimated_total_ils` priced at other chains' median */
+                                estimated_items: string[];
+                                /** @description False when `coverage` is below the request's `min_coverage`: listed after the ranked chains, never `cheapest_store` */
+                                ranked: boolean;
+                                not_ranked_reason: "coverage_below_minimum" | null;
+                                /** @description Items whose price here is suspect (see /prices/ `suspect`): `cheapest_store` passes over a chain with any, unless every ranked chain has some */
+                                suspect_items: string[];
                                 items_found: number;
                                 items_total: number;
                                 items: {
@@ -4381,6 +4488,13 @@ export interface operations {
                                     unit_price_ils: string;
                                     line_total_ils: string;
                                     promotion_id: string | null;
+                                    /** @description The chain's (or store's) shelf price is most likely a data error (as `suspect` of /prices/) */
+                                    suspect: boolean;
+                                    /**
+                                     * @description Generic products (loose produce): per kilogram (quantity in kg) or per unit
+                                     * @enum {string}
+                                     */
+                                    sold_by?: "kg" | "unit";
                                 }[];
                                 missing_items: string[];
                                 /** @description With `city` or `near`: the chain's store that was priced */
@@ -4443,6 +4557,13 @@ export interface operations {
                                     unit_price_ils: string;
                                     line_total_ils: string;
                                     promotion_id: string | null;
+                                    /** @description The chain's (or store's) shelf price is most likely a data error (as `suspect` of /prices/) */
+                                    suspect: boolean;
+                                    /**
+                                     * @description Generic products (loose produce): per kilogram (quantity in kg) or per unit
+                                     * @enum {string}
+                                     */
+                                    sold_by?: "kg" | "unit";
                                 }[];
                                 missing_items: string[];
                             }[];
@@ -4798,7 +4919,8 @@ export interface operations {
                      *                 "quantity": 2,
                      *                 "unit_price_ils": "6.00",
                      *                 "line_total_ils": "12.00",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "7299739033158",
@@ -4806,7 +4928,8 @@ export interface operations {
                      *                 "quantity": 3,
                      *                 "unit_price_ils": "3.90",
                      *                 "line_total_ils": "11.70",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
                      *               },
                      *               {
                      *                 "barcode": "g-tomatoes",
@@ -4814,7 +4937,9 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "unit_price_ils": "5.90",
                      *                 "line_total_ils": "5.90",
-                     *                 "promotion_id": null
+                     *                 "promotion_id": null,
+                     *                 "suspect": false,
+                     *                 "sold_by": "kg"
                      *               }
                      *             ],
                      *             "total_ils": "29.60"
@@ -4873,6 +4998,13 @@ export interface operations {
                                     unit_price_ils: string;
                                     line_total_ils: string;
                                     promotion_id: string | null;
+                                    /** @description The chain's (or store's) shelf price is most likely a data error (as `suspect` of /prices/) */
+                                    suspect: boolean;
+                                    /**
+                                     * @description Generic products (loose produce): per kilogram (quantity in kg) or per unit
+                                     * @enum {string}
+                                     */
+                                    sold_by?: "kg" | "unit";
                                 }[];
                                 total_ils: string;
                             }[];
@@ -5196,6 +5328,8 @@ export interface operations {
                      *             "price_ils": "4.90",
                      *             "effective_price_ils": "4.17",
                      *             "is_on_promotion": true,
+                     *             "lowest_price_30d_ils": "4.90",
+                     *             "suspect": false,
                      *             "store_count": 2
                      *           },
                      *           {
@@ -5205,6 +5339,8 @@ export interface operations {
                      *             "price_ils": "5.90",
                      *             "effective_price_ils": "5.90",
                      *             "is_on_promotion": false,
+                     *             "lowest_price_30d_ils": "5.90",
+                     *             "suspect": false,
                      *             "store_count": 3
                      *           },
                      *           {
@@ -5214,6 +5350,8 @@ export interface operations {
                      *             "price_ils": "5.90",
                      *             "effective_price_ils": "5.90",
                      *             "is_on_promotion": false,
+                     *             "lowest_price_30d_ils": "5.90",
+                     *             "suspect": false,
                      *             "store_count": 3
                      *           }
                      *         ],
@@ -5243,8 +5381,18 @@ export interface operations {
                                 /** @description Likewise after active promotions open to all customers for a single unit */
                                 effective_price_ils: string;
                                 is_on_promotion: boolean;
+                                /** @description The lowest shelf price of the chain in the 30 days before today (as in /prices/); the widget shows it beside a promotion */
+                                lowest_price_30d_ils: string | null;
+                                /** @description The price is most likely a data error (as in /prices/): listed last, never marked cheapest */
+                                suspect: boolean;
+                                /**
+                                 * @description Loose produce: the price is per kg (`kg`) or per unit
+                                 * @enum {string}
+                                 */
+                                sold_by?: "kg" | "unit";
                                 store_count: number;
                             }[];
+                            /** @description The first entry that is not suspect; null when none */
                             cheapest_chain_id: string | null;
                             data_updated_at: string | null;
                         };
@@ -8142,11 +8290,11 @@ export interface operations {
                      *         "content": [
                      *           {
                      *             "type": "text",
-                     *             "text": "10 of 104 products matching \"חלב\":\n- חלב תנובה 3% 1 ליטר (תנובה) — barcode 7291252436027 — from ₪4.90 at 23 chains\n- חלב טרה 3% 2 ליטר (טרה) — barcode 7292180360965 — from ₪10.90 at 22 chains\n- חלב תנובה 1% 1 ליטר (תנובה) — barcode 7291252436041 — from ₪4.90 at 22 chains\n- חלב טרה 1% 1 ליטר (טרה) — barcode 7292180360972 — from ₪5.90 at 22 chains\n- חלב תנובה 1% 2 ליטר (תנובה) — barcode 7291252436058 — from ₪9.90 at 21 chains\n- חלב תנובה 3% 2 ליטר (תנובה) — barcode 7291252436034 — from ₪8.90 at 20 chains\n- חלב טרה 1% 2 ליטר (טרה) — barcode 7292180360989 — from ₪9.90 at 20 chains\n- חלב יטבתה 3% 2 ליטר (יטבתה) — barcode 7298881110717 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 1 ליטר (יטבתה) — barcode 7298881110700 — from ₪5.00 at 19 chains\n- חלב יטבתה 1% 2 ליטר (יטבתה) — barcode 7298881110731 — from ₪10.90 at 18 chains\nMore: call again with cursor = meta.next_cursor."
+                     *             "text": "10 of 104 products matching \"חלב\":\n- חלב תנובה 3% 1 ליטר (תנובה) — barcode 7291252436027 — from ₪4.90 at 23 chains\n- חלב טרה 3% 2 ליטר (טרה) — barcode 7292180360965 — from ₪10.90 at 22 chains\n- חלב טרה 1% 1 ליטר (טרה) — barcode 7292180360972 — from ₪5.90 at 22 chains\n- חלב תנובה 1% 1 ליטר (תנובה) — barcode 7291252436041 — from ₪4.90 at 22 chains\n- חלב תנובה 1% 2 ליטר (תנובה) — barcode 7291252436058 — from ₪9.90 at 21 chains\n- חלב תנובה 3% 2 ליטר (תנובה) — barcode 7291252436034 — from ₪8.90 at 20 chains\n- חלב טרה 1% 2 ליטר (טרה) — barcode 7292180360989 — from ₪9.90 at 20 chains\n- חלב יטבתה 3% 2 ליטר (יטבתה) — barcode 7298881110717 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 1 ליטר (יטבתה) — barcode 7298881110700 — from ₪5.00 at 19 chains\n- חלב יטבתה 1% 2 ליטר (יטבתה) — barcode 7298881110731 — from ₪10.90 at 18 chains\nMore: call again with cursor = meta.next_cursor."
                      *           },
                      *           {
                      *             "type": "text",
-                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99982}}"
+                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99982}}"
                      *           }
                      *         ],
                      *         "structuredContent": {
@@ -8182,19 +8330,19 @@ export interface operations {
                      *               "min_price_ils": "10.90"
                      *             },
                      *             {
-                     *               "barcode": "7291252436041",
+                     *               "barcode": "7292180360972",
                      *               "chain_id": null,
                      *               "kind": "gtin",
                      *               "sold_by": null,
-                     *               "name": "חלב תנובה 1% 1 ליטר",
+                     *               "name": "חלב טרה 1% 1 ליטר",
                      *               "category": "dairy",
-                     *               "image_url": "http://localhost/images/products/7291252436041.svg",
-                     *               "manufacturer": "תנובה",
+                     *               "image_url": "http://localhost/images/products/7292180360972.svg",
+                     *               "manufacturer": "טרה",
                      *               "unit_qty": "מיליליטרים",
                      *               "size": 1000,
                      *               "unit": "ml",
                      *               "chain_count": 22,
-                     *               "min_price_ils": "4.90"
+                     *               "min_price_ils": "5.90"
                      *             }
                      *           ],
                      *           "meta": {

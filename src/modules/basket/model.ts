@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { BasketLine } from "./line-model.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { ChainSlug, StoreObject } from "../prices/model.ts";
@@ -29,16 +30,7 @@ export type BasketBody = z.infer<typeof BasketBody>;
 
 const Money = z.string().regex(/^\d+\.\d{2}$/);
 
-export const BasketLine = z.object({
-  barcode: z.string(),
-  name: z.string(),
-  quantity: z.number().int(),
-  unit_price_ils: Money,
-  line_total_ils: Money,
-  promotion_id: z.string().nullable(),
-  suspect: z.boolean().describe("The chain's (or store's) shelf price is most likely a data error (as `suspect` of /prices/)"),
-  sold_by: z.enum(["kg", "unit"]).optional().describe("Generic products (loose produce): per kilogram (quantity in kg) or per unit"),
-});
+export { BasketLine };
 
 export const BasketChain = z.object({
   chain_id: z.string(),

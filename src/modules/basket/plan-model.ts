@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { BasketLine } from "./line-model.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { NearText, RadiusKmBody } from "../../http/request/near-params.ts";
@@ -19,21 +20,13 @@ export const PlanBody = z
 
 export type PlanBody = z.infer<typeof PlanBody>;
 
-const PlanLine = z.object({
-  barcode: z.string(),
-  name: z.string(),
-  quantity: z.number().int(),
-  unit_price_ils: Money,
-  line_total_ils: Money,
-  promotion_id: z.string().nullable(),
-});
 
 const PlanStore = z.object({
   chain_id: z.string(),
   chain_name: z.string(),
   store: StoreObject,
   distance_km: z.number(),
-  items: z.array(PlanLine).describe("What to buy there: each item's whole quantity, priced as in the basket"),
+  items: z.array(BasketLine).describe("What to buy there: each item's whole quantity, priced as in the basket"),
   total_ils: Money,
 });
 

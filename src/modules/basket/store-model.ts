@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { BasketLine } from "./line-model.ts";
 import { DateTime } from "../../http/openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { StoreObject } from "../prices/model.ts";
@@ -25,16 +26,6 @@ export const StoreRankingFields = {
 /** A store holding the basket: distance when the request had `near`. */
 export const PricedStore = StoreObject.extend({ distance_km: z.number().optional().describe("With `near`: kilometres from the point") });
 
-const StoreLine = z.object({
-  barcode: z.string(),
-  name: z.string(),
-  quantity: z.number().int(),
-  unit_price_ils: Money,
-  line_total_ils: Money,
-  promotion_id: z.string().nullable(),
-  suspect: z.boolean().describe("The store's shelf price is most likely a data error (as `suspect` of /prices/)"),
-  sold_by: z.enum(["kg", "unit"]).optional().describe("Generic products (loose produce): per kilogram or per unit"),
-});
 
 export const BasketStoreEntry = z.object({
   chain_id: z.string(),
@@ -45,7 +36,7 @@ export const BasketStoreEntry = z.object({
   items_found: z.number().int(),
   items_total: z.number().int(),
   coverage: z.number().min(0).max(1).describe("items_found ÷ items_total"),
-  items: z.array(StoreLine),
+  items: z.array(BasketLine),
   missing_items: z.array(z.string()),
 });
 
