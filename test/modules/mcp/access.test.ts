@@ -197,7 +197,7 @@ describe("plans and quota", () => {
     expect((spent.structuredContent as any).error).toMatchObject({ code: "quota_exceeded", status: 429 });
     expect(texts(spent)[0]).toStartWith("quota_exceeded: This month's quota is spent");
     // The MCP endpoint itself keeps answering (listing tools is free).
-    expect((await client.listTools()).tools.length).toBe(7);
+    expect((await client.listTools()).tools.length).toBe(9);
     await client.close();
   });
 });

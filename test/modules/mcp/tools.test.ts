@@ -82,9 +82,19 @@ describe("handshake", () => {
     expect(instructions).toMatch(/[\u0590-\u05FF]/);
   });
 
-  test("tools/list shows the seven tools with English and Hebrew wording, their plan and a JSON schema", async () => {
+  test("tools/list shows the nine tools with English and Hebrew wording, their plan and a JSON schema", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_products", "get_prices", "compare_basket", "price_history", "list_chains", "find_stores", "promotions"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "search_products",
+      "get_prices",
+      "compare_basket",
+      "plan_basket",
+      "price_history",
+      "list_chains",
+      "chain_price_index",
+      "find_stores",
+      "promotions",
+    ]);
     for (const tool of tools) {
       expect(tool.description).toMatch(/[\u0590-\u05FF]{3}/);
       expect(tool.description).toMatch(/[A-Za-z]{3} [A-Za-z]{3}/);
@@ -100,7 +110,17 @@ describe("handshake", () => {
     expect(basket.properties.items.items.properties.quantity).toMatchObject({ minimum: 1, maximum: 99, default: 1 });
     // The plan each tool's description states is the audience of the operation its API request calls.
     const plans = Object.fromEntries(TOOLS.map((t) => [t.name, t.operation.audience]));
-    expect(plans).toEqual({ search_products: "free", get_prices: "free", compare_basket: "pro", price_history: "basic", list_chains: "free", find_stores: "free", promotions: "pro" });
+    expect(plans).toEqual({
+      search_products: "free",
+      get_prices: "free",
+      compare_basket: "pro",
+      plan_basket: "pro",
+      price_history: "basic",
+      list_chains: "free",
+      chain_price_index: "basic",
+      find_stores: "free",
+      promotions: "pro",
+    });
     for (const tool of tools) {
       const audience = plans[tool.name] as string;
       expect(tool.description).toContain(`Plan: ${audience[0]!.toUpperCase()}${audience.slice(1)}.`);
@@ -109,7 +129,7 @@ describe("handshake", () => {
   });
 
   test("each tool's request calls the operation it declares", () => {
-    const args: Record<string, unknown> = { search_products: { query: "במבה" }, get_prices: { barcode: MILK }, compare_basket: { items: [{ barcode: MILK }] }, price_history: { barcode: MILK } };
+    const args: Record<string, unknown> = { search_products: { query: "במבה" }, get_prices: { barcode: MILK }, compare_basket: { items: [{ barcode: MILK }] }, plan_basket: { items: [{ barcode: MILK }], near: { lat: 32.0853, lon: 34.7818 } }, price_history: { barcode: MILK } };
     for (const tool of TOOLS) {
       const call = tool.request(tool.input.parse(args[tool.name] ?? {}));
       const route = new RegExp(`^${tool.operation.path.replace(/:[a-z_]+/g, "[^/]+")}/$`);
@@ -216,6 +236,25 @@ describe("each tool answers what the API answers", () => {
     expect(summary.split("\n")[0]).toBe("Cheapest basket: רמי לוי ₪23.00 (2/2 items). All chains:");
     expect(summary).toContain("- רמי לוי: ₪23.00 (shelf ₪27.40), 2/2 items");
     expect(summary).toContain("- שופרסל: ₪28.80, 2/2 items");
+  });
+
+  test("plan_basket: the stores near a point to buy the list at, as the API plans it", async () => {
+    const items = [
+      { barcode: MILK, quantity: 2 },
+      { barcode: BAMBA, quantity: 3 },
+    ];
+    const { summary, structured } = await call("plan_basket", { items, near: HAIFA, radius_km: 10, max_stores: 2 });
+    const body = JSON.stringify({ items, near: `${HAIFA.lat},${HAIFA.lon}`, radius_km: 10, max_stores: 2 });
+    expect(structured).toEqual(await direct("/api/v1/basket/plan/", { method: "POST", headers: { "content-type": "application/json" }, body }));
+    expect(summary.split("\n")[0]).toStartWith(`Cheapest plan: ₪${structured.data.total_ils}`);
+    expect(summary).toContain(structured.data.stores[0].store.branch_name);
+  });
+
+  test("chain_price_index: the chains ranked as the API ranks them", async () => {
+    const { summary, structured } = await call("chain_price_index", {});
+    expect(structured).toEqual(await direct("/api/v1/chains/price-index/"));
+    expect(summary.split("\n")[0]).toStartWith("Chain price index over a basket of");
+    for (const entry of structured.data) expect(summary).toContain(`- ${entry.chain_name} (${entry.chain_id}):`);
   });
 
   test("compare_basket: quantity defaults to 1, as the schema says", async () => {

@@ -12,7 +12,11 @@ function priceLine(entry: any): string {
   const spread = entry.granularity === "chain" && entry.min_price_ils !== entry.max_price_ils ? `, ${ils(entry.min_price_ils)}–${ils(entry.max_price_ils)} across stores` : "";
   const stores = typeof entry.store_count === "number" ? `, ${count(entry.store_count, "store")}` : "";
   const measure = entry.price_per_measure_ils ? `; ${ils(entry.price_per_measure_ils)} per ${entry.measure}` : "";
-  return `- ${entry.chain_name}${store}${distance}: ${ils(entry.effective_price_ils)}${promo}${spread}${stores}${measure}`;
+  const perKg = entry.sold_by === "kg" ? " per kg" : "";
+  const club = entry.club_price_ils ? `; club members ${ils(entry.club_price_ils)}` : "";
+  const low = entry.is_on_promotion && entry.lowest_price_30d_ils ? `; lowest in 30 days ${ils(entry.lowest_price_30d_ils)}` : "";
+  const suspect = entry.suspect ? ` — SUSPECT price (${entry.suspect_reason}): most likely a data error, do not present it as the cheapest` : "";
+  return `- ${entry.chain_name}${store}${distance}: ${ils(entry.effective_price_ils)}${perKg}${promo}${club}${low}${spread}${stores}${measure}${suspect}`;
 }
 
 export const getPrices = defineTool({
