@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../lib/maybe-promise.ts";
 import type { KeyKind } from "./key-format.ts";
 import type { Plan } from "./plans.ts";
 

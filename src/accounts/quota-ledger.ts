@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../lib/maybe-promise.ts";
 
 /** The calls of quota taken for one request, to give back if the answer turns out not to count. */
 export interface Reservation {

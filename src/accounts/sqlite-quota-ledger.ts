@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import { log } from "../log.ts";
-import { Backoff, realTimer, type Timer } from "../backoff.ts";
+import { log } from "../lib/log.ts";
+import { Backoff, realTimer, type Timer } from "../lib/backoff.ts";
 import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 

@@ -1,15 +1,15 @@
-import type { AccessLayer } from "./access/plugin.ts";
-import type { PeerSource } from "./access/client-address.ts";
+import type { AccessLayer } from "../access/plugin.ts";
+import type { PeerSource } from "../access/client-address.ts";
 import type { RequestObserver } from "./observability/plugin.ts";
 import type { EndedRequest } from "./observability/final-status.ts";
 import { requestState } from "./request/request-state.ts";
-import { fillAnswerMeta } from "./answers/answer-meta.ts";
+import { fillAnswerMeta } from "../serving/answer-meta.ts";
 import { prebuiltAnswerBytes } from "./encoding/prebuilt-json.ts";
 import { AnswerBuffer } from "./encoding/answer-buffer.ts";
 import { ReusedHeaders } from "./encoding/reused-headers.ts";
 import { problemResponse } from "./encoding/problem.ts";
 import { toApiError } from "./encoding/api-error-of.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../lib/maybe-promise.ts";
 import type { RouteAudience } from "./routes.ts";
 import { afterAnswer } from "./last-resort.ts";
 

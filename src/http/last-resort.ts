@@ -1,4 +1,4 @@
-import { log } from "../log.ts";
+import { log } from "../lib/log.ts";
 import { ApiError, problemResponse } from "./encoding/problem.ts";
 import { requestState } from "./request/request-state.ts";
 

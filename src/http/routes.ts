@@ -1,4 +1,4 @@
-import type { Audience, Operation } from "./openapi/operation.ts";
+import type { Audience, Operation } from "../openapi/operation.ts";
 
 /**
  * What a route declares about its access: an operation of the API (documented), or a route the

@@ -4,7 +4,7 @@
  * The ledger's timer is a recording one: no waiting on a clock.
  */
 import { expect, test } from "bun:test";
-import { Backoff, type Timer } from "../../src/backoff.ts";
+import { Backoff, type Timer } from "../../src/lib/backoff.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS, SqliteQuotaLedger } from "../../src/accounts/sqlite-quota-ledger.ts";
 

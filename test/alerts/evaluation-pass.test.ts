@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { evaluationPass, type PassResult } from "../../src/alerts/evaluation-pass.ts";
 import { call } from "./call.ts";
 import { newKey } from "../helpers/keys.ts";

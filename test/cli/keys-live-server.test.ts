@@ -13,7 +13,7 @@ import type { Subprocess } from "bun";
 import { openDataDir } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

@@ -8,7 +8,7 @@ import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { bumpDataVersion, DataState } from "../../src/data-state.ts";
+import { bumpDataVersion, DataState } from "../../src/data/data-state.ts";
 import { openSandboxDatabase, SANDBOX_FILE } from "../../src/sandbox/sandbox.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";

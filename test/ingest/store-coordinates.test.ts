@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseStores } from "../../src/ingest/dialects/stores.ts";
 import { scanXml } from "../../src/ingest/files/xml-scan.ts";
-import { resolveCity } from "../../src/geo.ts";
+import { resolveCity } from "../../src/geo/geo.ts";
 import { VICTORY, at, store, storesInput } from "../helpers/price-records.ts";
 import { freshDb, runInputs } from "./load/session-helpers.ts";
 

@@ -5,8 +5,8 @@ import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { createApp } from "../../src/app.ts";
 import { RouteTable } from "../../src/http/routes.ts";
-import { OPERATIONS } from "../../src/http/openapi/operations.ts";
-import { accessLayer } from "../../src/http/access/plugin.ts";
+import { OPERATIONS } from "../../src/openapi/operations.ts";
+import { accessLayer } from "../../src/access/plugin.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
 import { directPrices } from "../../src/modules/prices/direct.ts";
 

@@ -3,7 +3,7 @@ import catalogue from "../fixtures/search/catalogue.json" with { type: "json" };
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 
 export interface CatalogueProduct {

@@ -1,4 +1,4 @@
-import type { DataSetName } from "../../data-state.ts";
+import type { DataSetName } from "../../data/data-state.ts";
 import { ApiError } from "./problem.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../../db/statements.ts";
-import { cityFilterName, findCity } from "../../geo.ts";
+import { cityFilterName, findCity } from "../../geo/geo.ts";
 import { ApiError } from "../encoding/problem.ts";
 
 /**

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../distance.ts";
+import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../geo/distance.ts";
 import { invalidParameter } from "../encoding/problem.ts";
 
 const B = ISRAEL_BOUNDS;

@@ -1,6 +1,6 @@
 import { ApiError } from "../../http/encoding/problem.ts";
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
 import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
 import { cachedBasket } from "./service.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { servedData } from "../../serving/data-set.ts";
 
 const EXAMPLE = {
   items: [

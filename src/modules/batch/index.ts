@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
-import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
+import { callsFor, chargeCalls } from "../../access/route-calls.ts";
 import { readJsonBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
 import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import type { DataSet } from "../../deps.ts";
-import { servedData } from "../../http/answers/data-set.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { servedData } from "../../serving/data-set.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
 import { parseBatchBody, readBatchJson } from "./parse-body.ts";

@@ -1,5 +1,5 @@
 import type { DataSet } from "../../deps.ts";
-import type { DataSnapshot } from "../../data-state.ts";
+import type { DataSnapshot } from "../../data/data-state.ts";
 import { utf8 } from "../../http/encoding/json-bytes.ts";
 import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";

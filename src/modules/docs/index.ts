@@ -5,8 +5,8 @@ import scalarBundle from "../../../node_modules/@scalar/api-reference/dist/brows
 import { errorsPage } from "./errors-page.ts";
 import { API_DESCRIPTION } from "./description.ts";
 import { alertWebhooks } from "../alerts/webhooks-doc.ts";
-import { openapiDocument } from "../../http/openapi/document.ts";
-import { OPERATIONS } from "../../http/openapi/operations.ts";
+import { openapiDocument } from "../../openapi/document.ts";
+import { OPERATIONS } from "../../openapi/operations.ts";
 import { docsPage } from "./docs-page.ts";
 
 const SCALAR_PATH = "/docs/assets/scalar.js";
@@ -26,7 +26,7 @@ const TAGS = [
 ];
 
 /**
- * The OpenAPI document at /docs/json (built by src/http/openapi/document.ts from the operations
+ * The OpenAPI document at /docs/json (built by src/openapi/document.ts from the operations
  * the modules declare), the Scalar UI at /docs (its script served by us) and the error list at
  * /docs/errors.
  */

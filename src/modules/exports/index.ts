@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import type { Services } from "../../services.ts";
 import { ApiError } from "../../http/encoding/problem.ts";
 import { EXPORT_TABLES, MANIFEST_FILE } from "../../exports/tables.ts";

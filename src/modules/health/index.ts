@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
-import { operation } from "../../http/openapi/operation.ts";
-import { jsonSchema } from "../../http/openapi/document.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { operation } from "../../openapi/operation.ts";
+import { jsonSchema } from "../../openapi/document.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { readiness } from "./service.ts";
 
 const Readiness = z.object({

@@ -1,8 +1,8 @@
 import { requestPath } from "../../http/request/request-target.ts";
-import type { PeerSource } from "../../http/access/client-address.ts";
-import { dataSetOf } from "../../http/answers/data-set.ts";
+import type { PeerSource } from "../../access/client-address.ts";
+import { dataSetOf } from "../../serving/data-set.ts";
 import { directSteps, type DirectDeps } from "../../http/direct-route.ts";
-import type { MaybePromise } from "../../maybe-promise.ts";
+import type { MaybePromise } from "../../lib/maybe-promise.ts";
 import { GET_PRICES, pricesAnswer } from "./index.ts";
 
 export type { DirectDeps } from "../../http/direct-route.ts";

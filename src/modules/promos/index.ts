@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { FeedQuery, FeedResponse } from "./model.ts";
 import { promotionsFeed } from "./service.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { livemodeOf } from "../../http/request/livemode.ts";
 
 export const GET_PROMOS = operation({

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import { stmt } from "../../db/statements.ts";
@@ -11,7 +11,7 @@ import { cachedSearch, type SearchDeps } from "./service.ts";
 import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { servedData, type DataSets } from "../../http/answers/data-set.ts";
+import { servedData, type DataSets } from "../../serving/data-set.ts";
 
 /** `{barcode}.svg`: the file name of a label image. */
 const ImageParams = z.object({ file: z.string().max(40).describe("`<barcode>.svg`") });

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { requireData } from "../../serving/require-data.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { livemodeOf } from "../../http/request/livemode.ts";
 import { StoresQuery, StoresResponse } from "./model.ts";
 import { listStores } from "./service.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { resolveCity } from "../../../src/geo.ts";
+import { resolveCity } from "../../../src/geo/geo.ts";
 import { RAMI_LEVY, VICTORY, at, gtin, item, pricesInput, store, storesInput } from "../../helpers/price-records.ts";
 import { freshDb, runInputs } from "./session-helpers.ts";
 

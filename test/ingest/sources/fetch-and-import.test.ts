@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { createApp } from "../../../src/app.ts";
 import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { DataState } from "../../../src/data-state.ts";
+import { DataState } from "../../../src/data/data-state.ts";
 import { openDataDir, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { ensureDemoData } from "../../../src/demo/first-start.ts";
