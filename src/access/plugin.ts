@@ -18,7 +18,7 @@ import { noRouteError } from "../http/no-route.ts";
 import { afterAnswer } from "../http/last-resort.ts";
 import { log } from "../lib/log.ts";
 import { etagFor, etagMatches, httpDate } from "../serving/etag.ts";
-import { requestClient, type PeerSource } from "./client-address.ts";
+import { requestClient, type PeerSource } from "../http/request/client-address.ts";
 import { looksSecret, secretKeyInQuery } from "../accounts/key-format.ts";
 import { originAllowed, pageOrigin } from "../accounts/origins.ts";
 import { publicOrigin } from "../http/request/public-origin.ts";

@@ -1,9 +1,9 @@
 import type { AccessLayer } from "../access/plugin.ts";
-import type { PeerSource } from "../access/client-address.ts";
+import type { PeerSource } from "./request/client-address.ts";
 import type { RequestObserver } from "./observability/plugin.ts";
 import type { EndedRequest } from "./observability/final-status.ts";
 import { requestState } from "./request/request-state.ts";
-import { fillAnswerMeta } from "../serving/answer-meta.ts";
+import { fillAnswerMeta } from "./request/answer-meta.ts";
 import { prebuiltAnswerBytes } from "./encoding/prebuilt-json.ts";
 import { AnswerBuffer } from "./encoding/answer-buffer.ts";
 import { ReusedHeaders } from "./encoding/reused-headers.ts";

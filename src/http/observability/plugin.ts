@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { requestState } from "../request/request-state.ts";
-import { rememberedClient, requestClient, type PeerSource } from "../../access/client-address.ts";
+import { rememberedClient, requestClient, type PeerSource } from "../request/client-address.ts";
 import { errorCode, errorReason, finalStatus, type EndedRequest } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
 import type { RouteTable } from "../routes.ts";

@@ -4,7 +4,7 @@ import { operation } from "../../openapi/operation.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { version } from "../../../package.json";
 import type { Services } from "../../services.ts";
-import { clientAddress, type PeerSource } from "../../access/client-address.ts";
+import { clientAddress, type PeerSource } from "../../http/request/client-address.ts";
 import { MAX_JSON_BODY, readBodyText } from "../../http/request/json-body.ts";
 import { ApiError } from "../../http/encoding/problem.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";

@@ -8,7 +8,7 @@ import { parseOriginList } from "../../accounts/origins.ts";
 import { planQuota, planRate } from "../../accounts/plan-limits.ts";
 import { accountSubject, widgetSubject } from "../../accounts/quota-ledger.ts";
 import { monthOf } from "../../accounts/utc-month.ts";
-import { cameOverHttps, clientAddress, type PeerSource } from "../../access/client-address.ts";
+import { cameOverHttps, clientAddress, type PeerSource } from "../../http/request/client-address.ts";
 import { AttemptLimiter, reserveAttempt } from "./attempt-limiter.ts";
 import { HashingGate } from "./hashing-gate.ts";
 import { clearCookie, readCookies, setCookie } from "./cookies.ts";

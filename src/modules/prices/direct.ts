@@ -1,5 +1,5 @@
 import { requestPath } from "../../http/request/request-target.ts";
-import type { PeerSource } from "../../access/client-address.ts";
+import type { PeerSource } from "../../http/request/client-address.ts";
 import { dataSetOf } from "../../serving/data-set.ts";
 import { directSteps, type DirectDeps } from "../../http/direct-route.ts";
 import type { MaybePromise } from "../../lib/maybe-promise.ts";

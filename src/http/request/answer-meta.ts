@@ -1,5 +1,5 @@
-import { livemodeOf } from "../http/request/livemode.ts";
-import { requestState } from "../http/request/request-state.ts";
+import { livemodeOf } from "./livemode.ts";
+import { requestState } from "./request-state.ts";
 
 /**
  * The per-request fields of an answer's `meta` (every `{ data, meta }` answer): the request id,

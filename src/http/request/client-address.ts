@@ -1,4 +1,4 @@
-import { requestSlot } from "../http/request/request-slot.ts";
+import { requestSlot } from "./request-slot.ts";
 
 /** The client's address: the socket's peer, or with `trustProxy` the first X-Forwarded-For entry. */
 
