@@ -25,7 +25,7 @@ import { runExport } from "../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../src/exports/store.ts";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { createKey } from "../src/accounts/keys.ts";
-import { OPERATIONS } from "../src/openapi/operations.ts";
+import { OPERATIONS } from "../src/modules/index.ts";
 import type { Operation } from "../src/openapi/operation.ts";
 import { ManualTimers } from "../test/alerts/manual-timers.ts";
 

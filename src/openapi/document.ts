@@ -2,6 +2,7 @@ import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../http/encoding/problem.ts";
 import { describedWithPlan, type Audience, type JsonSchema, type Operation } from "./operation.ts";
 import examples from "./response-examples.json" with { type: "json" };
+import { TAGS } from "./tags.ts";
 
 /**
  * Success answers' examples by operationId: real answers of the embedded demo data, written by
@@ -230,6 +231,21 @@ function operationObject(op: Operation) {
       : {}),
     responses,
   };
+}
+
+/**
+ * Operations in the document's order: by their first tag, in the order of TAGS, then by path
+ * (`/api/v1/prices`, `/api/v1/prices/batch`, `/api/v1/prices/{barcode}/history`), the features'
+ * order for one path. An operation whose tag is not listed stops the app at start.
+ */
+export function inDocumentOrder(operations: readonly Operation[]): Operation[] {
+  const ranked = operations.map((op) => {
+    const rank = TAGS.findIndex((t) => t.name === op.tags[0]);
+    if (rank < 0) throw new Error(`operation ${op.operationId} has tag ${JSON.stringify(op.tags[0])}, which src/openapi/tags.ts does not list`);
+    return { op, rank, path: openapiPath(op.path) };
+  });
+  ranked.sort((a, b) => a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return ranked.map((r) => r.op);
 }
 
 /** The OpenAPI 3.1 document of the operations (served at /docs/json). */

@@ -6,7 +6,7 @@ import { etagFor, etagMatches, httpDate } from "../../src/serving/etag.ts";
 import { originAllowed, parseOrigin, parseOriginList } from "../../src/accounts/origins.ts";
 import { daysOfMonth, secondsToNextMonth } from "../../src/accounts/utc-month.ts";
 import { RouteTable } from "../../src/http/routes.ts";
-import { OPERATIONS, ROUTE_DECLARATIONS } from "../../src/openapi/operations.ts";
+import { OPERATIONS, ROUTE_DECLARATIONS } from "../../src/modules/index.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey, KeyError, resolveKey } from "../../src/accounts/keys.ts";
 

@@ -5,7 +5,7 @@
  * naming it. Each route with a query string is tried with every one of its parameters.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { OPERATIONS } from "../../src/openapi/operations.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
 import { parseQuery } from "../../src/http/request/query.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { demoDataDir } from "../helpers/demo-data-dir.ts";
 import { ServeProcess, withLogs } from "../helpers/serve-process.ts";
 import { rawBytes, rawRequest, type RawAnswer } from "../helpers/raw-http.ts";
-import { OPERATIONS } from "../../src/openapi/operations.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
 import type { Operation } from "../../src/openapi/operation.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";

@@ -1,4 +1,5 @@
 import { ApiError } from "../../http/encoding/problem.ts";
+import type { Feature } from "../feature.ts";
 import { Elysia } from "elysia";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
@@ -213,3 +214,10 @@ export function alertsModule(services: Pick<Services, "alerts" | "dataSets">) {
       },
     );
 }
+
+/** Price alerts. */
+export const alertsFeature: Feature = {
+  name: "alerts",
+  operations: [CREATE_ALERT, LIST_ALERTS, GET_ALERT, DELETE_ALERT, LIST_ALERT_DELIVERIES, TEST_ALERT],
+  routes: ({ services }) => alertsModule(services),
+};

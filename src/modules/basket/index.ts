@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
@@ -58,3 +59,10 @@ export function basketModule() {
     },
   );
 }
+
+/** Basket comparison. */
+export const basketFeature: Feature = {
+  name: "basket",
+  operations: [COMPARE_BASKET],
+  routes: () => basketModule(),
+};

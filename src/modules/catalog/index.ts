@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { requireData } from "../../serving/require-data.ts";
@@ -45,3 +46,10 @@ export function catalogModule() {
     },
   );
 }
+
+/** A chain's catalog. */
+export const catalogFeature: Feature = {
+  name: "catalog",
+  operations: [GET_CATALOG],
+  routes: () => catalogModule(),
+};

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { ChainItem, ChainsResponse } from "./model.ts";
@@ -41,3 +42,10 @@ export function chainsModule() {
     },
   );
 }
+
+/** The chains list. */
+export const chainsFeature: Feature = {
+  name: "chains",
+  operations: [LIST_CHAINS],
+  routes: () => chainsModule(),
+};

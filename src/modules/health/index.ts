@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
 import { operation } from "../../openapi/operation.ts";
@@ -59,3 +60,10 @@ export function healthModule(deps: Pick<Services, "data" | "search">) {
       return state;
     });
 }
+
+/** Liveness and readiness probes. */
+export const healthFeature: Feature = {
+  name: "health",
+  operations: [LIVENESS, READINESS],
+  routes: ({ services }) => healthModule(services),
+};

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import * as z from "zod";
 import { operation } from "../../openapi/operation.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -126,3 +127,10 @@ export function mcpModule(deps: Pick<Services, "settings">, handle: Handle) {
     .get(MCP_PATH, noStream, { detail: { hide: true } })
     .delete(MCP_PATH, noStream, { detail: { hide: true } });
 }
+
+/** The API as MCP tools: each tool call is an API request made through the app itself, with the caller's key. */
+export const mcpFeature: Feature = {
+  name: "mcp",
+  operations: [MCP],
+  routes: ({ services, handle }) => mcpModule(services, handle),
+};

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import type { Services } from "../../services.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { AccountError, createAccount, findAccountByEmail, findAccountById, normaliseEmail } from "../../accounts/accounts.ts";
@@ -320,3 +321,9 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       return redirect(v, "/portal/?done=origins");
     }, { parse: "none", detail: { hide: true } });
 }
+
+/** The developer portal: sign-up, sign-in, keys and alerts, as HTML pages for people (no operations: the document leaves it out). */
+export const portalFeature: Feature = {
+  name: "portal",
+  routes: ({ services }) => portalModule(services),
+};

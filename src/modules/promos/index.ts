@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { requireData } from "../../serving/require-data.ts";
@@ -40,3 +41,10 @@ export function promosModule() {
     },
   );
 }
+
+/** The active promotions feed. */
+export const promosFeature: Feature = {
+  name: "promos",
+  operations: [GET_PROMOS],
+  routes: () => promosModule(),
+};

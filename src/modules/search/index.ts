@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
@@ -134,3 +135,10 @@ export function searchModule(dataSets: DataSets) {
       { params: ImageParams },
     );
 }
+
+/** Product search and product images. */
+export const searchFeature: Feature = {
+  name: "search",
+  operations: [SEARCH_PRODUCTS, PRODUCT_IMAGE],
+  routes: ({ services }) => searchModule(services.dataSets),
+};

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { requireData } from "../../serving/require-data.ts";
@@ -44,3 +45,10 @@ export function storesModule() {
     },
   );
 }
+
+/** Stores by chain, city or distance. */
+export const storesFeature: Feature = {
+  name: "stores",
+  operations: [GET_STORES],
+  routes: () => storesModule(),
+};

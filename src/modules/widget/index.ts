@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import type { RouteDeclaration } from "../../http/routes.ts";
 import { requestPath } from "../../http/request/request-target.ts";
 import { operation } from "../../openapi/operation.ts";
@@ -159,3 +160,11 @@ export function widgetModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       { detail: { hide: true } },
     );
 }
+
+/** The embeddable widget: its data endpoint (and that endpoint's CORS preflight), files and demo page. */
+export const widgetFeature: Feature = {
+  name: "widget",
+  operations: [WIDGET_DATA],
+  undocumented: [WIDGET_PREFLIGHT],
+  routes: ({ services }) => widgetModule(services),
+};
