@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { DataSets } from "../../serving/data-set.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
@@ -19,7 +19,7 @@ export type MetricsEndpoint = (request: Request) => Response;
  * (metrics-listener.ts), never on the API port: what it shows (routes, refusals, import state,
  * per-chain freshness) is for the operator. Anything else there is a 404 problem.
  */
-export function metricsEndpoint(deps: Pick<Services, "dataSets" | "roleMetrics">, metrics: HttpMetrics): MetricsEndpoint {
+export function metricsEndpoint(deps: { dataSets: DataSets; roleMetrics?: () => string }, metrics: HttpMetrics): MetricsEndpoint {
   const { dataSets } = deps;
   return (request) => {
     const path = requestPath(request);
