@@ -6,7 +6,7 @@ import { accountSubject, widgetSubject } from "../accounts/quota-ledger.ts";
 import type { AccessService } from "./service.ts";
 import type { LoadMeter } from "../serving/load-meter.ts";
 import { dataCors } from "./cors.ts";
-import { ApiError } from "../http/encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
 import { planAllows, type Plan } from "../accounts/plans.ts";
 import type { Audience } from "../openapi/operation.ts";
 import { trimSlash, type MatchedRoute, type RouteAudience, type RouteTable } from "../http/routes.ts";

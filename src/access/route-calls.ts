@@ -1,5 +1,5 @@
 import { then, type MaybePromise } from "../lib/maybe-promise.ts";
-import { ApiError } from "../http/encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
 import { requestSlot } from "../http/request/request-slot.ts";
 import { requestState } from "../http/request/request-state.ts";
 import { quotaHeaders } from "./response-headers.ts";

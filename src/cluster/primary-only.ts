@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "../http/encoding/problem.ts";
+import { ApiError, problemResponse } from "../errors/api-error.ts";
 import { requestState } from "../http/request/request-state.ts";
 import { requestPath } from "../http/request/request-target.ts";
 

@@ -1,5 +1,5 @@
 import { log } from "../lib/log.ts";
-import { ApiError, problemResponse } from "./encoding/problem.ts";
+import { ApiError, problemResponse } from "../errors/api-error.ts";
 import { requestState } from "./request/request-state.ts";
 
 /**

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ERROR_CODES, type ErrorCode } from "../http/encoding/problem.ts";
+import { ERROR_CODES, type ErrorCode } from "../errors/api-error.ts";
 import { describedWithPlan, type Audience, type JsonSchema, type Operation } from "./operation.ts";
 import examples from "./response-examples.json" with { type: "json" };
 import { TAGS } from "./tags.ts";

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { ErrorCode } from "../http/encoding/problem.ts";
+import type { ErrorCode } from "../errors/api-error.ts";
 import type { Plan } from "../accounts/plans.ts";
 import { PLAN_NAMES } from "../accounts/plan-limits.ts";
 

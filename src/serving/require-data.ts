@@ -1,5 +1,5 @@
 import type { SnapshotSource } from "../data/snapshot-source.ts";
-import { ApiError } from "../http/encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
 
 /** Throws 503 data_not_ready (Retry-After 10) until the first import has committed. */
 export function requireData(deps: { data: Pick<SnapshotSource, "hasData"> }): void {

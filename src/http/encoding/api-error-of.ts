@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { ApiError } from "./problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { invalidInput, invalidWhole, mustBe } from "../request/invalid-input.ts";
 import { log } from "../../lib/log.ts";
 

@@ -3,7 +3,7 @@ import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
-import { ApiError, problemResponse } from "../encoding/problem.ts";
+import { ApiError, problemResponse } from "../../errors/api-error.ts";
 import { requestPath } from "../request/request-target.ts";
 import { requestState } from "../request/request-state.ts";
 import { invalidTarget } from "../request/invalid-target.ts";

@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import type { Feature } from "../feature.ts";
 import { Elysia } from "elysia";
 import { operation } from "../../openapi/operation.ts";

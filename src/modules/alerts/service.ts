@@ -11,7 +11,7 @@ import { stmt } from "../../db/statements.ts";
 import { cityFilterName, findCity } from "../../geo/geo.ts";
 import { randomBase62 } from "../../accounts/key-format.ts";
 import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
+import { ApiError, invalidParameter } from "../../errors/api-error.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { formatIls, toIsraelIso } from "../../lib/time.ts";
 import { productError, resolveProduct } from "../../identity/resolve.ts";

@@ -1,6 +1,6 @@
 import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet, Pacing } from "../../deps.ts";
-import { invalidParameter } from "../../http/encoding/problem.ts";
+import { invalidParameter } from "../../errors/api-error.ts";
 import { formatIls } from "../../lib/time.ts";
 import { roundKm, type Near } from "../../geo/distance.ts";
 import { nearFilter } from "../../http/request/near-params.ts";

@@ -2,7 +2,7 @@ import type { DataSet, Pacing } from "../../deps.ts";
 import { unitPromotion } from "../../pricing/promotion-row.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { formatIls } from "../../lib/time.ts";
 import { unitPromotionPrice } from "../../pricing/rules.ts";
 import { isActive } from "../../pricing/queries.ts";

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "../../http/encoding/problem.ts";
+import { ERROR_CODES } from "../../errors/api-error.ts";
 import { escapeHtml } from "../../http/encoding/html.ts";
 import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
 import type { Audience, Operation } from "../../openapi/operation.ts";

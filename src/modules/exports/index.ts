@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import type { Services } from "../../services.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { EXPORT_TABLES, MANIFEST_FILE } from "../../exports/tables.ts";
 import { ExportFileParams, ExportsResponse } from "./model.ts";
 

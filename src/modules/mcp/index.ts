@@ -7,7 +7,7 @@ import { version } from "../../../package.json";
 import type { Services } from "../../services.ts";
 import { clientAddress, type PeerSource } from "../../http/request/client-address.ts";
 import { MAX_JSON_BODY, readBodyText } from "../../http/request/json-body.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import type { Caller, Handle } from "./api-call.ts";

@@ -1,5 +1,5 @@
 import type { DataSet, Pacing, PricingData } from "../../deps.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { formatIls } from "../../lib/time.ts";
 import { pricePerMeasure, vatRate } from "../../pricing/rules.ts";
 import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";

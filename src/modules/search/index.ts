@@ -4,7 +4,7 @@ import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import { stmt } from "../../db/statements.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { classify } from "../../search/categories.ts";
 import { labelSvg } from "./label-image.ts";
 import { SearchQuery, SearchResponse } from "./model.ts";

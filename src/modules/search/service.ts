@@ -2,7 +2,7 @@ import type { DataSet, Pacing } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { decodeCursor, encodeCursor, type CursorScope } from "../../http/encoding/cursor.ts";
-import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
+import { ApiError, invalidParameter } from "../../errors/api-error.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts";
 import { formatIls } from "../../lib/time.ts";

@@ -5,7 +5,7 @@ import { requestPath } from "../../http/request/request-target.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import type { Services } from "../../services.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { widgetAssets, type WidgetAsset } from "./assets.ts";
