@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "./errors/api-error.ts";
+import { ApiError } from "./errors/api-error.ts";
+import { problemResponse } from "./http/encoding/problem.ts";
 import { requestState } from "./http/request/request-state.ts";
 import { toApiError } from "./http/encoding/api-error-of.ts";
 import { RouteTable, undeclaredRoutes } from "./http/routes.ts";

@@ -1,6 +1,7 @@
 /**
- * The one error shape of the API: RFC 9457 problem+json with a stable `code`.
- * Handlers and plugins throw an ApiError; the app's error hook renders it.
+ * The API's errors: every stable code with its status and title, and the ApiError handlers,
+ * plugins and services throw. A leaf: it imports nothing, so every side may import it. The app's
+ * error hook renders an ApiError as problem+json (src/http/encoding/problem.ts).
  */
 
 export const DOCS_ERRORS_URL = "/docs/errors";
@@ -62,45 +63,6 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = ERROR_CODES[code].status;
   }
-}
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ErrorCode;
-  param?: string;
-  request_id: string;
-  candidates?: ProblemExtensions["candidates"];
-}
-
-/** The problem+json body for an error. */
-export function problemBody(error: ApiError, requestId: string): Problem {
-  const body: Problem = {
-    type: `${DOCS_ERRORS_URL}#${error.code}`,
-    title: ERROR_CODES[error.code].title,
-    status: error.status,
-    detail: error.message,
-    code: error.code,
-    request_id: requestId,
-  };
-  if (error.options.param !== undefined) body.param = error.options.param;
-  if (error.options.extensions) Object.assign(body, error.options.extensions);
-  return body;
-}
-
-/** A complete problem+json Response. */
-export function problemResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problemBody(error, requestId)), {
-    status: error.status,
-    headers: {
-      "content-type": "application/problem+json; charset=utf-8",
-      "x-request-id": requestId,
-      ...headers,
-      ...error.options.headers,
-    },
-  });
 }
 
 /** Shorthand for the most common error. */

@@ -7,7 +7,7 @@ import { fillAnswerMeta } from "./request/answer-meta.ts";
 import { prebuiltAnswerBytes } from "./encoding/prebuilt-json.ts";
 import { AnswerBuffer } from "./encoding/answer-buffer.ts";
 import { ReusedHeaders } from "./encoding/reused-headers.ts";
-import { problemResponse } from "../errors/api-error.ts";
+import { problemResponse } from "./encoding/problem.ts";
 import { toApiError } from "./encoding/api-error-of.ts";
 import type { MaybePromise } from "../lib/maybe-promise.ts";
 import type { RouteAudience } from "./routes.ts";

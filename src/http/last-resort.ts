@@ -1,5 +1,6 @@
 import { log } from "../lib/log.ts";
-import { ApiError, problemResponse } from "../errors/api-error.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { problemResponse } from "./encoding/problem.ts";
 import { requestState } from "./request/request-state.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Problem } from "../../errors/api-error.ts";
+import type { Problem } from "../../http/encoding/problem.ts";
 import { requestState } from "../../http/request/request-state.ts";
 
 /** The API request a tool call makes. */

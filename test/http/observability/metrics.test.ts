@@ -6,7 +6,8 @@ import { loadSettings } from "../../../src/config.ts";
 import { log } from "../../../src/lib/log.ts";
 import { RequestObserver } from "../../../src/http/observability/plugin.ts";
 import { RouteTable } from "../../../src/http/routes.ts";
-import { ApiError, problemBody } from "../../../src/errors/api-error.ts";
+import { ApiError } from "../../../src/errors/api-error.ts";
+import { problemBody } from "../../../src/http/encoding/problem.ts";
 
 /** Parses Prometheus text into `name{labels}` → value. */
 function parse(text: string): Map<string, number> {
