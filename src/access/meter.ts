@@ -1,6 +1,6 @@
 import type { MaybePromise } from "../lib/maybe-promise.ts";
 import { then } from "../lib/maybe-promise.ts";
-import type { QuotaLedger, Reservation, ReserveResult } from "../accounts/quota-ledger.ts";
+import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 import type { RateLimiter, RateVerdict } from "./rate-limiter.ts";
 
 /** What one metered request asks for: a token of its bucket and, when it counts, calls of its quota. */

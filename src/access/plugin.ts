@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { Settings } from "../config.ts";
 import { then, type MaybePromise } from "../lib/maybe-promise.ts";
-import type { ActiveKey } from "../accounts/key-lookup.ts";
-import { accountSubject, widgetSubject } from "../accounts/quota-ledger.ts";
+import type { ActiveKey } from "./key-lookup.ts";
+import { accountSubject, widgetSubject } from "./quota-ledger.ts";
 import type { AccessService } from "./service.ts";
 import type { LoadMeter } from "../serving/load-meter.ts";
 import { dataCors } from "./cors.ts";

@@ -4,8 +4,8 @@ import { requestSlot } from "../http/request/request-slot.ts";
 import { requestState } from "../http/request/request-state.ts";
 import { quotaHeaders } from "./response-headers.ts";
 import { countedRequestId } from "./counted-request.ts";
-import type { Reservation } from "../accounts/quota-ledger.ts";
-import type { QuotaLedger } from "../accounts/quota-ledger.ts";
+import type { Reservation } from "./quota-ledger.ts";
+import type { QuotaLedger } from "./quota-ledger.ts";
 import { secondsToNextMonth } from "../accounts/utc-month.ts";
 
 /**

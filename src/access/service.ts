@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
-import { KeyCache } from "../accounts/key-cache.ts";
-import type { KeyLookup } from "../accounts/key-lookup.ts";
-import type { QuotaLedger } from "../accounts/quota-ledger.ts";
-import { SqliteQuotaLedger } from "../accounts/sqlite-quota-ledger.ts";
+import { KeyCache } from "./key-cache.ts";
+import type { KeyLookup } from "./key-lookup.ts";
+import type { QuotaLedger } from "./quota-ledger.ts";
+import { SqliteQuotaLedger } from "./sqlite-quota-ledger.ts";
 import { LocalMeter, type Meter } from "./meter.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import { TokenBuckets } from "./token-bucket.ts";

@@ -3,8 +3,8 @@ import { openMemory } from "../../src/db/open.ts";
 import { LocalMeter, type MeterRequest, type MeterVerdict } from "../../src/access/meter.ts";
 import { TokenBuckets } from "../../src/access/token-bucket.ts";
 import type { RateLimiter } from "../../src/access/rate-limiter.ts";
-import { SqliteQuotaLedger } from "../../src/accounts/sqlite-quota-ledger.ts";
-import type { QuotaLedger } from "../../src/accounts/quota-ledger.ts";
+import { SqliteQuotaLedger } from "../../src/access/sqlite-quota-ledger.ts";
+import type { QuotaLedger } from "../../src/access/quota-ledger.ts";
 
 /** The same limiter and ledger answering through promises, as a shared store does. */
 function later(limiter: RateLimiter, ledger: QuotaLedger): { limiter: RateLimiter; ledger: QuotaLedger } {

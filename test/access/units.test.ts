@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { openMemory } from "../../src/db/open.ts";
 import { TokenBuckets, burstOf } from "../../src/access/token-bucket.ts";
-import { SqliteQuotaLedger } from "../../src/accounts/sqlite-quota-ledger.ts";
+import { SqliteQuotaLedger } from "../../src/access/sqlite-quota-ledger.ts";
 import { etagFor, etagMatches, httpDate } from "../../src/serving/etag.ts";
 import { originAllowed, parseOrigin, parseOriginList } from "../../src/accounts/origins.ts";
 import { daysOfMonth, secondsToNextMonth } from "../../src/accounts/utc-month.ts";

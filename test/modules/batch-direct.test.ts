@@ -14,7 +14,7 @@ import { batchFeature } from "../../src/modules/batch/index.ts";
 import { BatchBody } from "../../src/modules/batch/model.ts";
 import { parseBatchBody, parseBatchJson, readBatchJson } from "../../src/modules/batch/parse-body.ts";
 import { validateBody } from "../../src/http/request/json-body.ts";
-import { accountSubject } from "../../src/accounts/quota-ledger.ts";
+import { accountSubject } from "../../src/access/quota-ledger.ts";
 
 // POST /api/v1/prices/batch/ is answered before Elysia's lifecycle (the fast lane: src/http/fast-lane.ts):
 // the same request must get the same answer — status, every header, body — as through the lifecycle,

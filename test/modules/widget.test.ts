@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get, FIXED_NOW } from "../helpers/app.ts";
-import { widgetSubject } from "../../src/accounts/quota-ledger.ts";
+import { widgetSubject } from "../../src/access/quota-ledger.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { KeyCache } from "../../accounts/key-cache.ts";
+import { KeyCache } from "../../access/key-cache.ts";
 import type { Settings } from "../../config.ts";
 import { ACCOUNT_MIGRATIONS } from "../../db/account-schema.ts";
 import { ACCOUNTS_FILE, openDatabase, type Databases } from "../../db/open.ts";

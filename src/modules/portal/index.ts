@@ -7,7 +7,7 @@ import { createKey, findKey, listKeys, maskedKey, revokeKeyById, setAllowedOrigi
 import type { KeyKind } from "../../accounts/key-format.ts";
 import { parseOriginList } from "../../accounts/origins.ts";
 import { planQuota, planRate } from "../../accounts/plan-limits.ts";
-import { accountSubject, widgetSubject } from "../../accounts/quota-ledger.ts";
+import { accountSubject, widgetSubject } from "../../access/quota-ledger.ts";
 import { monthOf } from "../../accounts/utc-month.ts";
 import { cameOverHttps, clientAddress, type PeerSource } from "../../http/request/client-address.ts";
 import { AttemptLimiter, reserveAttempt } from "./attempt-limiter.ts";

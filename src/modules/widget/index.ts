@@ -18,7 +18,7 @@ import { publicOrigin } from "../../http/request/public-origin.ts";
 import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
 import { servedData } from "../../serving/data-set.ts";
 import { originAllowed } from "../../accounts/origins.ts";
-import type { ActiveKey } from "../../accounts/key-lookup.ts";
+import type { ActiveKey } from "../../access/key-lookup.ts";
 
 /** Whether a visitor's key will work on this page (the demo page says so, and the widgets behave so). */
 function visitorKeyFit(key: ActiveKey | null, own: string): VisitorKeyFit {

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { Backoff, type Timer } from "../../src/lib/backoff.ts";
 import { openMemory } from "../../src/db/open.ts";
-import { FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS, SqliteQuotaLedger } from "../../src/accounts/sqlite-quota-ledger.ts";
+import { FLUSH_RETRY_FIRST_MS, FLUSH_RETRY_MAX_MS, SqliteQuotaLedger } from "../../src/access/sqlite-quota-ledger.ts";
 
 test("Backoff: doubles from the first delay, capped, and starts over after a success", () => {
   const backoff = new Backoff(2_000, 300_000);

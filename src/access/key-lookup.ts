@@ -1,6 +1,6 @@
 import type { MaybePromise } from "../lib/maybe-promise.ts";
-import type { KeyKind } from "./key-format.ts";
-import type { Plan } from "./plans.ts";
+import type { KeyKind } from "../accounts/key-format.ts";
+import type { Plan } from "../accounts/plans.ts";
 
 /** An active key as the access layer needs it on every request (the secret itself is never kept, only its hash). */
 export interface ActiveKey {

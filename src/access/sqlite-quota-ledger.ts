@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { log } from "../lib/log.ts";
 import { Backoff, realTimer, type Timer } from "../lib/backoff.ts";
-import { dayOf, daysOfMonth, monthOf } from "./utc-month.ts";
+import { dayOf, daysOfMonth, monthOf } from "../accounts/utc-month.ts";
 import type { QuotaLedger, Reservation, ReserveResult } from "./quota-ledger.ts";
 
 /**

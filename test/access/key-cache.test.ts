@@ -11,7 +11,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
 import { createAccount, setPlan } from "../../src/accounts/accounts.ts";
 import { createKey, revokeKeyById } from "../../src/accounts/keys.ts";
-import { KeyCache } from "../../src/accounts/key-cache.ts";
+import { KeyCache } from "../../src/access/key-cache.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mehir-key-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { Plan } from "./plans.ts";
-import { keyDigest, keyKindOf, type KeyKind } from "./key-format.ts";
+import type { Plan } from "../accounts/plans.ts";
+import { keyDigest, keyKindOf, type KeyKind } from "../accounts/key-format.ts";
 import type { ActiveKey, KeyLookup } from "./key-lookup.ts";
 
 interface Row {
