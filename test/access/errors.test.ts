@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { revokeKeyById } from "../../src/accounts/keys.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { call, importMilk, MILK, settle, withApiKey } from "./helpers.ts";
+import { call, importMilk, MILK, settle, withApiKey } from "../helpers/access.ts";
 
 const PROBLEM = "application/problem+json; charset=utf-8";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDataDir } from "../../src/db/open.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { bumpVersion, call, importMilk, MILK, settle, withApiKey } from "./helpers.ts";
+import { bumpVersion, call, importMilk, MILK, settle, withApiKey } from "../helpers/access.ts";
 import { runKeys } from "../../src/cli/keys.ts";
 import { runAccounts } from "../../src/cli/accounts.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { generateKey, hashKey, keyKindOf } from "../../src/accounts/key-format.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { call, importMilk, MILK, withApiKey } from "./helpers.ts";
+import { call, importMilk, MILK, withApiKey } from "../helpers/access.ts";
 
 describe("secret keys stay secret", () => {
   test("a secret key in the query string is refused (403 secret_key_not_allowed), even valid and even with a header key", async () => {

@@ -20,7 +20,7 @@ import { sha256File } from "../../src/cluster/snapshot-file.ts";
 import { writeSnapshot } from "../../src/cluster/write-snapshot.ts";
 import { ReplicaFollower, REFUSED_RETRY_FIRST_MS } from "../../src/cluster/replica-follower.ts";
 import type { Timer } from "../../src/lib/backoff.ts";
-import { someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+import { someBarcode, tempRoot, twoDays } from "../helpers/faults/faults.ts";
 import { newKey } from "../helpers/keys.ts";
 
 setDefaultTimeout(180_000);

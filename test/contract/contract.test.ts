@@ -24,7 +24,7 @@ import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { runExport } from "../../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../../src/exports/store.ts";
 import type { AlertService } from "../../src/alerts/alert-service.ts";
-import { ManualTimers } from "../alerts/manual-timers.ts";
+import { ManualTimers } from "../helpers/alerts/manual-timers.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
 import { callEveryOperation, type Keys } from "./calls.ts";

@@ -7,7 +7,7 @@ import { ColdBudget } from "../../src/serving/cold-budget.ts";
 import { createAccessService } from "../../src/access/service.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { createServices, type ServiceOptions, type Services } from "../../src/services.ts";
-import type { ManualTimers } from "../alerts/manual-timers.ts";
+import type { ManualTimers } from "./alerts/manual-timers.ts";
 
 export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
 

@@ -9,7 +9,7 @@ import { OPERATIONS } from "../../src/modules/index.ts";
 import { parseQuery } from "../../src/http/request/query.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { importMilk, MILK } from "../access/helpers.ts";
+import { importMilk, MILK } from "../helpers/access.ts";
 
 const ctx = testApp({ env: { MEHIR_RATE_PRO: "100000" } });
 let pro = "";

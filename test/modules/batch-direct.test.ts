@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
-import { settle } from "../access/helpers.ts";
+import { settle } from "../helpers/access.ts";
 import { createApp } from "../../src/app.ts";
 import { RouteTable } from "../../src/http/routes.ts";
 import { OPERATIONS } from "../../src/modules/index.ts";

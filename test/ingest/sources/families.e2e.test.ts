@@ -10,8 +10,8 @@ import { fetchAndImport, type FetchAndImportResult } from "../../../src/ingest/s
 import type { SourcesOverride } from "../../../src/ingest/sources/overrides.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { newKey } from "../../helpers/keys.ts";
-import { startFakeFtp } from "./fake-ftp.ts";
-import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir, zipOf, type FakePortal } from "./fake-portal.ts";
+import { startFakeFtp } from "../../helpers/ingest/fake-ftp.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir, zipOf, type FakePortal } from "../../helpers/ingest/fake-portal.ts";
 
 // Every portal family end to end, from the real registry's chains: a loopback portal in the
 // family's real shape (research notes §2, the published scrapers' selectors) → listing →

@@ -11,7 +11,7 @@ import { fetchAndImport, FetchImportError } from "../../../src/ingest/sources/fe
 import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { newKey } from "../../helpers/keys.ts";
-import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

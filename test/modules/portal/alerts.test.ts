@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { createKey } from "../../../src/accounts/keys.ts";
 import { setPlan } from "../../../src/accounts/accounts.ts";
-import { call } from "../../alerts/call.ts";
-import { BARCODE, reprice, setup } from "../../alerts/memory-app.ts";
-import { PortalClient } from "./client.ts";
+import { call } from "../../helpers/alerts/call.ts";
+import { BARCODE, reprice, setup } from "../../helpers/alerts/memory-app.ts";
+import { PortalClient } from "../../helpers/portal/client.ts";
 
 test("the portal lists the account's alerts with their state and latest deliveries; other plans see that alerts are Pro", async () => {
   const s = setup();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { testApp } from "../../helpers/app.ts";
-import { call, importMilk, MILK, withApiKey } from "../../access/helpers.ts";
-import { PortalClient } from "./client.ts";
+import { call, importMilk, MILK, withApiKey } from "../../helpers/access.ts";
+import { PortalClient } from "../../helpers/portal/client.ts";
 
 const PASSWORD = "correct horse battery";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { ServeProcess, withLogs } from "../../helpers/serve-process.ts";
-import { portalClient, portalDataDir, servePortal } from "./served-portal.ts";
+import { portalClient, portalDataDir, servePortal } from "../../helpers/portal/served-portal.ts";
 
 // Starts a server and hashes passwords: sized for a loaded 2-core machine.
 setDefaultTimeout(120_000);

@@ -1,7 +1,7 @@
 import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import type { testApp } from "../helpers/app.ts";
-import { Fixture } from "../helpers/fixture.ts";
+import type { testApp } from "./app.ts";
+import { Fixture } from "./fixture.ts";
 
 export const MILK = "7290000066318";
 
@@ -33,7 +33,7 @@ export async function call(app: { handle(r: Request): Promise<Response> }, path:
 export const withApiKey = (key: string, extra: Record<string, string> = {}): RequestInit => ({ headers: { "x-api-key": key, ...extra } });
 
 /** onAfterResponse (refunds) runs after the answer is handed back: see settle in helpers/app.ts. */
-export { settle } from "../helpers/app.ts";
+export { settle } from "./app.ts";
 
 /** A new data version with the same data (as a re-import would). */
 export function bumpVersion(ctx: ReturnType<typeof testApp>): void {

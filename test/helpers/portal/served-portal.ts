@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bumpDataVersion } from "../../../src/data/data-state.ts";
 import { openDataDir } from "../../../src/db/open.ts";
-import { ServeProcess } from "../../helpers/serve-process.ts";
+import { ServeProcess } from "../serve-process.ts";
 import { PortalClient } from "./client.ts";
 
 /**

@@ -6,17 +6,17 @@
  * is tested with the real commands in processes.test.ts.)
  * Prints JSON lines: { event: "ready", url }, { event: "import-start" }, { event: "import-done", status }.
  *
- *   bun test/faults/serve-and-import.ts --data-dir DIR [--import-after MS] [PATH...]
+ *   bun test/helpers/faults/serve-and-import.ts --data-dir DIR [--import-after MS] [PATH...]
  */
 import { join } from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createServices, type Services } from "../../src/services.ts";
-import { loadSettings } from "../../src/config.ts";
-import { openDataDir, PRICES_FILE } from "../../src/db/open.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState } from "../../src/data/data-state.ts";
-import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
-import { loadRegistry } from "../../src/registry.ts";
+import { createApp } from "../../../src/app.ts";
+import { createServices, type Services } from "../../../src/services.ts";
+import { loadSettings } from "../../../src/config.ts";
+import { openDataDir, PRICES_FILE } from "../../../src/db/open.ts";
+import { syncRegistry } from "../../../src/db/sync-registry.ts";
+import { DataState } from "../../../src/data/data-state.ts";
+import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
+import { loadRegistry } from "../../../src/registry.ts";
 
 const args = process.argv.slice(2);
 const valueOf = (flag: string) => {

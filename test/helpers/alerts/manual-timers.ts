@@ -1,4 +1,4 @@
-import type { Timers } from "../../src/alerts/timers.ts";
+import type { Timers } from "../../../src/alerts/timers.ts";
 
 /**
  * Timers on a clock moved by hand: `advance(ms)` fires, in order, every timer due by then. The

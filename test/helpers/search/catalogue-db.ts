@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
-import catalogue from "../fixtures/search/catalogue.json" with { type: "json" };
-import { openMemory } from "../../src/db/open.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { bumpDataVersion } from "../../src/data/data-state.ts";
-import { loadRegistry } from "../../src/registry.ts";
+import catalogue from "../../fixtures/search/catalogue.json" with { type: "json" };
+import { openMemory } from "../../../src/db/open.ts";
+import { syncRegistry } from "../../../src/db/sync-registry.ts";
+import { refreshChainProducts } from "../../../src/db/chain-products.ts";
+import { bumpDataVersion } from "../../../src/data/data-state.ts";
+import { loadRegistry } from "../../../src/registry.ts";
 
 export interface CatalogueProduct {
   barcode: string;

@@ -1,6 +1,6 @@
-import type { Sender, SendResult } from "../../src/alerts/sender.ts";
-import { commitData, testApp } from "../helpers/app.ts";
-import { Fixture } from "../helpers/fixture.ts";
+import type { Sender, SendResult } from "../../../src/alerts/sender.ts";
+import { commitData, testApp } from "../app.ts";
+import { Fixture } from "../fixture.ts";
 import { ManualTimers } from "./manual-timers.ts";
 
 export const BARCODE = "7290000066318";

@@ -2,18 +2,18 @@ import type { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createServices, type Services } from "../../src/services.ts";
-import { loadSettings } from "../../src/config.ts";
-import { openDataDir } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { bumpDataVersion, DataState } from "../../src/data/data-state.ts";
-import { openSandboxDatabase, SANDBOX_FILE } from "../../src/sandbox/sandbox.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
+import { createApp } from "../../../src/app.ts";
+import { createServices, type Services } from "../../../src/services.ts";
+import { loadSettings } from "../../../src/config.ts";
+import { openDataDir } from "../../../src/db/open.ts";
+import { importPaths } from "../../../src/ingest/import.ts";
+import { syncRegistry } from "../../../src/db/sync-registry.ts";
+import { bumpDataVersion, DataState } from "../../../src/data/data-state.ts";
+import { openSandboxDatabase, SANDBOX_FILE } from "../../../src/sandbox/sandbox.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { writeDay, type FilesPlan } from "../../../bench/lib/price-files.ts";
 
-export const MAIN = join(import.meta.dir, "../../src/main.ts");
+export const MAIN = join(import.meta.dir, "../../../src/main.ts");
 
 /**
  * README ("Quota counts"): counts are written to accounts.sqlite 1 s after the first call of a
@@ -143,4 +143,4 @@ export async function untilReady(app: { handle(r: Request): Promise<Response> })
   while ((await app.handle(new Request("http://localhost/readyz"))).status !== 200) await Bun.sleep(50);
 }
 
-export { eachLine } from "../helpers/lines.ts";
+export { eachLine } from "../lines.ts";
