@@ -1,7 +1,7 @@
 /**
  * The operator CLI against a running `mehir serve`, each in its own process on the same data dir:
  * keys created, plans changed and keys revoked take effect without a restart (how soon — at most
- * the cache's 250 ms poll — is test/accounts/key-cache.test.ts's, on a clock of its own: here a
+ * the cache's 250 ms poll — is test/access/key-cache.test.ts's, on a clock of its own: here a
  * loaded machine's wall clock would decide); the quota count survives a graceful stop exactly and
  * a SIGKILL up to the last unflushed batch.
  */
