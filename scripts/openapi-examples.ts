@@ -27,7 +27,7 @@ import { createAccount } from "../src/accounts/accounts.ts";
 import { createKey } from "../src/accounts/keys.ts";
 import { OPERATIONS } from "../src/modules/index.ts";
 import type { Operation } from "../src/openapi/operation.ts";
-import { ManualTimers } from "../test/alerts/manual-timers.ts";
+import { ManualTimers } from "../test/helpers/alerts/manual-timers.ts";
 
 // The file to write: the committed one, or another (the drift test compares the two).
 const OUT = process.argv[2] ?? join(import.meta.dir, "../src/openapi/response-examples.json");
