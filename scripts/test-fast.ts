@@ -18,6 +18,7 @@ const FAST = [
   "test/identity",
   "test/ingest",
   "test/modules",
+  "test/pricing",
   "test/sandbox",
   "test/search",
   "test/serving",

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { testApp, commitData } from "../../helpers/app.ts";
-import { Fixture } from "../../helpers/fixture.ts";
-import { chainSummary } from "../../../src/pricing/chain-summary.ts";
-import { chainEntry, requireProduct, type PriceQuery } from "../../../src/modules/prices/service.ts";
-import { chainFigures, sortChains, storeFigures } from "../../../src/pricing/figures.ts";
-import { productPromotions } from "../../../src/pricing/queries.ts";
-import { seeded } from "../../../bench/lib/rng.ts";
+import { testApp, commitData } from "../helpers/app.ts";
+import { Fixture } from "../helpers/fixture.ts";
+import { chainSummary } from "../../src/pricing/chain-summary.ts";
+import { chainEntry, requireProduct, type PriceQuery } from "../../src/modules/prices/service.ts";
+import { chainFigures, sortChains, storeFigures } from "../../src/pricing/figures.ts";
+import { productPromotions } from "../../src/pricing/queries.ts";
+import { seeded } from "../../bench/lib/rng.ts";
 
 // chainSummary (grouped in SQLite) must give exactly what chainFigures gives over every store's
 // row: on random data with ties, Eilat stores, stores without a city, all promotion kinds and
