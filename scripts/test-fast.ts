@@ -29,7 +29,7 @@ const FAST = [
 /** Tests in those folders that start another process (a server, `gzip`, an import to kill), run end to end, or build the demo data. */
 const SLOW = [
   "test/http/observability/live.test.ts",
-  "test/http/gzip-answer.test.ts",
+  "test/http/prebuilt/gzip-answer.test.ts",
   "test/ingest/import-archive.test.ts",
   "test/ingest/import-kill.test.ts",
   "test/ingest/import-priority.test.ts",

@@ -3,7 +3,7 @@ import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
 import { cachedBasket } from "./service.ts";

@@ -5,7 +5,7 @@ import { lineTotal, type UnitPromotion } from "../../pricing/rules.ts";
 import type { ProductRow } from "../../pricing/queries.ts";
 import { ResultCache } from "../../serving/result-cache.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
-import { utf8 } from "../../http/encoding/json-bytes.ts";
+import { utf8 } from "../../http/prebuilt/json-bytes.ts";
 
 /** One basket line at one chain: its breakdown entry already serialized (UTF-8), and its sums in agorot. */
 export interface ChainLine {

@@ -11,9 +11,9 @@ import { productKey } from "../../identity/product-id.ts";
 import { productError } from "../../identity/resolve.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
 import { itemPricing, storeLine, toUnitPromotion, type ChainLine } from "./item-pricing.ts";
-import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
+import { JsonBytes, utf8 } from "../../http/prebuilt/json-bytes.ts";
 import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { BasketBody } from "./model.ts";
 
 interface BasketItem {

@@ -5,7 +5,7 @@ import * as z from "zod";
 import type { Services } from "../../services.ts";
 import { callsFor, chargeCalls } from "../../access/route-calls.ts";
 import { readJsonBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
-import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { DataSet } from "../../deps.ts";
 import { dataSetOf, servedData } from "../../serving/data-set.ts";
 import { requireData } from "../../serving/require-data.ts";

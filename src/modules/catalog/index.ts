@@ -6,7 +6,7 @@ import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
 import { cachedCatalog } from "./service.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { servedData } from "../../serving/data-set.ts";
 
 export const GET_CATALOG = operation({

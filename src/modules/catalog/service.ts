@@ -7,7 +7,7 @@ import { formatIls } from "../../lib/time.ts";
 import { unitPromotionPrice } from "../../pricing/rules.ts";
 import { isActive } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 
 interface CatalogRow {
   barcode: string;

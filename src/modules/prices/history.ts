@@ -2,7 +2,7 @@ import type { DataSet, Pacing, PricingData } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { formatIls, israelDate } from "../../lib/time.ts";
 import { nextIsraelMidnight } from "../../serving/answer-epoch.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 import { isEilatCity } from "../../pricing/eilat.ts";

@@ -8,7 +8,7 @@ import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { DataSet } from "../../deps.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";

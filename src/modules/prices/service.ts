@@ -7,7 +7,7 @@ import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
 import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 import type { HeldEntry } from "../../serving/result-cache.ts";
 import type { DataSnapshot } from "../../data/data-state.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { chainSummary } from "../../pricing/chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";

@@ -9,7 +9,7 @@ import { classify } from "../../search/categories.ts";
 import { labelSvg } from "./label-image.ts";
 import { SearchQuery, SearchResponse } from "./model.ts";
 import { cachedSearch, type SearchDeps } from "./service.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { servedData, type DataSets } from "../../serving/data-set.ts";

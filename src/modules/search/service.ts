@@ -8,7 +8,7 @@ import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts
 import { formatIls } from "../../lib/time.ts";
 import type { SearchQuery } from "./model.ts";
 import { ResultCache } from "../../serving/result-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 
 export type SearchDeps = DataSet;

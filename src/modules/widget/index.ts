@@ -15,7 +15,7 @@ import { demoWidgetKey } from "./demo-key.ts";
 import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
 import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { servedData } from "../../serving/data-set.ts";
 import { originAllowed } from "../../accounts/origins.ts";
 import type { ActiveKey } from "../../access/key-lookup.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ReusedHeaders } from "../../src/http/encoding/reused-headers.ts";
+import { ReusedHeaders } from "../../../src/http/prebuilt/reused-headers.ts";
 
 const entries = (headers: Headers) => [...headers];
 

@@ -5,7 +5,7 @@
  * Response from a plain object converts every one of its headers, request after request (a
  * /prices/ answer has 13); from a Headers object the runtime copies them as they are. Safe to
  * reuse because `new Response(body, { headers })` copies the headers when made
- * (test/http/reused-headers.test.ts checks that Bun does): make the Response before the next call.
+ * (test/http/prebuilt/reused-headers.test.ts checks that Bun does): make the Response before the next call.
  *
  * @example
  * const reused = new ReusedHeaders();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import * as z from "zod";
-import { PrebuiltJson, documentedOnly, envelopeBytes, prebuiltJson } from "../../src/http/encoding/prebuilt-json.ts";
+import { PrebuiltJson, documentedOnly, envelopeBytes, prebuiltJson } from "../../../src/http/prebuilt/prebuilt-json.ts";
 
 describe("prebuilt JSON answers", () => {
   test("envelopeBytes writes data then meta as UTF-8, valid JSON with Hebrew intact", () => {

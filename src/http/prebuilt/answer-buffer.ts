@@ -5,7 +5,7 @@ import { unfilledBytes } from "./gzip-answer.ts";
  * each: a fresh buffer of tens or hundreds of KB is new memory the kernel maps page by page (and
  * the garbage collector frees later), which cost a batch answer more than writing it. Reuse is
  * safe only because the bytes are copied out at once: the writer makes the Response before it
- * returns, and `new Response(bytes)` copies its bytes when made (test/http/answer-buffer.test.ts
+ * returns, and `new Response(bytes)` copies its bytes when made (test/http/prebuilt/answer-buffer.test.ts
  * checks that Bun does), before any other answer is written here. Small answers (under `reuseFrom`) and huge ones
  * (over `keepUpTo`, not held after) get a buffer of their own.
  *

@@ -1,7 +1,7 @@
 import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { spawnSync } from "node:child_process";
-import { acceptsGzip, compressHead, gzipWithTail } from "../../src/http/encoding/gzip-answer.ts";
+import { acceptsGzip, compressHead, gzipWithTail } from "../../../src/http/prebuilt/gzip-answer.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AnswerBuffer } from "../../src/http/encoding/answer-buffer.ts";
+import { AnswerBuffer } from "../../../src/http/prebuilt/answer-buffer.ts";
 
 describe("AnswerBuffer", () => {
   test("new Response(bytes) copies the bytes when made — what reusing the buffer relies on", async () => {

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { crc32, gunzipSync } from "node:zlib";
-import { crc32Combine } from "../../src/http/encoding/crc32-combine.ts";
-import { compressHead, gzipWithTail, joinHeads } from "../../src/http/encoding/gzip-answer.ts";
-import { seeded } from "../../bench/lib/rng.ts";
+import { crc32Combine } from "../../../src/http/prebuilt/crc32-combine.ts";
+import { compressHead, gzipWithTail, joinHeads } from "../../../src/http/prebuilt/gzip-answer.ts";
+import { seeded } from "../../../bench/lib/rng.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
