@@ -69,14 +69,16 @@ const ANSWERED: EndedRequest = { set: { status: 200 } };
  * error hook renders them. Every other request is left to the lifecycle before any step ran.
  */
 export function fastLane(deps: FastLaneDeps, routes: readonly FastRoute[]): FastLane {
-  const lanes = routes.map((route) => ({ route, steps: laneSteps(deps, route) }));
+  // Per route, made once: its method, its path with and without the trailing slash, its steps.
+  const lanes = routes.map((route) => ({ method: route.method, path: route.path, slashed: `${route.path}/`, steps: laneSteps(deps, route) }));
   return (request, server) => {
-    for (const { route, steps } of lanes) {
-      if (request.method !== route.method) continue;
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i]!;
+      if (request.method !== lane.method) continue;
       const path = requestPath(request);
-      if (path !== route.path && path !== `${route.path}/`) continue;
-      if (route.method === "GET" && request.headers.has("if-none-match")) return undefined;
-      return steps.admit(request, server);
+      if (path !== lane.path && path !== lane.slashed) continue;
+      if (lane.method === "GET" && request.headers.has("if-none-match")) return undefined;
+      return lane.steps.admit(request, server);
     }
     return undefined;
   };
