@@ -23,6 +23,8 @@ const FAST = [
   "test/search",
   "test/serving",
   "test/config.test.ts",
+  "test/docs.test.ts",
+  "test/scripts",
   "test/registry.test.ts",
 ];
 
