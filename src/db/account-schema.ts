@@ -71,7 +71,7 @@ CREATE TABLE service_keys (
 -- Price alerts (POST /api/v1/alerts/): a product, optional chain/city scope, a condition and the
 -- webhook URL. The signing secret must be usable to sign, so it is sealed (AES-256-GCM under the
 -- key file beside this database, see src/alerts/secret-box.ts), never stored in the clear.
--- state: the evaluation state (JSON) at data version state_version (see src/alerts/evaluate.ts, AlertState).
+-- state: the evaluation state (JSON) at data version state_version (see src/alerts/conditions.ts).
 CREATE TABLE alerts (
   id              INTEGER PRIMARY KEY,
   public_id       TEXT NOT NULL UNIQUE,          -- 'alrt_' + 24 base62 characters
