@@ -53,7 +53,8 @@ function refuseUndeclared(registered: readonly { method: string; path: string }[
 /**
  * Builds the HTTP app on the services createServices built (everything long-lived is there).
  * Tests call `app.handle(new Request(...))`; main.ts calls `listen`. Hooks are registered before
- * the modules so they apply to every route; stopping the app stops the services.
+ * the features' routes so they apply to every route; a route under /api/ or /mcp no feature
+ * declares stops it here, at start. Stopping the app stops the services.
  */
 export function createApp(services: Services, options: AppOptions = {}) {
   const deps = services;
