@@ -36,7 +36,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCOUNTS_FILE, PRICES_FILE, openDatabase } from "../src/db/open.ts";
 import { ACCOUNT_MIGRATIONS } from "../src/db/account-schema.ts";
-import { bumpDataVersion } from "../src/data-state.ts";
+import { bumpDataVersion } from "../src/data/data-state.ts";
 import { ensureNational } from "./national.ts";
 import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createLiveBenchKey } from "./lib/bench-key.ts";

@@ -27,7 +27,7 @@ import { unpackParsed } from "../src/ingest/packed.ts";
 import { ProductMemo } from "../src/ingest/dialects/product-facts.ts";
 import { SpentBytes } from "../src/ingest/files/release.ts";
 import { LoadSession } from "../src/ingest/load/session.ts";
-import { resolveCity } from "../src/geo.ts";
+import { resolveCity } from "../src/geo/geo.ts";
 import { CATEGORIES_VERSION, classify } from "../src/search/categories.ts";
 import { numberOption } from "./lib/args.ts";
 import type { ParsedFile } from "../src/ingest/records.ts";

@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { readPriceFile } from "../src/ingest/read-file.ts";
-import { syntheticPriceFull } from "../test/ingest/helpers/synthetic-pricefull.ts";
+import { syntheticPriceFull } from "../test/helpers/ingest/synthetic-pricefull.ts";
 import { numberOption } from "./lib/args.ts";
 
 const args = process.argv.slice(2);

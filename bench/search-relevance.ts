@@ -6,7 +6,7 @@
  *
  *   bun bench/search-relevance.ts [--no-write] [--misses CLASS]
  */
-import { setLogLevel } from "../src/log.ts";
+import { setLogLevel } from "../src/lib/log.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../test/helpers/real-samples.ts";
 import { demoCorpus, realCorpus, type Corpus } from "../test/search/relevance/corpus.ts";
 import { formatScores, runSuite } from "../test/search/relevance/run.ts";

@@ -1,5 +1,5 @@
 /**
- * Writes src/http/openapi/response-examples.json: for every operation with a JSON success answer,
+ * Writes src/openapi/response-examples.json: for every operation with a JSON success answer,
  * a real answer of the embedded demo data (scale 1, as `npm start` serves it, the clock pinned on
  * 22 Nov 2026), called with the operation's documented parameter and body examples. The document
  * (document.ts) shows them as the success responses' examples. Run `npm run openapi:examples`
@@ -18,19 +18,19 @@ import { createServices, type Services } from "../src/services.ts";
 import { loadSettings } from "../src/config.ts";
 import { openDataDir, PRICES_FILE } from "../src/db/open.ts";
 import { syncRegistry } from "../src/db/sync-registry.ts";
-import { DataState } from "../src/data-state.ts";
+import { DataState } from "../src/data/data-state.ts";
 import { loadRegistry } from "../src/registry.ts";
 import { ensureDemoData } from "../src/demo/first-start.ts";
 import { runExport } from "../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../src/exports/store.ts";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { createKey } from "../src/accounts/keys.ts";
-import { OPERATIONS } from "../src/http/openapi/operations.ts";
-import type { Operation } from "../src/http/openapi/operation.ts";
-import { ManualTimers } from "../test/alerts/manual-timers.ts";
+import { OPERATIONS } from "../src/modules/index.ts";
+import type { Operation } from "../src/openapi/operation.ts";
+import { ManualTimers } from "../test/helpers/alerts/manual-timers.ts";
 
 // The file to write: the committed one, or another (the drift test compares the two).
-const OUT = process.argv[2] ?? join(import.meta.dir, "../src/http/openapi/response-examples.json");
+const OUT = process.argv[2] ?? join(import.meta.dir, "../src/openapi/response-examples.json");
 // A data dir to work in (removed at the end), already holding the demo as generated below (the
 // drift test passes a copy of the one it shares with other tests); a new temp dir otherwise.
 const GIVEN_DIR = process.argv[3];

@@ -1,34 +1,18 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "./http/encoding/problem.ts";
+import { ApiError } from "./errors/api-error.ts";
+import { problemResponse } from "./http/encoding/problem.ts";
 import { requestState } from "./http/request/request-state.ts";
 import { toApiError } from "./http/encoding/api-error-of.ts";
-import { RouteTable } from "./http/routes.ts";
-import { ROUTE_DECLARATIONS } from "./http/openapi/operations.ts";
-import { healthModule } from "./modules/health/index.ts";
-import { chainsModule } from "./modules/chains/index.ts";
-import { priceIndexModule } from "./modules/price-index/index.ts";
-import { docsModule } from "./modules/docs/index.ts";
-import { pricesModule } from "./modules/prices/index.ts";
-import { batchModule } from "./modules/batch/index.ts";
-import { storesModule } from "./modules/stores/index.ts";
-import { exportsModule } from "./modules/exports/index.ts";
-import { catalogModule } from "./modules/catalog/index.ts";
-import { promosModule } from "./modules/promos/index.ts";
-import { basketModule } from "./modules/basket/index.ts";
-import { planModule } from "./modules/basket/plan.ts";
-import { widgetModule } from "./modules/widget/index.ts";
-import { searchModule } from "./modules/search/index.ts";
-import { accessLayer, accessPlugin } from "./http/access/plugin.ts";
+import { RouteTable, undeclaredRoutes } from "./http/routes.ts";
+import { FEATURES } from "./modules/index.ts";
+import { declarationsOf, operationsOf, type Feature, type FeatureContext } from "./modules/feature.ts";
+import { accessLayer, accessPlugin } from "./access/plugin.ts";
 import { observability, RequestObserver } from "./http/observability/plugin.ts";
 import { metricsEndpoint } from "./http/observability/metrics-endpoint.ts";
-import { directPrices } from "./modules/prices/direct.ts";
-import { directBatch } from "./modules/batch/direct.ts";
-import type { PeerSource } from "./http/access/client-address.ts";
-import type { MaybePromise } from "./maybe-promise.ts";
-import { portalModule } from "./portal/index.ts";
-import { alertsModule } from "./modules/alerts/index.ts";
-import { mcpModule } from "./modules/mcp/index.ts";
-import { fillAnswerMeta } from "./http/answers/answer-meta.ts";
+import { fastLane } from "./http/fast-lane.ts";
+import type { PeerSource } from "./http/request/client-address.ts";
+import type { MaybePromise } from "./lib/maybe-promise.ts";
+import { fillAnswerMeta } from "./http/request/answer-meta.ts";
 import { faviconRoute } from "./http/favicon.ts";
 import type { Services } from "./services.ts";
 import { primaryOnly } from "./cluster/primary-only.ts";
@@ -47,29 +31,43 @@ function requestTargetLength(url: string): number {
 
 export interface AppOptions {
   /**
-   * false: every route through Elysia's lifecycle, none answered directly (src/modules/prices/direct.ts,
-   * src/modules/batch/direct.ts);
-   * the tests compare both ways.
+   * false: every route through Elysia's lifecycle, none answered by the fast lane (src/http/fast-lane.ts,
+   * the routes features list as `fast`); the tests compare both ways.
    */
   directRoutes?: boolean;
+  /** The features served: FEATURES (src/modules/index.ts) unless a test gives others. */
+  features?: readonly Feature[];
+}
+
+/** Refuses to start when a route under /api/ or /mcp declares nothing: who may call it would be unknown. */
+function refuseUndeclared(registered: readonly { method: string; path: string }[], declarations: Parameters<typeof undeclaredRoutes>[1]): void {
+  const undeclared = undeclaredRoutes(registered, declarations);
+  if (undeclared.length === 0) return;
+  const named = undeclared.map((r) => `${r.method} ${r.path}`).join(", ");
+  throw new Error(
+    `refusing to start: ${named} ${undeclared.length === 1 ? "is a route" : "are routes"} under /api/ or /mcp that no feature declares; ` +
+      "list each among its feature's operations (or undocumented routes) in src/modules/<feature>/index.ts",
+  );
 }
 
 /**
  * Builds the HTTP app on the services createServices built (everything long-lived is there).
  * Tests call `app.handle(new Request(...))`; main.ts calls `listen`. Hooks are registered before
- * the modules so they apply to every route; stopping the app stops the services.
+ * the features' routes so they apply to every route; a route under /api/ or /mcp no feature
+ * declares stops it here, at start. Stopping the app stops the services.
  */
 export function createApp(services: Services, options: AppOptions = {}) {
   const deps = services;
   const { dataSets } = services;
+  const features = options.features ?? FEATURES;
+  const declarations = declarationsOf(features);
   // The one route matcher (access layer, request log, 405 Allow), with the rules each route declares.
-  const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, ROUTE_DECLARATIONS);
+  const routes: RouteTable = new RouteTable((): { method: string; path: string }[] => app.routes, declarations);
   const observer = new RequestObserver(routes, deps.settings.trustProxy);
   // GET /metrics, served by the server on its own listener (MEHIR_METRICS_ADDR), not on this app's port.
   if (deps.settings.metrics) deps.metricsEndpoint = metricsEndpoint(deps, observer.metrics);
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
-  const direct = options.directRoutes === false ? null : directPrices({ access, observer });
-  const batch = options.directRoutes === false ? null : directBatch({ access, observer, services: deps });
+  const lane = options.directRoutes === false ? null : fastLane({ access, observer }, features.flatMap((f) => f.fast?.(services) ?? []));
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
   const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
   /** A request whose target the service cannot place (request-target.ts): 400, recorded like any answer. */
@@ -82,14 +80,14 @@ export function createApp(services: Services, options: AppOptions = {}) {
   };
   /**
    * What answers a request before Elysia's lifecycle: the refusal of a target with no path the
-   * router could read, the direct routes' answer, or undefined for every other request (and an
+   * router could read, the fast lane's answer, or undefined for every other request (and an
    * over-long URL: see below).
    */
   const answerFirst = (request: Request): MaybePromise<Response> | undefined => {
     if (requestPath(request) === null) return refuseTarget(request);
     if (requestTargetLength(request.url) > MAX_URL_BYTES) return undefined;
     const server = (app.server ?? null) as PeerSource | null;
-    return direct?.(request, server) ?? batch?.(request, server);
+    return lane?.(request, server);
   };
   let held: MaybePromise<Response> | undefined;
   const handOver = (): MaybePromise<Response> => {
@@ -103,7 +101,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const app = new Elysia({ name: "mehir", systemRouter: false, nativeStaticResponse: false, handler: { standardHostname: false } })
     // A target the router cannot place is refused, and GET /api/v1/prices/ and POST
     // /api/v1/prices/batch/ are answered, before Elysia makes the request's context and runs its
-    // hooks (by the same steps, see src/http/direct-route.ts). Elysia calls this for every request
+    // hooks (by the same steps: the fast lane, src/http/fast-lane.ts). Elysia calls this for every request
     // with the function that would answer it otherwise, and calls what it returns.
     .wrap((elysia, request) => {
       const answered = answerFirst(request);
@@ -139,26 +137,12 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(observability(observer))
     .use(primaryOnly(deps.settings.role))
     .use(accessPlugin(access, answeredBeforeRouting))
-    .use(healthModule(deps))
-    .use(faviconRoute())
-    .use(docsModule(deps))
-    .use(chainsModule())
-    .use(priceIndexModule())
-    .use(pricesModule())
-    .use(batchModule(deps))
-    .use(storesModule())
-    .use(exportsModule(deps))
-    .use(catalogModule())
-    .use(promosModule())
-    .use(basketModule())
-    .use(planModule())
-    .use(widgetModule(deps))
-    .use(searchModule(dataSets))
-    .use(alertsModule(deps))
-    .use(portalModule(deps))
-    // Tool calls are API requests made through the app itself, with the caller's key.
-    .use(mcpModule(deps, (request: Request): Promise<Response> => app.handle(request)))
-    .onStop(() => services.stop());
+    .use(faviconRoute());
+  // Each feature's routes, in FEATURES' order; MCP's tool calls are API requests made through the app itself, with the caller's key.
+  const context: FeatureContext = { services, operations: operationsOf(features), handle: (request: Request): Promise<Response> => app.handle(request) };
+  for (const feature of features) app.use(feature.routes(context));
+  app.onStop(() => services.stop());
+  refuseUndeclared(app.routes, declarations);
   return app;
 }
 

@@ -2,12 +2,12 @@ import type { Database } from "bun:sqlite";
 import type { Settings } from "./config.ts";
 import type { Databases } from "./db/open.ts";
 import type { Registry } from "./registry.ts";
-import type { SnapshotSource } from "./snapshot-source.ts";
+import type { SnapshotSource } from "./data/snapshot-source.ts";
 import type { ProductSearch } from "./search/index.ts";
-import type { ColdBudget } from "./http/answers/cold-budget.ts";
-import type { Revalidator } from "./http/answers/revalidator.ts";
-import type { LoadMeter } from "./http/answers/load-meter.ts";
-import type { AnswerEpoch } from "./http/answers/answer-epoch.ts";
+import type { ColdBudget } from "./serving/cold-budget.ts";
+import type { Revalidator } from "./serving/revalidator.ts";
+import type { LoadMeter } from "./serving/load-meter.ts";
+import type { AnswerEpoch } from "./serving/answer-epoch.ts";
 
 /**
  * The types of what services depend on — a leaf module: it imports types only, from modules that

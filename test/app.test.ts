@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { testApp, get, commitData, settle } from "./helpers/app.ts";
-import { log } from "../src/log.ts";
+import { log } from "../src/lib/log.ts";
 
 const { app } = testApp();
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { testApp, get } from "./helpers/app.ts";
-import { ERROR_CODES } from "../src/http/encoding/problem.ts";
-import { OPERATIONS } from "../src/http/openapi/operations.ts";
+import { ERROR_CODES } from "../src/errors/api-error.ts";
+import { OPERATIONS } from "../src/modules/index.ts";
 
 const { app } = testApp();
 

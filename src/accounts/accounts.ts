@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Plan } from "./plans.ts";
-import { toIsraelIso } from "../time.ts";
+import { toIsraelIso } from "../lib/time.ts";
 
 /** Accounts in `accounts.sqlite`: the operator CLI and the developer portal share these functions. */
 

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { toIsraelIso } from "../time.ts";
+import { toIsraelIso } from "../lib/time.ts";
 import { DISPLAY_PREFIX_LENGTH, generateKey, hashKey, keyDisplay, keyKindOf, type KeyKind } from "./key-format.ts";
 
 /** API keys in `accounts.sqlite`: create, list, revoke, set origins (CLI and portal). */

@@ -1,5 +1,5 @@
 import type { AppData } from "../deps.ts";
-import { log } from "../log.ts";
+import { log } from "../lib/log.ts";
 import { AlertStore } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
 import { DeliveryWorker } from "./delivery-worker.ts";

@@ -9,7 +9,7 @@
  */
 import { ACCOUNT_MIGRATIONS } from "../db/account-schema.ts";
 import { openDatabase } from "../db/open.ts";
-import { log } from "../log.ts";
+import { log } from "../lib/log.ts";
 import { AlertStore } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
 import { DeliveryWorker } from "./delivery-worker.ts";

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { AppData, PricingData } from "../deps.ts";
 import { dataTables } from "../pricing/data-tables.ts";
-import { DataState, type DataSnapshot } from "../data-state.ts";
+import { DataState, type DataSnapshot } from "../data/data-state.ts";
 import { AlertStore, type Alert } from "./alert-store.ts";
 import { DeliveryStore } from "./delivery-store.ts";
 import { evaluate, type AlertState } from "./evaluate.ts";

@@ -1,6 +1,6 @@
-import type { DataSnapshot } from "../data-state.ts";
+import type { DataSnapshot } from "../data/data-state.ts";
 import { randomBase62 } from "../accounts/key-format.ts";
-import { formatIls, toIsraelIso } from "../time.ts";
+import { formatIls, toIsraelIso } from "../lib/time.ts";
 import type { Alert } from "./alert-store.ts";
 import { conditionJson } from "./condition.ts";
 import type { Trigger } from "./evaluate.ts";

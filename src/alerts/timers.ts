@@ -1,6 +1,6 @@
 /**
  * The clock and timer the delivery scheduler runs on, injected so tests move time by hand
- * (test/alerts/manual-timers.ts) instead of waiting for real retries.
+ * (test/helpers/alerts/manual-timers.ts) instead of waiting for real retries.
  */
 export interface Timers {
   now(): number;

@@ -2,7 +2,7 @@ import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { fetchChainsOf, loadSettings } from "../config.ts";
 import { openDataDir } from "../db/open.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
-import { setLogLevel, setLogStream } from "../log.ts";
+import { setLogLevel, setLogStream } from "../lib/log.ts";
 import { loadRegistry } from "../registry.ts";
 import { FetchUsageError, type FetchReport } from "../ingest/sources/fetch-chains.ts";
 import { fetchAndImport, FetchImportError, type FetchAndImportResult } from "../ingest/sources/fetch-and-import.ts";

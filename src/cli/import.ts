@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
 import { openDataDir } from "../db/open.ts";
-import { setLogLevel } from "../log.ts";
+import { setLogLevel } from "../lib/log.ts";
 import { loadRegistry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import { archiveLimitsOf } from "../ingest/collect.ts";

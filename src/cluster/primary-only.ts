@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { ApiError, problemResponse } from "../http/encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { problemResponse } from "../http/encoding/problem.ts";
 import { requestState } from "../http/request/request-state.ts";
 import { requestPath } from "../http/request/request-target.ts";
 

@@ -3,7 +3,7 @@ import { downloadSnapshot, fetchLatestManifest, type PrimaryEndpoint } from "./d
 import { openSnapshot, sha256File } from "./snapshot-file.ts";
 import { schemaDifferences } from "./snapshot-schema.ts";
 import type { SnapshotManifest, SnapshotStore } from "./snapshot-store.ts";
-import { Backoff, realTimer, type Timer } from "../backoff.ts";
+import { Backoff, realTimer, type Timer } from "../lib/backoff.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 

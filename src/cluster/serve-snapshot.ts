@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { DataState } from "../data-state.ts";
+import { DataState } from "../data/data-state.ts";
 import { ProductSearch } from "../search/index.ts";
 import type { Services } from "../services.ts";
 

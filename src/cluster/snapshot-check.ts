@@ -1,4 +1,4 @@
-import type { WorkerReply } from "../worker-runs.ts";
+import type { WorkerReply } from "../lib/worker-runs.ts";
 import { workerSpecifier } from "../workers.ts";
 import { PROBE_BUDGET_MS } from "./snapshot-probes.ts";
 

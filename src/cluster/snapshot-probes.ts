@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { loadSettings } from "../config.ts";
-import { DataState } from "../data-state.ts";
-import { ColdBudget } from "../http/answers/cold-budget.ts";
-import { LoadMeter } from "../http/answers/load-meter.ts";
-import { Revalidator } from "../http/answers/revalidator.ts";
+import { DataState } from "../data/data-state.ts";
+import { ColdBudget } from "../serving/cold-budget.ts";
+import { LoadMeter } from "../serving/load-meter.ts";
+import { Revalidator } from "../serving/revalidator.ts";
 import { listChains } from "../modules/chains/service.ts";
 import { chainCatalog } from "../modules/catalog/service.ts";
 import { priceHistory } from "../modules/prices/history.ts";

@@ -1,5 +1,5 @@
 import type { ImportPriority } from "../ingest/import-priority.ts";
-import { WorkerRuns } from "../worker-runs.ts";
+import { WorkerRuns } from "../lib/worker-runs.ts";
 import type { SnapshotJob, SnapshotResult } from "./write-snapshot.ts";
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;

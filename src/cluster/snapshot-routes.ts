@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError } from "../http/encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
 import { presentsClusterSecret } from "./cluster-secret.ts";
 import type { SnapshotStore } from "./snapshot-store.ts";
 

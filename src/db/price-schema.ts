@@ -320,7 +320,7 @@ CREATE INDEX generic_members_by_generic ON generic_members (generic_id);`,
     name: "stores.latitude, stores.longitude",
     // The coordinates a Stores file publishes (Matrix/Laib `Latitude`/`Longitude`), when they
     // are numbers inside Israel; NULL otherwise (the store is then placed at its city's centre,
-    // flagged approximate: src/modules/stores/locations.ts).
+    // flagged approximate: src/pricing/locations.ts).
     sql: `ALTER TABLE stores ADD COLUMN latitude REAL;
           ALTER TABLE stores ADD COLUMN longitude REAL;`,
   },

@@ -1,4 +1,4 @@
-import { israelLocalToDate, toIsraelIso } from "../time.ts";
+import { israelLocalToDate, toIsraelIso } from "../lib/time.ts";
 
 /**
  * A naive Israel-local wall time, the way the chains write times in names and files. The

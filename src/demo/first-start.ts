@@ -5,7 +5,7 @@ import type { Registry } from "../registry.ts";
 import { importPaths } from "../ingest/import.ts";
 import type { ImportReport } from "../ingest/report.ts";
 import { startImportWorker } from "../ingest/run-in-worker.ts";
-import { importProgressLogger } from "../http/observability/import-progress.ts";
+import { importProgressLogger } from "../ingest/progress.ts";
 import type { ImportPriority } from "../ingest/import-priority.ts";
 import { generateDemo, type DemoReport } from "./generate.ts";
 

@@ -1,6 +1,6 @@
 import type { Chain, Registry } from "../registry.ts";
-import { toIsraelIso } from "../time.ts";
-import { log as logger } from "../log.ts";
+import { toIsraelIso } from "../lib/time.ts";
+import { log as logger } from "../lib/log.ts";
 import { ChainWriter, generateChains, type ChainResult, type DemoRun } from "./generate-chains.ts";
 import type { GenerateReply, GenerateRequest } from "./generate-worker.ts";
 import { profileFor } from "./profiles.ts";

@@ -1,5 +1,5 @@
 import type { Chain } from "../registry.ts";
-import { findCity, isEilat, loadCities } from "../geo.ts";
+import { findCity, isEilat, loadCities } from "../geo/geo.ts";
 import type { Random } from "./random.ts";
 import type { StoreSeed } from "./seed.ts";
 

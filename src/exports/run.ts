@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { openDatabase } from "../db/open.ts";
-import { israelDate } from "../time.ts";
+import { israelDate } from "../lib/time.ts";
 import { ExportStore } from "./store.ts";
 import { writeExport, type Manifest } from "./write.ts";
 

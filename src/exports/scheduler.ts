@@ -1,5 +1,5 @@
 import type { ImportPriority } from "../ingest/import-priority.ts";
-import { WorkerRuns } from "../worker-runs.ts";
+import { WorkerRuns } from "../lib/worker-runs.ts";
 import type { ExportJob } from "./run.ts";
 import type { Manifest } from "./write.ts";
 

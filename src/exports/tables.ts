@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { CsvValue } from "./csv.ts";
-import { formatIls } from "../time.ts";
-import { localityCentre } from "../locality-centroids.ts";
+import { formatIls } from "../lib/time.ts";
+import { localityCentre } from "../geo/locality-centroids.ts";
 
 /** A column of an export file: its header and what it holds (README and OpenAPI list these). */
 export interface ExportColumn {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { csvRow } from "./csv.ts";
 import { EXPORT_TABLES, MANIFEST_FILE, type ExportTable } from "./tables.ts";
-import { israelDate, toIsraelIso } from "../time.ts";
+import { israelDate, toIsraelIso } from "../lib/time.ts";
 
 /** One file of an export, as its manifest lists it. */
 export interface ManifestFile {

@@ -1,5 +1,6 @@
-import { log } from "../log.ts";
-import { ApiError, problemResponse } from "./encoding/problem.ts";
+import { log } from "../lib/log.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { problemResponse } from "./encoding/problem.ts";
 import { requestState } from "./request/request-state.ts";
 
 /**

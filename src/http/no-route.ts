@@ -1,4 +1,4 @@
-import { ApiError } from "./encoding/problem.ts";
+import { ApiError } from "../errors/api-error.ts";
 import type { RouteTable } from "./routes.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Audience, Operation } from "./openapi/operation.ts";
+import type { Audience, Operation } from "../openapi/operation.ts";
 
 /**
  * What a route declares about its access: an operation of the API (documented), or a route the
@@ -91,10 +91,7 @@ export class RouteTable {
 
   private all(): Pattern[] {
     if (this.patterns) return this.patterns;
-    const declared = new Map<string, MatchedRoute["operation"]>();
-    for (const op of this.operations) {
-      for (const method of [op.method.toUpperCase(), ...(op.alsoAnswers ?? [])]) declared.set(`${method} ${trimSlash(op.path)}`, op);
-    }
+    const declared = declaredRoutes(this.operations);
     this.patterns = this.routes()
       .filter((r) => r.method !== "ALL")
       .map((r) => {
@@ -113,6 +110,25 @@ export class RouteTable {
     this.dynamic = this.patterns.filter((p) => p.params > 0);
     return this.patterns;
   }
+}
+
+/** The declarations by `METHOD path` (path without its trailing slash), each method a route answers. */
+function declaredRoutes(declarations: readonly RouteDeclaration[]): Map<string, RouteDeclaration> {
+  const declared = new Map<string, RouteDeclaration>();
+  for (const op of declarations) {
+    for (const method of [op.method.toUpperCase(), ...(op.alsoAnswers ?? [])]) declared.set(`${method} ${trimSlash(op.path)}`, op);
+  }
+  return declared;
+}
+
+/**
+ * The registered routes under /api/ and /mcp that nothing declares (their audience would be
+ * unknown). The app refuses to start with any (app.ts); a route added after start is refused per
+ * request instead (`undeclared`, in RouteTable.audience).
+ */
+export function undeclaredRoutes(registered: readonly RegisteredRoute[], declarations: readonly RouteDeclaration[]): RegisteredRoute[] {
+  const declared = declaredRoutes(declarations);
+  return registered.filter((r) => DECLARED_ONLY.test(r.path) && !declared.has(`${r.method} ${trimSlash(r.path)}`));
 }
 
 /** A path without its one optional trailing slash (`//` stays another path). */

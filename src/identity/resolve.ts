@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../db/statements.ts";
-import { ApiError, invalidParameter } from "../http/encoding/problem.ts";
+import { ApiError, invalidParameter } from "../errors/api-error.ts";
 import type { ProductRow } from "../pricing/queries.ts";
 import { isGenericId, isProductId, productKey, PRODUCT_ID_RULE } from "./product-id.ts";
 

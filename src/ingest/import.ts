@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { normaliseCode, type Registry } from "../registry.ts";
-import { resolveCity } from "../geo.ts";
+import { resolveCity } from "../geo/geo.ts";
 import { CATEGORIES_VERSION, classify } from "../search/categories.ts";
-import { toIsraelIso } from "../time.ts";
+import { toIsraelIso } from "../lib/time.ts";
 import { rm } from "node:fs/promises";
 import { collectFiles, type ArchiveLimits, type FoundFile } from "./collect.ts";
 import { parseFileName } from "./files/name.ts";

@@ -1,7 +1,7 @@
 import { parseOne } from "./parse-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
 import { unpackParsed } from "./packed.ts";
-import { log } from "../log.ts";
+import { log } from "../lib/log.ts";
 import { workerSpecifier } from "../workers.ts";
 
 interface Slot {

@@ -2,7 +2,7 @@ import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
 import { ProductMemo } from "./dialects/product-facts.ts";
 import { SpentBytes } from "./files/release.ts";
-import { log } from "../log.ts";
+import { log } from "../lib/log.ts";
 import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
 import type { OrderedFile } from "./order.ts";

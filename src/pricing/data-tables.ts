@@ -1,5 +1,5 @@
 import type { DataTables } from "../deps.ts";
-import type { SnapshotSource } from "../snapshot-source.ts";
+import type { SnapshotSource } from "../data/snapshot-source.ts";
 import { readEilatCities } from "./eilat.ts";
 import { readStoreTable } from "./store-table.ts";
 import { readLocations } from "./locations.ts";

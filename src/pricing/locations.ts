@@ -2,8 +2,8 @@ import type { Database } from "bun:sqlite";
 import type { PricingData } from "../deps.ts";
 import type { PerVersion } from "./per-version.ts";
 import { stmt } from "../db/statements.ts";
-import { distanceKm, type Near } from "../distance.ts";
-import { localityCentre } from "../locality-centroids.ts";
+import { distanceKm, type Near } from "../geo/distance.ts";
+import { localityCentre } from "../geo/locality-centroids.ts";
 
 /** A store as the stores endpoint and the `near` filters see it. */
 export interface StoreLocation {

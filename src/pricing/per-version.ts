@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { SnapshotSource } from "../snapshot-source.ts";
+import type { SnapshotSource } from "../data/snapshot-source.ts";
 
 /**
  * A value read from a data set's prices database once per data version (a store table, the

@@ -1,6 +1,6 @@
 import type { PricingData } from "../deps.ts";
 import { stmt } from "../db/statements.ts";
-import { israelDate } from "../time.ts";
+import { israelDate } from "../lib/time.ts";
 import { storeLocations } from "./locations.ts";
 import { chainSeries, genericChanges, type HistoryRow } from "./price-series.ts";
 import type { StoreFilter } from "./queries.ts";

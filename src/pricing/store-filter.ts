@@ -1,5 +1,5 @@
 import type { PricingData } from "../deps.ts";
-import type { Near } from "../distance.ts";
+import type { Near } from "../geo/distance.ts";
 import { storesWithin } from "./locations.ts";
 import type { StoreFilter } from "./queries.ts";
 

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DataState } from "../data-state.ts";
+import { DataState } from "../data/data-state.ts";
 import { openDatabase } from "../db/open.ts";
 import { PRICE_MIGRATIONS } from "../db/price-schema.ts";
 import { syncRegistry } from "../db/sync-registry.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { SnapshotSource } from "../snapshot-source.ts";
-import { log } from "../log.ts";
+import type { SnapshotSource } from "../data/snapshot-source.ts";
+import { log } from "../lib/log.ts";
 import { buildSearchIndex, type BuildOptions } from "./build.ts";
 import type { SearchIndex, SearchPage, SearchRequest } from "./search-index.ts";
 

@@ -6,11 +6,11 @@ import { DeliveryThread } from "../../src/alerts/delivery-thread-client.ts";
 import { DeliveryStore } from "../../src/alerts/delivery-store.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/alerts/call.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { importStoreDay } from "./price-files.ts";
-import { Receiver } from "./receiver.ts";
+import { importStoreDay } from "../helpers/alerts/price-files.ts";
+import { Receiver } from "../helpers/alerts/receiver.ts";
 
 /**
  * A server on its data dir with the alert service as `mehir serve` builds it (real clock, real

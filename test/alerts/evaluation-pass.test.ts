@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { evaluationPass, type PassResult } from "../../src/alerts/evaluation-pass.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/alerts/call.ts";
 import { newKey } from "../helpers/keys.ts";
-import { BARCODE, setup } from "./memory-app.ts";
+import { BARCODE, setup } from "../helpers/alerts/memory-app.ts";
 
 /**
  * The pass the evaluation worker runs (evaluation-pass.ts), here on in-memory databases: an

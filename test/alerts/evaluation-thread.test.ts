@@ -6,10 +6,10 @@ import { EvaluationThread } from "../../src/alerts/evaluation-thread.ts";
 import { AlertEvaluator } from "../../src/alerts/evaluator.ts";
 import type { EvaluationJob } from "../../src/alerts/evaluation-job.ts";
 import { openDataDir } from "../../src/db/open.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/alerts/call.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { importStoreDay } from "./price-files.ts";
+import { importStoreDay } from "../helpers/alerts/price-files.ts";
 
 /**
  * A server on its data dir evaluates its alerts in one worker thread kept between passes

@@ -7,10 +7,10 @@ import { openDataDir } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 import { SECRET_KEY_FILE } from "../../src/alerts/secret-box.ts";
-import { ManualTimers } from "./manual-timers.ts";
-import { Receiver } from "./receiver.ts";
-import { writePriceFull } from "./price-files.ts";
-import { call } from "./call.ts";
+import { ManualTimers } from "../helpers/alerts/manual-timers.ts";
+import { Receiver } from "../helpers/alerts/receiver.ts";
+import { writePriceFull } from "../helpers/alerts/price-files.ts";
+import { call } from "../helpers/alerts/call.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
 

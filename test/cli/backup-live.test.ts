@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
-import { dayOneImported, MAIN, priceDigest, tempRoot } from "../faults/helpers.ts";
+import { dayOneImported, MAIN, priceDigest, tempRoot } from "../helpers/faults/faults.ts";
 import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
 import { usageWritten } from "../helpers/usage.ts";
 

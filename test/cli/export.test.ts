@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDataDir } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { runExport } from "../../src/exports/run.ts";
 import { EXPORTS_DIR } from "../../src/exports/store.ts";

@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { main } from "../../src/main.ts";
 import { createFetchCommand } from "../../src/cli/fetch.ts";
 import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
-import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../ingest/sources/fake-portal.ts";
+import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../helpers/ingest/fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

@@ -1,7 +1,7 @@
 /**
  * The operator CLI against a running `mehir serve`, each in its own process on the same data dir:
  * keys created, plans changed and keys revoked take effect without a restart (how soon — at most
- * the cache's 250 ms poll — is test/accounts/key-cache.test.ts's, on a clock of its own: here a
+ * the cache's 250 ms poll — is test/access/key-cache.test.ts's, on a clock of its own: here a
  * loaded machine's wall clock would decide); the quota count survives a graceful stop exactly and
  * a SIGKILL up to the last unflushed batch.
  */
@@ -13,7 +13,7 @@ import type { Subprocess } from "bun";
 import { openDataDir } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

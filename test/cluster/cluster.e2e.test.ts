@@ -15,7 +15,7 @@ import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey, revokeKeyById } from "../../src/accounts/keys.ts";
 import { ACCOUNT_MIGRATIONS } from "../../src/db/account-schema.ts";
 import { ACCOUNTS_FILE, openDatabase } from "../../src/db/open.ts";
-import { eachLine, MAIN, tempRoot, twoDays } from "../faults/helpers.ts";
+import { eachLine, MAIN, tempRoot, twoDays } from "../helpers/faults/faults.ts";
 import { redisSkipReason, TestRedis } from "../helpers/redis-server.ts";
 import { withLogs as withLogsOf } from "../helpers/serve-process.ts";
 

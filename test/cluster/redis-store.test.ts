@@ -8,7 +8,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { SharedMeter, type MeterRequest } from "../../src/cluster/redis/meter.ts";
 import { RedisMeter } from "../../src/cluster/redis/shared-meter.ts";
-import { TokenBuckets } from "../../src/http/access/token-bucket.ts";
+import { TokenBuckets } from "../../src/access/token-bucket.ts";
 import { redisKeys } from "../../src/cluster/redis/keys.ts";
 import { StoreUnavailable } from "../../src/cluster/redis/shared-store.ts";
 import { monthOf } from "../../src/accounts/utc-month.ts";

@@ -19,8 +19,8 @@ import { SnapshotStore, type SnapshotManifest } from "../../src/cluster/snapshot
 import { sha256File } from "../../src/cluster/snapshot-file.ts";
 import { writeSnapshot } from "../../src/cluster/write-snapshot.ts";
 import { ReplicaFollower, REFUSED_RETRY_FIRST_MS } from "../../src/cluster/replica-follower.ts";
-import type { Timer } from "../../src/backoff.ts";
-import { someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+import type { Timer } from "../../src/lib/backoff.ts";
+import { someBarcode, tempRoot, twoDays } from "../helpers/faults/faults.ts";
 import { newKey } from "../helpers/keys.ts";
 
 setDefaultTimeout(180_000);

@@ -15,7 +15,7 @@ import { SNAPSHOTS_DIR, SnapshotStore, type SnapshotManifest } from "../../src/c
 import { downloadSnapshot, SnapshotRefused } from "../../src/cluster/download-snapshot.ts";
 import { sha256File } from "../../src/cluster/snapshot-file.ts";
 import { writeSnapshot } from "../../src/cluster/write-snapshot.ts";
-import { MAIN, someBarcode, tempRoot, twoDays } from "../faults/helpers.ts";
+import { MAIN, someBarcode, tempRoot, twoDays } from "../helpers/faults/faults.ts";
 import { newKey } from "../helpers/keys.ts";
 
 // Starts servers, workers and a `mehir import`: sized for a loaded 2-core machine, not the 5 s default.

@@ -24,12 +24,12 @@ import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { runExport } from "../../src/exports/run.ts";
 import { EXPORTS_DIR, ExportStore } from "../../src/exports/store.ts";
 import type { AlertService } from "../../src/alerts/alert-service.ts";
-import { ManualTimers } from "../alerts/manual-timers.ts";
+import { ManualTimers } from "../helpers/alerts/manual-timers.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
 import { callEveryOperation, type Keys } from "./calls.ts";
 import { ContractValidator, pointer } from "./validate.ts";
-import RESPONSE_EXAMPLES from "../../src/http/openapi/response-examples.json" with { type: "json" };
+import RESPONSE_EXAMPLES from "../../src/openapi/response-examples.json" with { type: "json" };
 
 const ROOT = join(import.meta.dir, "../..");
 const HERE = import.meta.dir;
@@ -101,7 +101,7 @@ describe("the OpenAPI document", () => {
     expect(linted.code, linted.out).toBe(0);
   }, 120_000);
 
-  test("every JSON success answer has its example (src/http/openapi/response-examples.json), valid against its schema", () => {
+  test("every JSON success answer has its example (src/openapi/response-examples.json), valid against its schema", () => {
     const doc = JSON.parse(documentText);
     const validator = new ContractValidator(doc);
     const withExample: string[] = [];

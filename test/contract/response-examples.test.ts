@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document's response examples (src/http/openapi/response-examples.json) are current:
+ * The OpenAPI document's response examples (src/openapi/response-examples.json) are current:
  * regenerated from the embedded demo data (scale 1, the clock pinned on 22 Nov 2026) by the script
  * that wrote them, they are the same file. Run `npm run openapi:examples` after changing an answer
  * or the demo data. (The contract test validates them against the document's schemas.)
@@ -23,7 +23,7 @@ test("regenerating the response examples gives the committed file (`npm run open
     const dataDir = await demoDataDir(NOW);
     const run = Bun.spawnSync([process.execPath, join(ROOT, "scripts/openapi-examples.ts"), out, dataDir], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     expect(run.exitCode, run.stderr.toString().slice(-2000)).toBe(0);
-    expect(readFileSync(out, "utf8")).toBe(readFileSync(join(ROOT, "src/http/openapi/response-examples.json"), "utf8"));
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(join(ROOT, "src/openapi/response-examples.json"), "utf8"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

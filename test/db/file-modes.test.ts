@@ -6,7 +6,7 @@ import { SecretBox, SECRET_KEY_FILE } from "../../src/alerts/secret-box.ts";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { SANDBOX_FILE } from "../../src/sandbox/sandbox.ts";
 import { MAIN, ServeProcess, withLogs } from "../helpers/serve-process.ts";
-import { portalClient, portalDataDir } from "../portal/served-portal.ts";
+import { portalClient, portalDataDir } from "../helpers/portal/served-portal.ts";
 
 // Starts servers and the CLI: sized for a loaded 2-core machine.
 setDefaultTimeout(180_000);

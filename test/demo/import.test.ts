@@ -7,7 +7,7 @@ import { openMemory } from "../../src/db/open.ts";
 import { ensureDemoData, type EnsureDemoResult } from "../../src/demo/first-start.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { loadSettings } from "../../src/config.ts";
-import { DataState } from "../../src/data-state.ts";
+import { DataState } from "../../src/data/data-state.ts";
 import { priceHistory } from "../../src/modules/prices/history.ts";
 import { dataTables } from "../../src/pricing/data-tables.ts";
 

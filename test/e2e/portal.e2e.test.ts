@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { testApp } from "../helpers/app.ts";
-import { importMilk, MILK } from "../http/access/helpers.ts";
+import { importMilk, MILK } from "../helpers/access.ts";
 import { chromiumFor, launchChromium } from "../helpers/chromium.ts";
 
 const hasChromium = chromiumFor("portal");

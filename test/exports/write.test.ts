@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { openDatabase, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { writeExport, type Manifest } from "../../src/exports/write.ts";
 import { ExportStore } from "../../src/exports/store.ts";

@@ -6,7 +6,7 @@ import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { newKey } from "../helpers/keys.ts";
-import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays, untilReady } from "./helpers.ts";
+import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays, untilReady } from "../helpers/faults/faults.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

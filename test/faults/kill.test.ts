@@ -7,7 +7,7 @@ import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { FLUSH_SLACK_MS, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS, watchTimerLateness } from "./helpers.ts";
+import { FLUSH_SLACK_MS, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS, watchTimerLateness } from "../helpers/faults/faults.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);
@@ -22,7 +22,7 @@ setDefaultTimeout(180_000);
  * see USAGE_FLUSH_MS) before the kill, and never more than were given.
  * The real `mehir serve` and `mehir import` processes are killed by processes.test.ts.
  */
-const CHILD = join(import.meta.dir, "serve-and-import.ts");
+const CHILD = join(import.meta.dir, "../helpers/faults/serve-and-import.ts");
 const root = tempRoot("kill");
 const { day1, day2 } = twoDays(root, { stores: 16, itemsPerStore: 1200, products: 5000, chains: 3, promos: true });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
-import { dayOneImported, FLUSH_SLACK_MS, MAIN, priceDigest, tempRoot, USAGE_FLUSH_MS, watchTimerLateness } from "./helpers.ts";
+import { dayOneImported, FLUSH_SLACK_MS, MAIN, priceDigest, tempRoot, USAGE_FLUSH_MS, watchTimerLateness } from "../helpers/faults/faults.ts";
 import { logsOf, ServeProcess, withLogs } from "../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.

@@ -10,7 +10,7 @@ import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import type { ImportReport } from "../../src/ingest/report.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { makeZip } from "../ingest/helpers/zip.ts";
+import { makeZip } from "../helpers/ingest/zip.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

@@ -4,10 +4,10 @@ import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { loadSettings } from "../../src/config.ts";
-import { OPERATIONS } from "../../src/http/openapi/operations.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
 import { createKey } from "../../src/accounts/keys.ts";
-import { BAD_JSON_VALUES, BAD_STRINGS, RAW_QUERY_VALUES } from "./bad-values.ts";
-import { tableChecksums } from "./checksum.ts";
+import { BAD_JSON_VALUES, BAD_STRINGS, RAW_QUERY_VALUES } from "../helpers/fuzz/bad-values.ts";
+import { tableChecksums } from "../helpers/fuzz/checksum.ts";
 
 /**
  * Bad input, generated from the service's own OpenAPI document (GET /docs/json): every operation,

@@ -2,12 +2,12 @@ import { createApp } from "../../src/app.ts";
 import { loadSettings, type Settings } from "../../src/config.ts";
 import { openMemory, type Databases } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState, bumpDataVersion } from "../../src/data-state.ts";
-import { ColdBudget } from "../../src/http/answers/cold-budget.ts";
-import { createAccessService } from "../../src/http/access/service.ts";
+import { DataState, bumpDataVersion } from "../../src/data/data-state.ts";
+import { ColdBudget } from "../../src/serving/cold-budget.ts";
+import { createAccessService } from "../../src/access/service.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { createServices, type ServiceOptions, type Services } from "../../src/services.ts";
-import type { ManualTimers } from "../alerts/manual-timers.ts";
+import type { ManualTimers } from "./alerts/manual-timers.ts";
 
 export const FIXED_NOW = new Date("2026-11-22T10:00:00Z");
 

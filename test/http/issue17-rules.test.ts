@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { MAX_URL_BYTES } from "../../src/app.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { call, importMilk, MILK } from "./access/helpers.ts";
+import { call, importMilk, MILK } from "../helpers/access.ts";
 
 const PROBLEM = "application/problem+json; charset=utf-8";
 const ctx = testApp({ env: { MEHIR_RATE_PRO: "100000" } });

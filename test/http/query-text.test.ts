@@ -5,11 +5,11 @@
  * naming it. Each route with a query string is tried with every one of its parameters.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { OPERATIONS } from "../../src/http/openapi/operations.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
 import { parseQuery } from "../../src/http/request/query.ts";
 import { testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";
-import { importMilk, MILK } from "./access/helpers.ts";
+import { importMilk, MILK } from "../helpers/access.ts";
 
 const ctx = testApp({ env: { MEHIR_RATE_PRO: "100000" } });
 let pro = "";

@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { settle, testApp } from "../helpers/app.ts";
-import { log } from "../../src/log.ts";
+import { log } from "../../src/lib/log.ts";
 import { warmUp } from "../../src/http/warm-up.ts";
 
 const ctx = testApp();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { RAMI_LEVY, SHUFERSAL, VICTORY, at, gtin, item, pricesInput } from "../helpers/price-records.ts";
-import { count, freshDb, runInputs } from "../ingest/load/session-helpers.ts";
+import { count, freshDb, runInputs } from "../helpers/ingest/session-helpers.ts";
 import { genericChanges } from "../../src/modules/prices/history.ts";
 
 // What an import builds for product identity: served names chosen from every chain's, and

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collectFiles } from "../../src/ingest/collect.ts";
-import { makeZip } from "./helpers/zip.ts";
+import { makeZip } from "../helpers/ingest/zip.ts";
 
 const root = mkdtempSync(join(tmpdir(), "mehir-collect-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import { openMemory } from "../../src/db/open.ts";
 import { importPaths } from "../../src/ingest/import.ts";
 import { cleanText } from "../../src/ingest/dialects/values.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { fixtureBytes } from "./helpers/fixtures.ts";
+import { fixtureBytes } from "../helpers/ingest/fixtures.ts";
 
 const root = mkdtempSync(join(tmpdir(), "mehir-control-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

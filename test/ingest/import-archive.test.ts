@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { importPaths } from "../../src/ingest/import.ts";
-import { fixtureBytes } from "./helpers/fixtures.ts";
-import { makeZip, overlappingZip } from "./helpers/zip.ts";
+import { fixtureBytes } from "../helpers/ingest/fixtures.ts";
+import { makeZip, overlappingZip } from "../helpers/ingest/zip.ts";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 

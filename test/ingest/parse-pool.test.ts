@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ParsePool } from "../../src/ingest/parse-pool.ts";
 import type { PriceList } from "../../src/ingest/load/price-rows.ts";
-import { syntheticPriceFull } from "./helpers/synthetic-pricefull.ts";
+import { syntheticPriceFull } from "../helpers/ingest/synthetic-pricefull.ts";
 
 let dir: string;
 const files: { path: string; fileName: string; items: number }[] = [];

@@ -6,7 +6,7 @@ import { Prefetcher, filesAhead, stealsWhenWaiting } from "../../src/ingest/pref
 import { parseFileName } from "../../src/ingest/files/name.ts";
 import type { OrderedFile } from "../../src/ingest/order.ts";
 import type { PriceList } from "../../src/ingest/load/price-rows.ts";
-import { syntheticPriceFull } from "./helpers/synthetic-pricefull.ts";
+import { syntheticPriceFull } from "../helpers/ingest/synthetic-pricefull.ts";
 
 describe("stealsWhenWaiting", () => {
   test("the importing thread parses only with a core to spare beyond the workers and itself", () => {

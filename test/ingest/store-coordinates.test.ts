@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { parseStores } from "../../src/ingest/dialects/stores.ts";
 import { scanXml } from "../../src/ingest/files/xml-scan.ts";
-import { resolveCity } from "../../src/geo.ts";
+import { resolveCity } from "../../src/geo/geo.ts";
 import { VICTORY, at, store, storesInput } from "../helpers/price-records.ts";
-import { freshDb, runInputs } from "./load/session-helpers.ts";
+import { freshDb, runInputs } from "../helpers/ingest/session-helpers.ts";
 
 /** A Matrix/Laib-shaped Stores file (as Victory publishes), with the coordinates each branch gives. */
 function matrixStores(branches: { id: string; lat: string; lon: string }[]): string {

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { commitData } from "../helpers/app.ts";
-import { call } from "../alerts/call.ts";
+import { call } from "../helpers/alerts/call.ts";
 import { newKey } from "../helpers/keys.ts";
-import { BARCODE, reprice, setup } from "../alerts/memory-app.ts";
+import { BARCODE, reprice, setup } from "../helpers/alerts/memory-app.ts";
 import { MAX_ALERTS_PER_ACCOUNT } from "../../src/modules/alerts/service.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";
 

@@ -3,19 +3,20 @@ import { gunzipSync } from "node:zlib";
 import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
-import { settle } from "../http/access/helpers.ts";
+import { settle } from "../helpers/access.ts";
 import { createApp } from "../../src/app.ts";
 import { RouteTable } from "../../src/http/routes.ts";
-import { OPERATIONS } from "../../src/http/openapi/operations.ts";
-import { accessLayer } from "../../src/http/access/plugin.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
+import { accessLayer } from "../../src/access/plugin.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
-import { directBatch } from "../../src/modules/batch/direct.ts";
+import { fastLane } from "../../src/http/fast-lane.ts";
+import { batchFeature } from "../../src/modules/batch/index.ts";
 import { BatchBody } from "../../src/modules/batch/model.ts";
 import { parseBatchBody, parseBatchJson, readBatchJson } from "../../src/modules/batch/parse-body.ts";
 import { validateBody } from "../../src/http/request/json-body.ts";
-import { accountSubject } from "../../src/accounts/quota-ledger.ts";
+import { accountSubject } from "../../src/access/quota-ledger.ts";
 
-// POST /api/v1/prices/batch/ is answered before Elysia's lifecycle (src/modules/batch/direct.ts):
+// POST /api/v1/prices/batch/ is answered before Elysia's lifecycle (the fast lane: src/http/fast-lane.ts):
 // the same request must get the same answer — status, every header, body — as through the lifecycle,
 // and count the same calls.
 const ctx = testApp({ env: { MEHIR_RATE_FREE: "100000" } });
@@ -146,7 +147,7 @@ describe("POST /api/v1/prices/batch/ answered directly, as the lifecycle answers
     const routes = new RouteTable(() => lifecycle.routes, OPERATIONS);
     const observer = new RequestObserver(routes, false);
     const access = accessLayer({ access: ctx.deps.access, settings: ctx.deps.settings, now: ctx.deps.now, loadMeter: ctx.deps.pacing.loadMeter }, ctx.deps.dataSets, routes);
-    const direct = directBatch({ access, observer, services: ctx.deps });
+    const direct = fastLane({ access, observer }, batchFeature.fast!(ctx.deps));
     const { headers } = newKey(ctx.deps, "pro", "live");
     const at = (path: string, method = "POST") =>
       direct(new Request(`http://localhost${path}`, { method, headers: { ...headers, ...json }, body: method === "POST" ? JSON.stringify({ items: [{ barcode: MILK }] }) : undefined }), null);

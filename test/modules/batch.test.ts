@@ -3,7 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { BatchResponse } from "../../src/modules/batch/model.ts";
-import { settle } from "../http/access/helpers.ts";
+import { settle } from "../helpers/access.ts";
 import { loadSettings } from "../../src/config.ts";
 
 // Milk in Shufersal (Tel Aviv, Haifa) and Rami Levy (Jerusalem, Tel Aviv); bread at Rami Levy only;

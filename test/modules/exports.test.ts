@@ -8,7 +8,7 @@ import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir, PRICES_FILE, type Databases } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState } from "../../src/data-state.ts";
+import { DataState } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ensureDemoData } from "../../src/demo/first-start.ts";
 import { ExportScheduler } from "../../src/exports/scheduler.ts";

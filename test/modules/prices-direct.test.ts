@@ -5,12 +5,13 @@ import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { createApp } from "../../src/app.ts";
 import { RouteTable } from "../../src/http/routes.ts";
-import { OPERATIONS } from "../../src/http/openapi/operations.ts";
-import { accessLayer } from "../../src/http/access/plugin.ts";
+import { OPERATIONS } from "../../src/modules/index.ts";
+import { accessLayer } from "../../src/access/plugin.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
-import { directPrices } from "../../src/modules/prices/direct.ts";
+import { fastLane } from "../../src/http/fast-lane.ts";
+import { pricesFeature } from "../../src/modules/prices/index.ts";
 
-// GET /api/v1/prices/ is answered before Elysia's lifecycle (src/modules/prices/direct.ts): the
+// GET /api/v1/prices/ is answered before Elysia's lifecycle (the fast lane: src/http/fast-lane.ts): the
 // same request must get the same answer — status, every header, body — as through the lifecycle.
 const ctx = testApp({ env: { MEHIR_RATE_FREE: "6" } });
 const lifecycle = createApp(ctx.deps, { directRoutes: false });
@@ -109,7 +110,7 @@ describe("GET /api/v1/prices/ answered directly, as the lifecycle answers it", (
     const routes = new RouteTable(() => lifecycle.routes, OPERATIONS);
     const observer = new RequestObserver(routes, false);
     const access = accessLayer({ access: ctx.deps.access, settings: ctx.deps.settings, now: ctx.deps.now, loadMeter: ctx.deps.pacing.loadMeter }, ctx.deps.dataSets, routes);
-    const direct = directPrices({ access, observer });
+    const direct = fastLane({ access, observer }, pricesFeature.fast!(ctx.deps));
     const { headers } = newKey(ctx.deps, "pro", "live");
     const at = (path: string, init: RequestInit = {}) => direct(new Request(`http://localhost${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } }), null);
     expect(at("/api/v1/prices/?barcode=7290000066318")).toBeInstanceOf(Response);

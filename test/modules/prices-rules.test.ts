@@ -3,7 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { HistoryResponse, PricesResponse } from "../../src/modules/prices/model.ts";
-import { resolveCity } from "../../src/geo.ts";
+import { resolveCity } from "../../src/geo/geo.ts";
 
 // Domain rules of /prices/ and its history on a hand-made fixture (now = 2026-11-22T12:00+02:00).
 // Milk, 1000 ml, per chain:

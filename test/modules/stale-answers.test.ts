@@ -3,7 +3,7 @@ import { testApp, commitData, get } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { ColdBudget } from "../../src/http/answers/cold-budget.ts";
+import { ColdBudget } from "../../src/serving/cold-budget.ts";
 
 // Just after an import, a busy server (its cold-computation budget spent) answers from the
 // previous data version while it recomputes: every such answer is the old data whole, and says so

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, commitData, get, FIXED_NOW } from "../helpers/app.ts";
-import { widgetSubject } from "../../src/accounts/quota-ledger.ts";
+import { widgetSubject } from "../../src/access/quota-ledger.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { insertPublishableKey, publishableAccess } from "../helpers/publishable-key.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
@@ -8,7 +8,7 @@ import { requestState } from "../../src/http/request/request-state.ts";
 import { loadSettings } from "../../src/config.ts";
 import { buildWidget } from "../../scripts/build-widget.ts";
 import { loadWidgetAssets } from "../../src/modules/widget/assets.ts";
-import { dataCors } from "../../src/modules/widget/cors.ts";
+import { dataCors } from "../../src/access/cors.ts";
 import { WidgetDataResponse } from "../../src/modules/widget/model.ts";
 import { Database } from "bun:sqlite";
 import { migrate } from "../../src/db/migrate.ts";

@@ -10,12 +10,12 @@ import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState } from "../../src/data-state.ts";
+import { DataState } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
 import { openSandboxDatabase, Sandbox } from "../../src/sandbox/sandbox.ts";
-import { toIsraelIso } from "../../src/time.ts";
+import { toIsraelIso } from "../../src/lib/time.ts";
 import { get } from "../helpers/app.ts";
 
 const registry = loadRegistry();

@@ -4,7 +4,7 @@ import { createServices, type Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/config.ts";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { DataState, bumpDataVersion } from "../../src/data-state.ts";
+import { DataState, bumpDataVersion } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";

@@ -3,7 +3,7 @@ import { newEngine } from "../../src/search/build.ts";
 import { QueryExecutor, ranked, type WordForm } from "../../src/search/executor.ts";
 import { analyzeName, prefixStems } from "../../src/search/hebrew.ts";
 import { BOOST } from "../../src/search/search-index.ts";
-import { CATALOGUE } from "./catalogue-db.ts";
+import { CATALOGUE } from "../helpers/search/catalogue-db.ts";
 
 // The executor must give MiniSearch's own answers (same products, same BM25 scores), only faster.
 const engine = newEngine();

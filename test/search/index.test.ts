@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
 import { refreshChainProducts } from "../../src/db/chain-products.ts";
-import { DataState, bumpDataVersion } from "../../src/data-state.ts";
+import { DataState, bumpDataVersion } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ProductSearch } from "../../src/search/index.ts";
-import { log, setLogLevel } from "../../src/log.ts";
+import { log, setLogLevel } from "../../src/lib/log.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
 
 /** A price database with products sold in stores of the given chains. */

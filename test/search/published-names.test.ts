@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { openMemory } from "../../src/db/open.ts";
 import { syncRegistry } from "../../src/db/sync-registry.ts";
-import { bumpDataVersion } from "../../src/data-state.ts";
+import { bumpDataVersion } from "../../src/data/data-state.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { ProductSearch } from "../../src/search/index.ts";
 

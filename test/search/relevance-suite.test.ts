@@ -6,7 +6,7 @@
  * bench/search-relevance.ts records them in bench/RESULTS.md.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { setLogLevel } from "../../src/log.ts";
+import { setLogLevel } from "../../src/lib/log.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 import { demoCorpus, realCorpus, type Corpus } from "./relevance/corpus.ts";
 import { CLASSES } from "./relevance/judge.ts";

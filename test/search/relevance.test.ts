@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import queries from "../fixtures/search/queries.json" with { type: "json" };
 import { analyzeName, searchTerm } from "../../src/search/hebrew.ts";
 import { ProductSearch } from "../../src/search/index.ts";
-import { CATALOGUE, catalogueDatabase } from "./catalogue-db.ts";
+import { CATALOGUE, catalogueDatabase } from "../helpers/search/catalogue-db.ts";
 
 /**
  * The relevance set: queries as shoppers type them (prefix letters, final letters, quotes,

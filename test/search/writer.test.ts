@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { newEngine } from "../../src/search/build.ts";
 import { analyzeName, prefixStems } from "../../src/search/hebrew.ts";
 import { IndexWriter } from "../../src/search/writer.ts";
-import { CATALOGUE } from "./catalogue-db.ts";
+import { CATALOGUE } from "../helpers/search/catalogue-db.ts";
 
 test("IndexWriter leaves the index exactly as MiniSearch#add does", () => {
   const docs = CATALOGUE.map((p, id) => {

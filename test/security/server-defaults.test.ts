@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { MAIN, ServeProcess, withLogs } from "../helpers/serve-process.ts";
-import { portalDataDir } from "../portal/served-portal.ts";
+import { portalDataDir } from "../helpers/portal/served-portal.ts";
 import { testApp } from "../helpers/app.ts";
-import { log } from "../../src/log.ts";
+import { log } from "../../src/lib/log.ts";
 import { listenOptions } from "../../src/http/listen-options.ts";
 import * as requestLog from "../../src/http/observability/request-log.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { buildWidget, type WidgetFile } from "../../scripts/build-widget.ts";
-import { PK, json, sampleData, stateOf, waitFor } from "./helpers.ts";
+import { PK, json, sampleData, stateOf, waitFor } from "../helpers/widget.ts";
 
 const BUDGET_GZIPPED = 12 * 1024;
 

@@ -4,7 +4,7 @@ import { createWrapper, paint, sortPrices } from "../../widget/render.ts";
 import { formatPrice, formatUpdated } from "../../widget/format.ts";
 import { isBarcode, readOptions } from "../../widget/options.ts";
 import type { ViewState, WidgetOptions } from "../../widget/types.ts";
-import { sampleData } from "./helpers.ts";
+import { sampleData } from "../helpers/widget.ts";
 
 // happy-dom only inside widget test files: registered globally it breaks Bun.serve elsewhere.
 beforeAll(() => GlobalRegistrator.register({ url: "https://shop.example/product" }));

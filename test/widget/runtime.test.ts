@@ -3,7 +3,7 @@ import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { createRuntime } from "../../widget/runtime.ts";
 import { DataClient } from "../../widget/api.ts";
 import { serviceBase } from "../../widget/base-url.ts";
-import { PK, fakeFetch, json, problem, sampleData, stateOf, waitFor } from "./helpers.ts";
+import { PK, fakeFetch, json, problem, sampleData, stateOf, waitFor } from "../helpers/widget.ts";
 
 // happy-dom only inside widget test files: registered globally it breaks Bun.serve elsewhere.
 beforeAll(() => GlobalRegistrator.register({ url: "https://shop.example/product", settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true } }));

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import type { ActiveKey, KeyLookup } from "../../accounts/key-lookup.ts";
+import type { ActiveKey, KeyLookup } from "../../access/key-lookup.ts";
 import { hashKey, keyKindOf } from "../../accounts/key-format.ts";
 import { redisKeys } from "./keys.ts";
 import type { SharedStore } from "./shared-store.ts";

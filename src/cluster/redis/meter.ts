@@ -1,5 +1,5 @@
-import type { RateVerdict } from "../../http/access/rate-limiter.ts";
-import { burstOf } from "../../http/access/token-bucket.ts";
+import type { RateVerdict } from "../../access/rate-limiter.ts";
+import { burstOf } from "../../access/token-bucket.ts";
 import { dayOf, monthOf } from "../../accounts/utc-month.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, countedRequestHash, redisKeys } from "./keys.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";

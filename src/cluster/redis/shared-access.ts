@@ -1,11 +1,11 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { KeyCache } from "../../accounts/key-cache.ts";
+import { KeyCache } from "../../access/key-cache.ts";
 import type { Settings } from "../../config.ts";
 import { ACCOUNT_MIGRATIONS } from "../../db/account-schema.ts";
 import { ACCOUNTS_FILE, openDatabase, type Databases } from "../../db/open.ts";
-import type { AccessService } from "../../http/access/service.ts";
-import { TokenBuckets } from "../../http/access/token-bucket.ts";
+import type { AccessService } from "../../access/service.ts";
+import { TokenBuckets } from "../../access/token-bucket.ts";
 import { BunRedisStore } from "./bun-redis-store.ts";
 import { KeyMirror, SharedKeyLookup } from "./key-directory.ts";
 import { RedisMeter } from "./shared-meter.ts";

@@ -1,6 +1,6 @@
-import type { Meter, MeterRequest, MeterVerdict } from "../../http/access/meter.ts";
-import type { TokenBuckets } from "../../http/access/token-bucket.ts";
-import type { MaybePromise } from "../../maybe-promise.ts";
+import type { Meter, MeterRequest, MeterVerdict } from "../../access/meter.ts";
+import type { TokenBuckets } from "../../access/token-bucket.ts";
+import type { MaybePromise } from "../../lib/maybe-promise.ts";
 import { dayOf, monthOf } from "../../accounts/utc-month.ts";
 import { SharedMeter } from "./meter.ts";
 import type { SharedStore } from "./shared-store.ts";

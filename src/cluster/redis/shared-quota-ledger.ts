@@ -1,5 +1,5 @@
 import { daysOfMonth, dayOf, monthOf } from "../../accounts/utc-month.ts";
-import type { QuotaLedger, Reservation, ReserveResult } from "../../accounts/quota-ledger.ts";
+import type { QuotaLedger, Reservation, ReserveResult } from "../../access/quota-ledger.ts";
 import { COUNTER_TTL_S, REQUEST_TTL_S, countedRequestHash, redisKeys } from "./keys.ts";
 import { refundScript } from "./meter.ts";
 import { LuaScript, StoreUnavailable, type SharedStore } from "./shared-store.ts";

@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { StoreUnavailable } from "./shared-store.ts";
 
 /** Seconds a client is told to wait when Redis does not answer (it is retried within a second). */

@@ -1,7 +1,7 @@
 import type * as z from "zod";
-import { ApiError } from "./problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { invalidInput, invalidWhole, mustBe } from "../request/invalid-input.ts";
-import { log } from "../../log.ts";
+import { log } from "../../lib/log.ts";
 
 /** Turns any thrown value into an ApiError; unknown errors become internal_error (logged, never shown). */
 export function toApiError(code: string | number, error: unknown, requestId: string): ApiError {

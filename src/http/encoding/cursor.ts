@@ -1,5 +1,5 @@
-import type { DataSetName } from "../../data-state.ts";
-import { ApiError } from "./problem.ts";
+import type { DataSetName } from "../../data/data-state.ts";
+import { ApiError } from "../../errors/api-error.ts";
 
 /**
  * Opaque, URL-safe pagination cursors bound to a data set, its data version and the query they

@@ -1,5 +1,5 @@
-import type { DataSets } from "../answers/data-set.ts";
-import { AnswerCache } from "../answers/answer-cache.ts";
+import type { DataSets } from "../../serving/data-set.ts";
+import { AnswerCache } from "../../serving/answer-cache.ts";
 import type { DataSet } from "../../deps.ts";
 import { header, sample } from "./prometheus.ts";
 

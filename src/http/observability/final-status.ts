@@ -1,4 +1,4 @@
-import { ApiError } from "../encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 
 /** The parts of Elysia's onAfterResponse context that tell how a request ended. */
 export interface EndedRequest {

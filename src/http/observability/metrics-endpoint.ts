@@ -1,9 +1,10 @@
-import type { Services } from "../../services.ts";
+import type { DataSets } from "../../serving/data-set.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
-import { ApiError, problemResponse } from "../encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { problemResponse } from "../encoding/problem.ts";
 import { requestPath } from "../request/request-target.ts";
 import { requestState } from "../request/request-state.ts";
 import { invalidTarget } from "../request/invalid-target.ts";
@@ -19,7 +20,7 @@ export type MetricsEndpoint = (request: Request) => Response;
  * (metrics-listener.ts), never on the API port: what it shows (routes, refusals, import state,
  * per-chain freshness) is for the operator. Anything else there is a 404 problem.
  */
-export function metricsEndpoint(deps: Pick<Services, "dataSets" | "roleMetrics">, metrics: HttpMetrics): MetricsEndpoint {
+export function metricsEndpoint(deps: { dataSets: DataSets; roleMetrics?: () => string }, metrics: HttpMetrics): MetricsEndpoint {
   const { dataSets } = deps;
   return (request) => {
     const path = requestPath(request);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { requestState } from "../request/request-state.ts";
-import { rememberedClient, requestClient, type PeerSource } from "../access/client-address.ts";
+import { rememberedClient, requestClient, type PeerSource } from "../request/client-address.ts";
 import { errorCode, errorReason, finalStatus, type EndedRequest } from "./final-status.ts";
 import { HttpMetrics } from "./http-metrics.ts";
 import type { RouteTable } from "../routes.ts";
@@ -37,7 +37,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 /**
  * What is recorded of every answered request: the metrics and its log line (see observability).
  * The app's hooks call `ended` after Elysia handed the answer over; a route answered outside
- * Elysia's lifecycle (src/modules/prices/direct.ts) calls it with the same fields.
+ * Elysia's lifecycle (the fast lane, src/http/fast-lane.ts) calls it with the same fields.
  */
 export class RequestObserver {
   readonly metrics = new HttpMetrics();

@@ -1,4 +1,4 @@
-import { log } from "../../log.ts";
+import { log } from "../../lib/log.ts";
 
 /** The fields of the one log line written per request. */
 export interface RequestLine {

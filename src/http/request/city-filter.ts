@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../../db/statements.ts";
-import { cityFilterName, findCity } from "../../geo.ts";
-import { ApiError } from "../encoding/problem.ts";
+import { cityFilterName, findCity } from "../../geo/geo.ts";
+import { ApiError } from "../../errors/api-error.ts";
 
 /**
  * The stored city name a `city` filter means (cityFilterName: any spelling, English name or CBS

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { ApiError } from "../encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 
 /**
  * How a refused input is told: one sentence naming the parameter or member and what it must be —

@@ -1,4 +1,4 @@
-import { ApiError } from "../encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 
 /**
  * The refusal of a request whose target the service cannot place (request-target.ts): HTTP/1.0

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { ApiError } from "../encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { invalidInput, mustBe } from "./invalid-input.ts";
 
 export const MAX_JSON_BODY = 64 * 1024;

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../distance.ts";
-import { invalidParameter } from "../encoding/problem.ts";
+import { ISRAEL_BOUNDS, inIsrael, parsePoint } from "../../geo/distance.ts";
+import { invalidParameter } from "../../errors/api-error.ts";
 
 const B = ISRAEL_BOUNDS;
 // Phrases following the parameter's name (invalid-input.ts): "`near` must be …".

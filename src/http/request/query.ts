@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { invalidParameter } from "../encoding/problem.ts";
+import { invalidParameter } from "../../errors/api-error.ts";
 import { invalidInput, mustBe } from "./invalid-input.ts";
 import { queryParams } from "./query-params.ts";
 

@@ -1,4 +1,4 @@
-import type { DataSnapshot } from "../../data-state.ts";
+import type { DataSnapshot } from "../../data/data-state.ts";
 import { requestSlot } from "./request-slot.ts";
 
 /**

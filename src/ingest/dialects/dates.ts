@@ -1,4 +1,4 @@
-import { toIsraelIso } from "../../time.ts";
+import { toIsraelIso } from "../../lib/time.ts";
 import { israelOffsetForLocal } from "./israel-offset.ts";
 import { detach } from "../load/detach.ts";
 

@@ -1,4 +1,4 @@
-import { israelOffsetMinutes } from "../../time.ts";
+import { israelOffsetMinutes } from "../../lib/time.ts";
 
 interface YearRule {
   /** Offsets in minutes east of UTC: winter (standard) and summer (DST, = winter when none). */

@@ -1,5 +1,5 @@
-import type * as Geo from "../../geo.ts";
-import { inIsrael } from "../../distance.ts";
+import type * as Geo from "../../geo/geo.ts";
+import { inIsrael } from "../../geo/distance.ts";
 import { rowNode } from "../files/xml-scan.ts";
 import type { XmlNode } from "../files/xml.ts";
 import type { StoreRecord, StoresFile } from "../records.ts";
@@ -21,7 +21,7 @@ let geo: typeof Geo | undefined;
 function cityName(value: string | null): string | null {
   if (value === null || !/^\d+$/.test(value)) return value;
   if (/^0+$/.test(value)) return null;
-  geo ??= require("../../geo.ts") as typeof Geo;
+  geo ??= require("../../geo/geo.ts") as typeof Geo;
   return geo.findCity(value)?.name ?? value;
 }
 

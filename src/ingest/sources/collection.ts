@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { israelDate, toIsraelIso } from "../../time.ts";
+import { israelDate, toIsraelIso } from "../../lib/time.ts";
 import { addDays, type ChainFetchResult, type FetchReport } from "./fetch-chains.ts";
 import { nextCollectionAt } from "./schedule.ts";
 import type { SourceLog } from "./types.ts";

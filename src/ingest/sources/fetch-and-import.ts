@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { PRICES_FILE } from "../../db/open.ts";
-import { log as defaultLog } from "../../log.ts";
+import { log as defaultLog } from "../../lib/log.ts";
 import type { ImportReport } from "../report.ts";
 import { runImportInWorker } from "../run-in-worker.ts";
-import { importProgressLogger } from "../../http/observability/import-progress.ts";
+import { importProgressLogger } from "../progress.ts";
 import type { ImportPriority } from "../import-priority.ts";
 import type { ArchiveLimits } from "../collect.ts";
 import { fetchChains, type FetchChainsOptions, type FetchReport } from "./fetch-chains.ts";

@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { log as defaultLog } from "../../log.ts";
+import { log as defaultLog } from "../../lib/log.ts";
 import { normaliseCode, type Chain, type Portal, type Registry } from "../../registry.ts";
-import { israelDate, toIsraelIso } from "../../time.ts";
+import { israelDate, toIsraelIso } from "../../lib/time.ts";
 import type { FileType } from "../records.ts";
 import { createAdapter, fallbackPortal } from "./adapters.ts";
 import { isFtpUrl } from "./cerberus-ftp.ts";

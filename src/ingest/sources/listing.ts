@@ -1,4 +1,4 @@
-import { israelLocalToDate, toIsraelIso } from "../../time.ts";
+import { israelLocalToDate, toIsraelIso } from "../../lib/time.ts";
 import { parseListingName } from "./file-name.ts";
 import type { ListedFile } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { ISRAEL_TZ, israelDate, israelLocalToDate } from "../../time.ts";
+import { ISRAEL_TZ, israelDate, israelLocalToDate } from "../../lib/time.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,7 @@
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import type { Feature } from "../feature.ts";
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
@@ -213,3 +214,10 @@ export function alertsModule(services: Pick<Services, "alerts" | "dataSets">) {
       },
     );
 }
+
+/** Price alerts. */
+export const alertsFeature: Feature = {
+  name: "alerts",
+  operations: [CREATE_ALERT, LIST_ALERTS, GET_ALERT, DELETE_ALERT, LIST_ALERT_DELIVERIES, TEST_ALERT],
+  routes: ({ services }) => alertsModule(services),
+};

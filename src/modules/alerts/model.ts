@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
 import { MAX_URL_LENGTH } from "../../alerts/url-guard.ts";

@@ -8,12 +8,12 @@ import { eventBody, newEventId } from "../../alerts/event.ts";
 import { filterChains, priceView } from "../../alerts/price-view.ts";
 import { checkTarget, RefusedTarget } from "../../alerts/url-guard.ts";
 import { stmt } from "../../db/statements.ts";
-import { cityFilterName, findCity } from "../../geo.ts";
+import { cityFilterName, findCity } from "../../geo/geo.ts";
 import { randomBase62 } from "../../accounts/key-format.ts";
 import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
-import { requireData } from "../../http/answers/require-data.ts";
-import { formatIls, toIsraelIso } from "../../time.ts";
+import { ApiError, invalidParameter } from "../../errors/api-error.ts";
+import { requireData } from "../../serving/require-data.ts";
+import { formatIls, toIsraelIso } from "../../lib/time.ts";
 import { productError, resolveProduct } from "../../identity/resolve.ts";
 import type { CreateAlertBody } from "./model.ts";
 

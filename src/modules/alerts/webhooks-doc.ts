@@ -1,4 +1,4 @@
-import { jsonSchema } from "../../http/openapi/document.ts";
+import { jsonSchema } from "../../openapi/document.ts";
 import { AlertEvent } from "./model.ts";
 
 /**

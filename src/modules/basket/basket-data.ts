@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { DataSet } from "../../deps.ts";
-import type { SnapshotSource } from "../../snapshot-source.ts";
-import { ResultCache } from "../../http/answers/result-cache.ts";
+import type { SnapshotSource } from "../../data/snapshot-source.ts";
+import { ResultCache } from "../../serving/result-cache.ts";
 import { productKey } from "../../identity/product-id.ts";
 import { resolveProduct, type ResolveResult } from "../../identity/resolve.ts";
 import type { PromotionTermsRow } from "../../pricing/promotion-row.ts";

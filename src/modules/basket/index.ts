@@ -1,15 +1,17 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { readJsonBody, validateBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { BasketBody, BasketResponse } from "./model.ts";
 import { cachedBasket } from "./service.ts";
+import { PLAN_BASKET, planModule } from "./plan.ts";
 import { compareStoresJson } from "./store-ranking.ts";
 import { BasketStoresResponse } from "./store-model.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { servedData } from "../../serving/data-set.ts";
 
 const EXAMPLE = {
   items: [
@@ -65,3 +67,10 @@ export function basketModule() {
     },
   );
 }
+
+/** Basket comparison, and the plan that splits a list across stores (plan.ts). */
+export const basketFeature: Feature = {
+  name: "basket",
+  operations: [COMPARE_BASKET, PLAN_BASKET],
+  routes: () => new Elysia({ name: "feature.basket" }).use(basketModule()).use(planModule()),
+};

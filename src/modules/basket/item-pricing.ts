@@ -1,13 +1,13 @@
 import type { DataSet } from "../../deps.ts";
 import { publicPromotionId, unitPromotion } from "../../pricing/promotion-row.ts";
-import { formatIls } from "../../time.ts";
+import { formatIls } from "../../lib/time.ts";
 import { lineTotal, type UnitPromotion } from "../../pricing/rules.ts";
 import { suspectReason } from "../../pricing/suspect.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import type { ProductRow } from "../../pricing/queries.ts";
-import { ResultCache } from "../../http/answers/result-cache.ts";
+import { ResultCache } from "../../serving/result-cache.ts";
 import { basketData, type PromotionRow } from "./basket-data.ts";
-import { utf8 } from "../../http/encoding/json-bytes.ts";
+import { utf8 } from "../../http/prebuilt/json-bytes.ts";
 
 /** One basket line at one chain: its breakdown entry already serialized (UTF-8), and its sums in agorot. */
 export interface ChainLine {

@@ -1,8 +1,8 @@
 import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet, Pacing } from "../../deps.ts";
-import { invalidParameter } from "../../http/encoding/problem.ts";
-import { formatIls } from "../../time.ts";
-import { roundKm, type Near } from "../../distance.ts";
+import { invalidParameter } from "../../errors/api-error.ts";
+import { formatIls } from "../../lib/time.ts";
+import { roundKm, type Near } from "../../geo/distance.ts";
 import { nearFilter } from "../../http/request/near-params.ts";
 import { storeLocations, storesWithin } from "../../pricing/locations.ts";
 import { productKey } from "../../identity/product-id.ts";
@@ -10,9 +10,9 @@ import { productError } from "../../identity/resolve.ts";
 import { basketData } from "./basket-data.ts";
 import { itemPricing, storeLine, type ChainLine } from "./item-pricing.ts";
 import { priceEachStore, type BasketItem, type CandidateStore, type StorePricing } from "./store-pricing.ts";
-import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { JsonBytes, utf8 } from "../../http/prebuilt/json-bytes.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { BasketBody } from "./model.ts";
 
 export interface Priced {

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { BasketLine } from "./line-model.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { StoreObject } from "../prices/model.ts";
 

@@ -1,9 +1,9 @@
 import type { DataSet } from "../../deps.ts";
-import { invalidParameter } from "../../http/encoding/problem.ts";
+import { invalidParameter } from "../../errors/api-error.ts";
 import { requireCity } from "../../http/request/city-filter.ts";
 import { nearFilter } from "../../http/request/near-params.ts";
-import { JsonBytes, utf8 } from "../../http/encoding/json-bytes.ts";
-import { formatIls } from "../../time.ts";
+import { JsonBytes, utf8 } from "../../http/prebuilt/json-bytes.ts";
+import { formatIls } from "../../lib/time.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { candidateStores, mergeItems, storePriced } from "./service.ts";
 import { priceEachStore } from "./store-pricing.ts";

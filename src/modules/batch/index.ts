@@ -1,13 +1,14 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
-import { callsFor, chargeCalls } from "../../http/access/route-calls.ts";
+import { callsFor, chargeCalls } from "../../access/route-calls.ts";
 import { readJsonBody, MAX_JSON_BODY } from "../../http/request/json-body.ts";
-import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { DataSet } from "../../deps.ts";
-import { servedData } from "../../http/answers/data-set.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { dataSetOf, servedData } from "../../serving/data-set.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { BatchBody, BatchResponse, MAX_BATCH_ITEMS } from "./model.ts";
 import { parseBatchBody, readBatchJson } from "./parse-body.ts";
@@ -40,7 +41,7 @@ export const BATCH_PRICES = operation({
 });
 
 /**
- * POST /api/v1/prices/batch/'s answer (the route's handler, and the direct route's: direct.ts): the
+ * POST /api/v1/prices/batch/'s answer (the route's handler, and the fast lane's: src/http/fast-lane.ts): the
  * body read and checked, the calls it counts taken, each item's /prices/ answer. A refused body
  * counts one call, as any answered request does.
  */
@@ -78,3 +79,11 @@ export function batchModule(deps: Pick<Services, "access" | "now">) {
       response: { 200: documentedOnly(BatchResponse) },
     });
 }
+
+/** Many products' prices in one call (on the fast lane). */
+export const batchFeature: Feature = {
+  name: "batch",
+  operations: [BATCH_PRICES],
+  routes: ({ services }) => batchModule(services),
+  fast: (services) => [{ method: "POST", path: BATCH_PRICES.path, answer: (request) => batchAnswer(request, dataSetOf(request), services) }],
+};

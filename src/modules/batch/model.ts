@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { REGIONS } from "../../geo.ts";
+import { REGIONS } from "../../geo/geo.ts";
 import { NearText, RadiusKmBody } from "../../http/request/near-params.ts";
 import { ProductPrices } from "../prices/model.ts";
 import { ProductId } from "../../identity/product-id.ts";

@@ -1,8 +1,8 @@
 import type { DataSet } from "../../deps.ts";
-import type { DataSnapshot } from "../../data-state.ts";
-import { utf8 } from "../../http/encoding/json-bytes.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
+import type { DataSnapshot } from "../../data/data-state.ts";
+import { utf8 } from "../../http/prebuilt/json-bytes.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { ApiError, invalidParameter } from "../../errors/api-error.ts";
 import { priceFilters } from "../prices/filters.ts";
 import { heldPricesEntries, heldPricesJson, productPricesJsonLookup } from "../prices/service.ts";
 import type { BatchBody } from "./model.ts";

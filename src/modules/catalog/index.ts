@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { CatalogParams, CatalogQuery, CatalogResponse } from "./model.ts";
 import { cachedCatalog } from "./service.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { servedData } from "../../serving/data-set.ts";
 
 export const GET_CATALOG = operation({
   method: "get",
@@ -45,3 +46,10 @@ export function catalogModule() {
     },
   );
 }
+
+/** A chain's catalog. */
+export const catalogFeature: Feature = {
+  name: "catalog",
+  operations: [GET_CATALOG],
+  routes: () => catalogModule(),
+};

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { WholeNumber } from "../../http/request/whole-number.ts";
 import { ChainSlug } from "../prices/model.ts";

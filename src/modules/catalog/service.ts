@@ -2,12 +2,12 @@ import type { DataSet, Pacing } from "../../deps.ts";
 import { unitPromotion } from "../../pricing/promotion-row.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
-import { formatIls } from "../../time.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { formatIls } from "../../lib/time.ts";
 import { unitPromotionPrice } from "../../pricing/rules.ts";
 import { isActive } from "../../pricing/queries.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 
 interface CatalogRow {
   barcode: string;

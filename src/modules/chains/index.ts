@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import * as z from "zod";
 import { ChainItem, ChainsResponse } from "./model.ts";
 import { listChains } from "./service.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { livemodeOf } from "../../http/request/livemode.ts";
 
 export const LIST_CHAINS = operation({
@@ -41,3 +42,10 @@ export function chainsModule() {
     },
   );
 }
+
+/** The chains list. */
+export const chainsFeature: Feature = {
+  name: "chains",
+  operations: [LIST_CHAINS],
+  routes: () => chainsModule(),
+};

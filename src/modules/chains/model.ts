@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 
 export const ChainParams = z.object({
   id: z.string().describe("Chain identifier (lowercase slug), e.g. `rami-levy`"),

@@ -1,6 +1,6 @@
 import type { DataSet } from "../../deps.ts";
 import { STALE_AFTER_MS, type ChainItem } from "./model.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { stmt } from "../../db/statements.ts";
 
 

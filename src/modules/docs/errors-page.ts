@@ -1,8 +1,8 @@
-import { ERROR_CODES } from "../../http/encoding/problem.ts";
+import { ERROR_CODES } from "../../errors/api-error.ts";
 import { escapeHtml } from "../../http/encoding/html.ts";
 import { PLAN_NAMES } from "../../accounts/plan-limits.ts";
-import type { Audience, Operation } from "../../http/openapi/operation.ts";
-import { openapiPath } from "../../http/openapi/document.ts";
+import type { Audience, Operation } from "../../openapi/operation.ts";
+import { openapiPath } from "../../openapi/document.ts";
 
 /** Who may call an operation, as the access layer reads it from the operation's declaration. */
 function audienceText(audience: Audience): string {

@@ -1,42 +1,30 @@
 import { Elysia } from "elysia";
-import type { Services } from "../../services.ts";
 // Embedded in the compiled binary: the docs UI must render with no internet.
 import scalarBundle from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { errorsPage } from "./errors-page.ts";
 import { API_DESCRIPTION } from "./description.ts";
 import { alertWebhooks } from "../alerts/webhooks-doc.ts";
-import { openapiDocument } from "../../http/openapi/document.ts";
-import { OPERATIONS } from "../../http/openapi/operations.ts";
+import { openapiDocument } from "../../openapi/document.ts";
+import { TAGS } from "../../openapi/tags.ts";
+import type { Operation } from "../../openapi/operation.ts";
+import type { Feature } from "../feature.ts";
 import { docsPage } from "./docs-page.ts";
 
 const SCALAR_PATH = "/docs/assets/scalar.js";
 
-const TAGS = [
-  { name: "prices", description: "Prices of one product across chains and stores" },
-  { name: "search", description: "Hebrew product search" },
-  { name: "chains", description: "Chains and their catalogs" },
-  { name: "stores", description: "Stores, by chain, city or distance" },
-  { name: "promotions", description: "Active promotions" },
-  { name: "basket", description: "Basket comparison" },
-  { name: "widget", description: "Embeddable widget" },
-  { name: "alerts", description: "Price alerts delivered by signed webhook" },
-  { name: "exports", description: "Daily bulk exports" },
-  { name: "mcp", description: "The API as MCP tools for AI assistants" },
-  { name: "operations", description: "Health probes (metrics are served on a listener of their own: README \"Logs and metrics\")" },
-];
 
 /**
- * The OpenAPI document at /docs/json (built by src/http/openapi/document.ts from the operations
- * the modules declare), the Scalar UI at /docs (its script served by us) and the error list at
- * /docs/errors.
+ * The OpenAPI document at /docs/json (built by src/openapi/document.ts from the operations
+ * the features declare, given in the document's order), the Scalar UI at /docs (its script
+ * served by us) and the error list at /docs/errors.
  */
-export function docsModule(deps: Pick<Services, "settings">) {
+export function docsModule(operations: readonly Operation[]) {
   const scalar = Bun.file(scalarBundle);
   // Built once, on first ask: the document only changes with the code.
   let document: string | undefined;
   const json = () =>
     (document ??= JSON.stringify(
-      openapiDocument(OPERATIONS, {
+      openapiDocument(operations, {
         info: { title: "mehir — Israeli supermarket prices API", version: "1.0.0", description: API_DESCRIPTION },
         tags: TAGS,
         webhooks: alertWebhooks(),
@@ -52,6 +40,12 @@ export function docsModule(deps: Pick<Services, "settings">) {
     })
     .get("/docs/errors", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
-      return errorsPage(OPERATIONS);
+      return errorsPage(operations);
     });
 }
+
+/** The API's documentation: the OpenAPI document, its UI and the error list. */
+export const docsFeature: Feature = {
+  name: "docs",
+  routes: ({ operations }) => docsModule(operations),
+};

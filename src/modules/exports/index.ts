@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import type { Services } from "../../services.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { EXPORT_TABLES, MANIFEST_FILE } from "../../exports/tables.ts";
 import { ExportFileParams, ExportsResponse } from "./model.ts";
 
@@ -94,3 +95,10 @@ export function exportsModule(deps: Pick<Services, "exports" | "settings" | "dat
       },
     );
 }
+
+/** The daily bulk exports. */
+export const exportsFeature: Feature = {
+  name: "exports",
+  operations: [LIST_EXPORTS, GET_EXPORT_FILE],
+  routes: ({ services }) => exportsModule(services),
+};

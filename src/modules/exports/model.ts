@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { IsoDate } from "../../http/openapi/formats.ts";
+import { IsoDate } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 
 export const ExportFileParams = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD").describe("The export's date (Israel date of its data), e.g. `2026-11-22`"),

@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import * as z from "zod";
 import type { Services } from "../../services.ts";
-import { operation } from "../../http/openapi/operation.ts";
-import { jsonSchema } from "../../http/openapi/document.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { operation } from "../../openapi/operation.ts";
+import { jsonSchema } from "../../openapi/document.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { readiness } from "./service.ts";
 
 const Readiness = z.object({
@@ -59,3 +60,10 @@ export function healthModule(deps: Pick<Services, "data" | "search">) {
       return state;
     });
 }
+
+/** Liveness and readiness probes. */
+export const healthFeature: Feature = {
+  name: "health",
+  operations: [LIVENESS, READINESS],
+  routes: ({ services }) => healthModule(services),
+};

@@ -1,4 +1,4 @@
-import type { SnapshotSource } from "../../snapshot-source.ts";
+import type { SnapshotSource } from "../../data/snapshot-source.ts";
 import type { ProductSearch } from "../../search/index.ts";
 
 export interface Readiness {

@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import * as z from "zod";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { version } from "../../../package.json";
 import type { Services } from "../../services.ts";
-import { clientAddress, type PeerSource } from "../../http/access/client-address.ts";
+import { clientAddress, type PeerSource } from "../../http/request/client-address.ts";
 import { MAX_JSON_BODY, readBodyText } from "../../http/request/json-body.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import type { Caller, Handle } from "./api-call.ts";
@@ -126,3 +127,10 @@ export function mcpModule(deps: Pick<Services, "settings">, handle: Handle) {
     .get(MCP_PATH, noStream, { detail: { hide: true } })
     .delete(MCP_PATH, noStream, { detail: { hide: true } });
 }
+
+/** The API as MCP tools: each tool call is an API request made through the app itself, with the caller's key. */
+export const mcpFeature: Feature = {
+  name: "mcp",
+  operations: [MCP],
+  routes: ({ services, handle }) => mcpModule(services, handle),
+};

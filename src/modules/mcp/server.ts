@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { mustBe, refusedInput } from "../../http/request/invalid-input.ts";
-import { log } from "../../log.ts";
+import { log } from "../../lib/log.ts";
 import { callApi, type Caller, type Handle } from "./api-call.ts";
 import type { McpTool } from "./tool.ts";
 import { toolResult } from "./tool-result.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpTool } from "./tool.ts";
-import { describedWithPlan } from "../../http/openapi/operation.ts";
+import { describedWithPlan } from "../../openapi/operation.ts";
 
 /** What tools/list shows, made once per app from the tools' zod schemas. */
 export function listedTools(tools: readonly McpTool[]): Tool[] {

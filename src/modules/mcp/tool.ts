@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Operation } from "../../http/openapi/operation.ts";
+import type { Operation } from "../../openapi/operation.ts";
 import type { ApiCall } from "./api-call.ts";
 
 /**

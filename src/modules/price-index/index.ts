@@ -1,11 +1,12 @@
+import type { Feature } from "../feature.ts";
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { requireCity } from "../../http/request/city-filter.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { PriceIndexQuery, PriceIndexResponse } from "./model.ts";
 import { cachedPriceIndex } from "./service.ts";
 
@@ -51,3 +52,10 @@ export function priceIndexModule() {
     { response: { 200: documentedOnly(PriceIndexResponse) } },
   );
 }
+
+/** The chain price index. */
+export const priceIndexFeature: Feature = {
+  name: "price-index",
+  operations: [GET_PRICE_INDEX],
+  routes: () => priceIndexModule(),
+};

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { DateTime, IsoDate } from "../../http/openapi/formats.ts";
+import { DateTime, IsoDate } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { REGIONS } from "../../geo.ts";
+import { REGIONS } from "../../geo/geo.ts";
 
 /** `months` of history: plain digits 1–24; absent = no history in the answer. */
 const Months = z

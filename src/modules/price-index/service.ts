@@ -1,9 +1,9 @@
 import type { DataSet, Pacing } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
-import { israelDate } from "../../time.ts";
-import { nextIsraelMidnight } from "../../http/answers/answer-epoch.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { israelDate } from "../../lib/time.ts";
+import { nextIsraelMidnight } from "../../serving/answer-epoch.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { modeOfCounts } from "../../pricing/rules.ts";
 import { basketThreshold, indexFromSums, median, priceIndex, BASKET_CHAIN_SHARE, MIN_INDEX_COVERAGE, type ChainPrices } from "../../pricing/price-index.ts";

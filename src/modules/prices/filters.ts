@@ -3,7 +3,7 @@ import type { DataSet } from "../../deps.ts";
 import { requireChain } from "../chains/service.ts";
 import type { PriceQuery } from "./service.ts";
 import { nearFilter } from "../../http/request/near-params.ts";
-import type { Point } from "../../distance.ts";
+import type { Point } from "../../geo/distance.ts";
 
 /**
  * The store filters of /prices/ as the queries take them: an unknown `chain_id` is 404

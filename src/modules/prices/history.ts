@@ -1,10 +1,10 @@
 import type { DataSet, Pacing, PricingData } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
-import { formatIls, israelDate } from "../../time.ts";
-import { nextIsraelMidnight } from "../../http/answers/answer-epoch.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { formatIls, israelDate } from "../../lib/time.ts";
+import { nextIsraelMidnight } from "../../serving/answer-epoch.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 import { chainSeries, genericChanges, type HistoryRow } from "../../pricing/price-series.ts";
 import { requireProduct } from "./service.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";

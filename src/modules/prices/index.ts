@@ -1,17 +1,18 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
 import { productPricesJson } from "./service.ts";
 import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import type { DataSet } from "../../deps.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { dataSetOf, servedData } from "../../serving/data-set.ts";
 
 const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
@@ -105,3 +106,11 @@ export function pricesModule() {
       },
     );
 }
+
+/** One product's prices (on the fast lane) and its price history. */
+export const pricesFeature: Feature = {
+  name: "prices",
+  operations: [GET_PRICES, GET_PRICE_HISTORY],
+  routes: () => pricesModule(),
+  fast: () => [{ method: "GET", path: GET_PRICES.path, answer: (request) => pricesAnswer(request, dataSetOf(request)) }],
+};

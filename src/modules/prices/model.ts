@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { IsoDate } from "../../http/openapi/formats.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { IsoDate } from "../../openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { WholeNumber } from "../../http/request/whole-number.ts";
-import { REGIONS } from "../../geo.ts";
+import { REGIONS } from "../../geo/geo.ts";
 import { ProductId } from "../../identity/product-id.ts";
 import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
 

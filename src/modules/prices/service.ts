@@ -1,13 +1,13 @@
 import type { DataSet, Pacing, PricingData } from "../../deps.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
-import { formatIls } from "../../time.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { formatIls } from "../../lib/time.ts";
 import { pricePerMeasure, vatRate } from "../../pricing/rules.ts";
 import { requireProduct as resolveOrThrow } from "../../identity/resolve.ts";
 import { barcodeKey, type ProductRow } from "../../pricing/queries.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
-import type { HeldEntry } from "../../http/answers/result-cache.ts";
-import type { DataSnapshot } from "../../data-state.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
+import type { HeldEntry } from "../../serving/result-cache.ts";
+import type { DataSnapshot } from "../../data/data-state.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { chainSummary } from "../../pricing/chain-summary.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
@@ -15,7 +15,7 @@ import { storeFilterOf, type PriceQuery } from "../../pricing/store-filter.ts";
 import { chainPricesOf, suspectReason, type SuspectReason } from "../../pricing/suspect.ts";
 import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
-import { roundKm } from "../../distance.ts";
+import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
 
 

@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { FeedQuery, FeedResponse } from "./model.ts";
 import { promotionsFeed } from "./service.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { livemodeOf } from "../../http/request/livemode.ts";
 
 export const GET_PROMOS = operation({
@@ -40,3 +41,10 @@ export function promosModule() {
     },
   );
 }
+
+/** The active promotions feed. */
+export const promosFeature: Feature = {
+  name: "promos",
+  operations: [GET_PROMOS],
+  routes: () => promosModule(),
+};

@@ -1,7 +1,7 @@
 import type { DataSet } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { formatIls, toIsraelIso } from "../../time.ts";
+import { formatIls, toIsraelIso } from "../../lib/time.ts";
 import { publicPromotionId } from "../../pricing/queries.ts";
 import { requireChain } from "../chains/service.ts";
 

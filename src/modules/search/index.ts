@@ -1,17 +1,18 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import * as z from "zod";
 import { stmt } from "../../db/statements.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { classify } from "../../search/categories.ts";
 import { labelSvg } from "./label-image.ts";
 import { SearchQuery, SearchResponse } from "./model.ts";
 import { cachedSearch, type SearchDeps } from "./service.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { servedData, type DataSets } from "../../http/answers/data-set.ts";
+import { servedData, type DataSets } from "../../serving/data-set.ts";
 
 /** `{barcode}.svg`: the file name of a label image. */
 const ImageParams = z.object({ file: z.string().max(40).describe("`<barcode>.svg`") });
@@ -134,3 +135,10 @@ export function searchModule(dataSets: DataSets) {
       { params: ImageParams },
     );
 }
+
+/** Product search and product images. */
+export const searchFeature: Feature = {
+  name: "search",
+  operations: [SEARCH_PRODUCTS, PRODUCT_IMAGE],
+  routes: ({ services }) => searchModule(services.dataSets),
+};

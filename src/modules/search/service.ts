@@ -2,14 +2,14 @@ import type { DataSet, Pacing } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { GENERIC_SCOPE } from "../../identity/resolve.ts";
 import { decodeCursor, encodeCursor, type CursorScope } from "../../http/encoding/cursor.ts";
-import { ApiError, invalidParameter } from "../../http/encoding/problem.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { ApiError, invalidParameter } from "../../errors/api-error.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { CATEGORIES, categoryBySlug, classify } from "../../search/categories.ts";
-import { formatIls } from "../../time.ts";
+import { formatIls } from "../../lib/time.ts";
 import type { SearchQuery } from "./model.ts";
-import { ResultCache } from "../../http/answers/result-cache.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { AnswerCache, type Answered } from "../../http/answers/answer-cache.ts";
+import { ResultCache } from "../../serving/result-cache.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 
 export type SearchDeps = DataSet;
 

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
-import { operation } from "../../http/openapi/operation.ts";
+import type { Feature } from "../feature.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
-import { requireData } from "../../http/answers/require-data.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { requireData } from "../../serving/require-data.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { livemodeOf } from "../../http/request/livemode.ts";
 import { StoresQuery, StoresResponse } from "./model.ts";
 import { listStores } from "./service.ts";
@@ -44,3 +45,10 @@ export function storesModule() {
     },
   );
 }
+
+/** Stores by chain, city or distance. */
+export const storesFeature: Feature = {
+  name: "stores",
+  operations: [GET_STORES],
+  routes: () => storesModule(),
+};

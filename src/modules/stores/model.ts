@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { REGIONS } from "../../geo.ts";
+import { REGIONS } from "../../geo/geo.ts";
 import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
 import { Cursor, Limit } from "../catalog/model.ts";
 import { ChainSlug } from "../prices/model.ts";

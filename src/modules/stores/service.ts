@@ -1,7 +1,7 @@
 import { requireCity } from "../../http/request/city-filter.ts";
 import type { DataSet } from "../../deps.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
-import { roundKm, type Near } from "../../distance.ts";
+import { roundKm, type Near } from "../../geo/distance.ts";
 import { nearFilter } from "../../http/request/near-params.ts";
 import { requireChain } from "../chains/service.ts";
 import { storeDistance, storeLocations, type StoreLocation } from "../../pricing/locations.ts";

@@ -1,4 +1,4 @@
-import { log } from "../../log.ts";
+import { log } from "../../lib/log.ts";
 
 export interface WidgetAsset {
   body: Uint8Array<ArrayBuffer>;

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { createAccount } from "../../accounts/accounts.ts";
 import { createKey } from "../../accounts/keys.ts";
 import { SELF_ORIGIN } from "../../accounts/origins.ts";
-import { toIsraelIso } from "../../time.ts";
+import { toIsraelIso } from "../../lib/time.ts";
 
 const PURPOSE = "widget-demo";
 

@@ -1,23 +1,24 @@
 import { Elysia } from "elysia";
+import type { Feature } from "../feature.ts";
 import type { RouteDeclaration } from "../../http/routes.ts";
 import { requestPath } from "../../http/request/request-target.ts";
-import { operation } from "../../http/openapi/operation.ts";
+import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import type { Services } from "../../services.ts";
-import { ApiError } from "../../http/encoding/problem.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { requireData } from "../../http/answers/require-data.ts";
+import { requireData } from "../../serving/require-data.ts";
 import { widgetAssets, type WidgetAsset } from "./assets.ts";
-import { ASSET_CORS, dataCors, preflightHeaders } from "./cors.ts";
+import { ASSET_CORS, dataCors, preflightHeaders } from "../../access/cors.ts";
 import { demoPage, PUBLISHABLE_KEY, type VisitorKeyFit } from "./demo-page.ts";
 import { demoWidgetKey } from "./demo-key.ts";
 import { WidgetDataQuery, WidgetDataResponse } from "./model.ts";
 import { demoProducts, widgetDataJson } from "./service.ts";
 import { publicOrigin } from "../../http/request/public-origin.ts";
-import { documentedOnly, prebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import { servedData } from "../../http/answers/data-set.ts";
+import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import { servedData } from "../../serving/data-set.ts";
 import { originAllowed } from "../../accounts/origins.ts";
-import type { ActiveKey } from "../../accounts/key-lookup.ts";
+import type { ActiveKey } from "../../access/key-lookup.ts";
 
 /** Whether a visitor's key will work on this page (the demo page says so, and the widgets behave so). */
 function visitorKeyFit(key: ActiveKey | null, own: string): VisitorKeyFit {
@@ -159,3 +160,11 @@ export function widgetModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       { detail: { hide: true } },
     );
 }
+
+/** The embeddable widget: its data endpoint (and that endpoint's CORS preflight), files and demo page. */
+export const widgetFeature: Feature = {
+  name: "widget",
+  operations: [WIDGET_DATA],
+  undocumented: [WIDGET_PREFLIGHT],
+  routes: ({ services }) => widgetModule(services),
+};

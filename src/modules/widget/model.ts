@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { Url } from "../../http/openapi/formats.ts";
-import { DateTime } from "../../http/openapi/formats.ts";
+import { Url } from "../../openapi/formats.ts";
+import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
 import { Barcode, ChainSlug } from "../prices/model.ts";
 

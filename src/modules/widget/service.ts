@@ -2,8 +2,8 @@ import type { DataSet } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { chainAnswer } from "../prices/service.ts";
 import { imageUrl } from "../search/service.ts";
-import { PrebuiltJson } from "../../http/encoding/prebuilt-json.ts";
-import type { DataSnapshot } from "../../data-state.ts";
+import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
+import type { DataSnapshot } from "../../data/data-state.ts";
 
 // Serialized answers per priced answer (a new one comes with new data or a promotion's start or
 // end) and origin (the image URL names it): widgets on busy pages ask for the same products.

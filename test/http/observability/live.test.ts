@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
 import type { ImportReport } from "../../../src/ingest/report.ts";
-import { dayOneImported, MAIN, tempRoot } from "../../faults/helpers.ts";
+import { dayOneImported, MAIN, tempRoot } from "../../helpers/faults/faults.ts";
 import { ServeProcess, withLogs } from "../../helpers/serve-process.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.

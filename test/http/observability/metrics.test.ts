@@ -3,10 +3,11 @@ import { testApp, commitData, get, settle } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { log } from "../../../src/log.ts";
+import { log } from "../../../src/lib/log.ts";
 import { RequestObserver } from "../../../src/http/observability/plugin.ts";
 import { RouteTable } from "../../../src/http/routes.ts";
-import { ApiError, problemBody } from "../../../src/http/encoding/problem.ts";
+import { ApiError } from "../../../src/errors/api-error.ts";
+import { problemBody } from "../../../src/http/encoding/problem.ts";
 
 /** Parses Prometheus text into `name{labels}` → value. */
 function parse(text: string): Map<string, number> {

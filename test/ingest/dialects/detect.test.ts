@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { detectDialect, kindOfRow } from "../../../src/ingest/dialects/detect.ts";
 import { scanXml } from "../../../src/ingest/files/xml-scan.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture } from "../../helpers/ingest/fixtures.ts";
 
 describe("detectDialect", () => {
   test.each([

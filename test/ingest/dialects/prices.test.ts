@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parsePrices } from "../../../src/ingest/dialects/prices.ts";
 import { scanXml } from "../../../src/ingest/files/xml-scan.ts";
 import type { PriceRecord } from "../../../src/ingest/records.ts";
-import { pricesOf } from "../helpers/fixtures.ts";
+import { pricesOf } from "../../helpers/ingest/fixtures.ts";
 
 const byCode = (items: PriceRecord[], code: string) => items.find((i) => i.itemCode === code)!;
 

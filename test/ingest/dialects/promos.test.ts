@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { clubCode, parsePromos } from "../../../src/ingest/dialects/promos.ts";
 import { scanXml } from "../../../src/ingest/files/xml-scan.ts";
 import type { PromotionRecord } from "../../../src/ingest/records.ts";
-import { promosOf } from "../helpers/fixtures.ts";
+import { promosOf } from "../../helpers/ingest/fixtures.ts";
 
 const byCode = (promotions: PromotionRecord[], code: string) => promotions.find((p) => p.promotionCode === code)!;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { storesOf } from "../helpers/fixtures.ts";
+import { storesOf } from "../../helpers/ingest/fixtures.ts";
 
 describe("stores", () => {
   test("Cerberus Root/SubChains/SubChain/Stores/Store (UTF-16LE): sub-chain from the enclosing SubChain", () => {

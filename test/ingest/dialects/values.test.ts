@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { israelLocalIso, parseIsraelDateTime } from "../../../src/ingest/dialects/dates.ts";
-import { israelLocalToDate, toIsraelIso } from "../../../src/time.ts";
+import { israelLocalToDate, toIsraelIso } from "../../../src/lib/time.ts";
 import { discountRate } from "../../../src/ingest/dialects/discount-rate.ts";
 import { toAgorot } from "../../../src/ingest/dialects/money.ts";
 import { cleanText, isPlaceholder, stripCode, toFlag, toPositive } from "../../../src/ingest/dialects/values.ts";

@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { decompress, sniffCompression } from "../../../src/ingest/files/compression.ts";
 import { FileRejectedError } from "../../../src/ingest/files/rejected.ts";
 import { readZipEntries } from "../../../src/ingest/files/zip.ts";
-import { makeZip } from "../helpers/zip.ts";
+import { makeZip } from "../../helpers/ingest/zip.ts";
 
 const xml = new TextEncoder().encode("<Root><Items><Item><ItemCode>1</ItemCode></Item></Items></Root>");
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

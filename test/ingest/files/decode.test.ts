@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { decodeText } from "../../../src/ingest/files/decode.ts";
 import { repairGibberish } from "../../../src/ingest/files/gibberish.ts";
-import { encodeUtf16, encodeWindows1255 } from "../helpers/zip.ts";
+import { encodeUtf16, encodeWindows1255 } from "../../helpers/ingest/zip.ts";
 
 const doc = "<Root><ItemName>חלב 3% 1 ליטר</ItemName></Root>";
 const utf8 = (s: string) => new TextEncoder().encode(s);

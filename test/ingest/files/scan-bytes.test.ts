@@ -15,7 +15,7 @@ import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/read-fil
 import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
 import { agorotOfBytes, toAgorot } from "../../../src/ingest/dialects/money.ts";
 import type { PackedPrices } from "../../../src/ingest/packed.ts";
-import { encodeUtf16 } from "../helpers/zip.ts";
+import { encodeUtf16 } from "../../helpers/ingest/zip.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);

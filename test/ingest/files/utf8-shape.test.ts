@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { incompleteUtf8Tail, looksLikeDamagedUtf8, utf8Shape } from "../../../src/ingest/files/utf8-shape.ts";
-import { encodeWindows1255 } from "../helpers/zip.ts";
+import { encodeWindows1255 } from "../../helpers/ingest/zip.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { expandZipArchive, priceEntries } from "../../../src/ingest/files/zip-archive.ts";
 import { readZipEntries } from "../../../src/ingest/files/zip.ts";
-import { makeZip, overlappingZip } from "../helpers/zip.ts";
+import { makeZip, overlappingZip } from "../../helpers/ingest/zip.ts";
 
 const parent = mkdtempSync(join(tmpdir(), "mehir-zip-test-"));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import type { Database } from "bun:sqlite";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { rebuildChainProducts, refreshChainProductsFor } from "../../../src/ingest/load/chain-products.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, store, storesInput } from "../../helpers/price-records.ts";
-import { freshDb, runInputs } from "./session-helpers.ts";
+import { freshDb, runInputs } from "../../helpers/ingest/session-helpers.ts";
 import type { StoreRows } from "../../../src/ingest/load/store-rows.ts";
 
 const all = (db: Database) => db.query("SELECT * FROM chain_products ORDER BY chain_id, barcode, product_id").all();

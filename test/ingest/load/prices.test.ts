@@ -3,7 +3,7 @@ import { packParsed, unpackParsed } from "../../../src/ingest/packed.ts";
 import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
 import type { PricesFile } from "../../../src/ingest/records.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";
-import { count, freshDb, history, runInputs, storePrices } from "./session-helpers.ts";
+import { count, freshDb, history, runInputs, storePrices } from "../../helpers/ingest/session-helpers.ts";
 
 const A = gtin(1), B = gtin(2), C = gtin(3);
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { cacheKey, ProductCache } from "../../../src/ingest/load/products.ts";
 import { recordRows } from "../../../src/ingest/load/price-rows.ts";
 import { item } from "../../helpers/price-records.ts";
-import { freshDb } from "./session-helpers.ts";
+import { freshDb } from "../../helpers/ingest/session-helpers.ts";
 
 describe("ProductCache keys", () => {
   test("neighbouring internal codes of a chain with a large id stay two products", () => {

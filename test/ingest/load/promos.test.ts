@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, promoItem, promosInput, promotion } from "../../helpers/price-records.ts";
-import { count, freshDb, runInputs } from "./session-helpers.ts";
+import { count, freshDb, runInputs } from "../../helpers/ingest/session-helpers.ts";
 
 const A = gtin(1), B = gtin(2);
 

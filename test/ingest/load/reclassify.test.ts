@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { reclassifyIfTableChanged } from "../../../src/ingest/load/reclassify.ts";
 import { CATEGORIES_VERSION, classify } from "../../../src/search/categories.ts";
 import { RAMI_LEVY, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";
-import { freshDb, runInputs } from "./session-helpers.ts";
+import { freshDb, runInputs } from "../../helpers/ingest/session-helpers.ts";
 
 const category = (db: ReturnType<typeof freshDb>, barcode: string) =>
   (db.query("SELECT category FROM products WHERE barcode = ?").get(barcode) as { category: string | null }).category;

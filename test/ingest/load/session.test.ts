@@ -7,7 +7,7 @@ import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { LoadSession } from "../../../src/ingest/load/session.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput, promoItem, promosInput, promotion, storesInput, store } from "../../helpers/price-records.ts";
-import { NOW, count, freshDb, history, runInputs, storePrices } from "./session-helpers.ts";
+import { NOW, count, freshDb, history, runInputs, storePrices } from "../../helpers/ingest/session-helpers.ts";
 
 const A = gtin(1), B = gtin(2);
 

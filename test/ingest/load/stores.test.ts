@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { resolveCity } from "../../../src/geo.ts";
+import { resolveCity } from "../../../src/geo/geo.ts";
 import { RAMI_LEVY, VICTORY, at, gtin, item, pricesInput, store, storesInput } from "../../helpers/price-records.ts";
-import { freshDb, runInputs } from "./session-helpers.ts";
+import { freshDb, runInputs } from "../../helpers/ingest/session-helpers.ts";
 
 const STOP_MARKET_SHORT = "72906390";
 const STOP_MARKET = "7290639000004";

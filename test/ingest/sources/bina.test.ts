@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
-import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, storesXml, tempDir, zipOf } from "./fake-portal.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, storesXml, tempDir, zipOf } from "../../helpers/ingest/fake-portal.ts";
 
 const KS = "7290058108879";
 const enc = new TextEncoder();

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
 import { formatReport } from "../../../src/cli/fetch.ts";
-import { FAST_HTTP, DAY, NOW, htmlResponse, memoryPrices, registryOf, startFakePortal, tempDir } from "./fake-portal.ts";
+import { FAST_HTTP, DAY, NOW, htmlResponse, memoryPrices, registryOf, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 // A portal that refuses the service's address is `blocked`, not "no files published": Reblaze's
 // HTTP 247 challenge (Super-Pharm), Cloudflare's 403 (Hazi Hinam, Netiv HaHesed), a challenge page

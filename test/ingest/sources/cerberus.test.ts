@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
-import { DAY, FAST_HTTP, NOW, bytesResponse, healthOf, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "./fake-portal.ts";
-import { startFakeFtp } from "./fake-ftp.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, healthOf, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "../../helpers/ingest/fake-portal.ts";
+import { startFakeFtp } from "../../helpers/ingest/fake-ftp.ts";
 
 const RL = "7290058140886";
 const LOGIN_PAGE = (token: string) =>

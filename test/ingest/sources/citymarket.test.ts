@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
-import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, tempDir } from "./fake-portal.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 const SHOPS = "7290000000003";
 const KG = "7290058266241";

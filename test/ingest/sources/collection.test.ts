@@ -5,7 +5,7 @@ import { Collector } from "../../../src/ingest/sources/collection.ts";
 import { fetchAndImport } from "../../../src/ingest/sources/fetch-and-import.ts";
 import type { FetchReport } from "../../../src/ingest/sources/fetch-chains.ts";
 import type { SourcesOverride } from "../../../src/ingest/sources/overrides.ts";
-import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, priceFullGz, registryOf, startFakePortal, tempDir, type FakePortal } from "./fake-portal.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, priceFullGz, registryOf, startFakePortal, tempDir, type FakePortal } from "../../helpers/ingest/fake-portal.ts";
 
 // The collection loop over two days, the clock under the test's control: runs every 30 min
 // from 00:00 (MEHIR_FETCH_AT), loopback portals in their families' shapes publishing at the

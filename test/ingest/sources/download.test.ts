@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { safeFileName, saveResponse, verifyFile } from "../../../src/ingest/sources/download.ts";
 import { HttpError } from "../../../src/ingest/sources/http.ts";
-import { priceFullGz, tempDir, zipOf } from "./fake-portal.ts";
+import { priceFullGz, tempDir, zipOf } from "../../helpers/ingest/fake-portal.ts";
 
 describe("saveResponse", () => {
   test("writes a whole gzip file into place", async () => {

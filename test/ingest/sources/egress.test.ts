@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { FAST_HTTP, DAY, NOW, bytesResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "./fake-portal.ts";
+import { FAST_HTTP, DAY, NOW, bytesResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 // Egress the operator controls: a chain's own `proxy` (MEHIR_SOURCES_FILE) carries its requests
 // (a loopback forward proxy here answers for the portal: nothing leaves loopback, no name is

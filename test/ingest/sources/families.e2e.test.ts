@@ -3,15 +3,15 @@ import { rmSync } from "node:fs";
 import { createApp } from "../../../src/app.ts";
 import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { DataState } from "../../../src/data-state.ts";
+import { DataState } from "../../../src/data/data-state.ts";
 import { openDataDir, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { fetchAndImport, type FetchAndImportResult } from "../../../src/ingest/sources/fetch-and-import.ts";
 import type { SourcesOverride } from "../../../src/ingest/sources/overrides.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { newKey } from "../../helpers/keys.ts";
-import { startFakeFtp } from "./fake-ftp.ts";
-import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir, zipOf, type FakePortal } from "./fake-portal.ts";
+import { startFakeFtp } from "../../helpers/ingest/fake-ftp.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir, zipOf, type FakePortal } from "../../helpers/ingest/fake-portal.ts";
 
 // Every portal family end to end, from the real registry's chains: a loopback portal in the
 // family's real shape (research notes §2, the published scrapers' selectors) → listing →

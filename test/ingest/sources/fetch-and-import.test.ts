@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { createApp } from "../../../src/app.ts";
 import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
-import { DataState } from "../../../src/data-state.ts";
+import { DataState } from "../../../src/data/data-state.ts";
 import { openDataDir, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { ensureDemoData } from "../../../src/demo/first-start.ts";
@@ -11,7 +11,7 @@ import { fetchAndImport, FetchImportError } from "../../../src/ingest/sources/fe
 import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { newKey } from "../../helpers/keys.ts";
-import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "./fake-portal.ts";
+import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fetchChains, FetchUsageError } from "../../../src/ingest/sources/fetch-chains.ts";
 import { effectivePortal, loadSourcesFile, SourcesFileError } from "../../../src/ingest/sources/overrides.ts";
 import { createLimiter } from "../../../src/ingest/sources/limiter.ts";
-import { DAY, FAST_HTTP, NOW, never, bytesResponse, healthOf, htmlResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "./fake-portal.ts";
+import { DAY, FAST_HTTP, NOW, never, bytesResponse, healthOf, htmlResponse, jsonResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 const C = "7290058159628";
 const names = (n: number) => Array.from({ length: n }, (_, i) => `PriceFull${C}-${String(i + 1).padStart(3, "0")}-202611220500.gz`);

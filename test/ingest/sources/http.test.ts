@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { CookieJar, HttpClient, HttpError, proxyFor, redact } from "../../../src/ingest/sources/http.ts";
-import { FAST_HTTP, htmlResponse, never, startFakePortal } from "./fake-portal.ts";
+import { FAST_HTTP, htmlResponse, never, startFakePortal } from "../../helpers/ingest/fake-portal.ts";
 
 describe("proxyFor", () => {
   const env = { HTTPS_PROXY: "http://proxy.il:3128", http_proxy: "http://plain.il:8080", NO_PROXY: "internal.example,.corp" };
@@ -92,7 +92,7 @@ describe("HTTP_PROXY", () => {
   test("a chain's real portal address is reached only through the configured proxy", async () => {
     const { fetchChains } = await import("../../../src/ingest/sources/fetch-chains.ts");
     const { loadRegistry } = await import("../../../src/registry.ts");
-    const { DAY, NOW, memoryPrices, priceFullGz, tempDir, bytesResponse } = await import("./fake-portal.ts");
+    const { DAY, NOW, memoryPrices, priceFullGz, tempDir, bytesResponse } = await import("../../helpers/ingest/fake-portal.ts");
     const SP = "7290172900007";
     const name = `PriceFull${SP}-001-202611220500.gz`;
     const seen: { url: string; ua: string | null }[] = [];

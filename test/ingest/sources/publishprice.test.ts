@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
 import { readPublishPricePage } from "../../../src/ingest/sources/publishprice.ts";
-import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "./fake-portal.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 const MEGA = "7290055700007";
 const BITAN = "7290725900003";

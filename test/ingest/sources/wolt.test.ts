@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
-import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "./fake-portal.ts";
+import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, memoryPrices, priceFullGz, registryOf, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 const W = "7290058249350";
 const enc = new TextEncoder();

@@ -11,8 +11,8 @@ import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
 import { createAccount } from "../../../src/accounts/accounts.ts";
-import { log } from "../../../src/log.ts";
-import { inProcessClient, rpc, texts } from "./helpers.ts";
+import { log } from "../../../src/lib/log.ts";
+import { inProcessClient, rpc, texts } from "../../helpers/mcp.ts";
 
 const ctx = testApp({ settings: loadSettings({ MEHIR_RATE_FREE: "100000", MEHIR_RATE_PRO: "100000", MEHIR_QUOTA_FREE: "3" }) });
 const f = new Fixture(ctx.db.prices, ctx.chainIds);

@@ -10,7 +10,7 @@ import { newKey } from "../../helpers/keys.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { TOOLS } from "../../../src/modules/mcp/tools/index.ts";
-import { inProcessClient, texts } from "./helpers.ts";
+import { inProcessClient, texts } from "../../helpers/mcp.ts";
 
 const ctx = testApp({ settings: loadSettings({ MEHIR_RATE_PRO: "100000" }) });
 const f = new Fixture(ctx.db.prices, ctx.chainIds);

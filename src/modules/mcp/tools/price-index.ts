@@ -2,7 +2,7 @@ import * as z from "zod";
 import { defineTool } from "../tool.ts";
 import { GET_PRICE_INDEX } from "../../price-index/index.ts";
 import { City } from "../arguments.ts";
-import { REGIONS } from "../../../geo.ts";
+import { REGIONS } from "../../../geo/geo.ts";
 
 /** One chain's index as a line. */
 function indexLine(entry: any): string {

@@ -1,9 +1,0 @@
-import type { SnapshotSource } from "../../snapshot-source.ts";
-import { ApiError } from "../encoding/problem.ts";
-
-/** Throws 503 data_not_ready (Retry-After 10) until the first import has committed. */
-export function requireData(deps: { data: Pick<SnapshotSource, "hasData"> }): void {
-  if (!deps.data.hasData) {
-    throw new ApiError("data_not_ready", "Price data is still being imported; try again shortly.", { headers: { "retry-after": "10" } });
-  }
-}

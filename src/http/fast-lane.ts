@@ -1,0 +1,170 @@
+import type { PeerSource } from "./request/client-address.ts";
+import type { RequestObserver } from "./observability/plugin.ts";
+import type { EndedRequest } from "./observability/final-status.ts";
+import { requestState } from "./request/request-state.ts";
+import { requestPath } from "./request/request-target.ts";
+import { fillAnswerMeta } from "./request/answer-meta.ts";
+import { prebuiltAnswerBytes } from "./prebuilt/prebuilt-json.ts";
+import { AnswerBuffer } from "./prebuilt/answer-buffer.ts";
+import { ReusedHeaders } from "./prebuilt/reused-headers.ts";
+import { problemResponse } from "./encoding/problem.ts";
+import { toApiError } from "./encoding/api-error-of.ts";
+import type { MaybePromise } from "../lib/maybe-promise.ts";
+import type { RouteAudience } from "./routes.ts";
+import { afterAnswer } from "./last-resort.ts";
+
+/** A handler's answer: `data` a PrebuiltJson (or any JSON value), `meta` filled as every answer's is. */
+export interface FastAnswer {
+  data: unknown;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * A route a feature has the fast lane answer (its `fast` list, src/modules/feature.ts): a static
+ * path, matched with or without its one trailing slash, and the route's own handler — the same
+ * function its Elysia route calls. The lane leaves a GET with `If-None-Match` to the lifecycle
+ * (`*` is decided after the handler: src/access/plugin.ts, validators).
+ */
+export interface FastRoute {
+  method: "GET" | "POST";
+  /** The route's pattern as registered and declared (e.g. `/api/v1/prices`). */
+  path: string;
+  answer(request: Request): MaybePromise<FastAnswer>;
+}
+
+/**
+ * The access layer's steps the lane runs, in the hooks' order (src/access/plugin.ts implements
+ * them; declared here so the plumbing depends on no layer above it).
+ */
+export interface LaneAccess {
+  /** Keys, rate limit and quota: undefined to go on, a Response (a 304) to send, or an error thrown. */
+  guard(request: Request, server: PeerSource | null, known?: RouteAudience): MaybePromise<Response | undefined>;
+  /** A route's audience and rules, matched as guard matches a request's. */
+  routeOf(method: string, path: string): RouteAudience;
+  /** Validators and Cache-Control of a successful answer; a 304 to send instead. */
+  validators(request: Request, headers: Record<string, string>, status: number): Response | undefined;
+  /** The quota's settlement after the answer. */
+  settle(request: Request, ended: EndedRequest): void;
+}
+
+/** What the lane runs: the app's own access layer and request observer. */
+export interface FastLaneDeps {
+  access: LaneAccess;
+  observer: RequestObserver;
+}
+
+/** Answers a request before Elysia's lifecycle, or undefined (before any step ran) to leave it to the lifecycle. */
+export type FastLane = (request: Request, server: PeerSource | null) => MaybePromise<Response> | undefined;
+
+const ANSWERED: EndedRequest = { set: { status: 200 } };
+
+/**
+ * The fast lane: the hottest routes (`GET /api/v1/prices/`, `POST /api/v1/prices/batch/`)
+ * answered in the app's `wrap`, before Elysia makes the request's context and runs its hooks —
+ * where that lifecycle (context, hook chain, promises, header merging, an after-response task per
+ * request) cost more than the answer itself. Each route runs the hooks' own steps, in the hooks'
+ * order, with the same functions: the start recorded and the access layer's guard (keys, rate
+ * limit, quota), the route's handler, the answer's meta, validators and encoding, then the
+ * quota's settlement and the request's metrics and log line. Errors are rendered as the app's
+ * error hook renders them. Every other request is left to the lifecycle before any step ran.
+ */
+export function fastLane(deps: FastLaneDeps, routes: readonly FastRoute[]): FastLane {
+  // Per route, made once: its method, its path with and without the trailing slash, its steps.
+  const lanes = routes.map((route) => ({ method: route.method, path: route.path, slashed: `${route.path}/`, steps: laneSteps(deps, route) }));
+  return (request, server) => {
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i]!;
+      if (request.method !== lane.method) continue;
+      const path = requestPath(request);
+      if (path !== lane.path && path !== lane.slashed) continue;
+      if (lane.method === "GET" && request.headers.has("if-none-match")) return undefined;
+      return lane.steps.admit(request, server);
+    }
+    return undefined;
+  };
+}
+
+/** The steps of one route of the lane (`route.path`: its pattern, as metrics and the request log name it). */
+function laneSteps(deps: FastLaneDeps, fast: FastRoute) {
+  const { access, observer } = deps;
+  const { method, path } = fast;
+  // The route's audience and rules, matched once (the route table is read at the first request).
+  let route: RouteAudience | undefined;
+  // Answers of every size up to the buffer's limit are written into one buffer, reused: the
+  // Response below copies them out at once (a fresh buffer per answer was memory the allocator
+  // maps and frees again, request after request).
+  const buffer = new AnswerBuffer(0);
+  const allocate = (size: number) => buffer.take(size);
+  // The answers' headers, mostly the same from one request to the next, updated in place.
+  const reused = new ReusedHeaders();
+
+  function ended(request: Request, how: EndedRequest): void {
+    afterAnswer(request, "request log", () => observer.ended(request, path, how));
+    afterAnswer(request, "quota settlement", () => access.settle(request, how));
+  }
+
+  /** The problem+json answer of an error, as the app's onError hook makes it, recorded as Elysia records it. */
+  function failed(request: Request, error: unknown): Response {
+    const state = requestState(request);
+    const code = (error as { code?: unknown } | null)?.code ?? "UNKNOWN";
+    const response = problemResponse(toApiError(code as string, error, state.id), state.id, state.headers);
+    ended(request, { set: { status: response.status }, error, code, responseValue: response });
+    return response;
+  }
+
+  /** The 200 answer of a handler's value (`data` a PrebuiltJson), or the error making it raised. */
+  function answered(request: Request, value: FastAnswer): Response {
+    let response: Response;
+    try {
+      const state = requestState(request);
+      // The headers in the order the hooks set them: request id, access figures, validators, encoding.
+      const headers: Record<string, string> = { "x-request-id": state.id };
+      Object.assign(headers, state.headers);
+      fillAnswerMeta(request, value.meta);
+      access.validators(request, headers, 200);
+      const bytes = prebuiltAnswerBytes(request, value, headers, allocate)!;
+      response = new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: reused.of(headers) });
+    } catch (error) {
+      return failed(request, error);
+    }
+    ended(request, ANSWERED);
+    return response;
+  }
+
+  /** The answer once the guard let the request through: at once for a handler answering at once. */
+  function answer(request: Request): MaybePromise<Response> {
+    let value: MaybePromise<FastAnswer>;
+    try {
+      value = fast.answer(request);
+    } catch (error) {
+      return failed(request, error);
+    }
+    if (value instanceof Promise) return answeredLater(request, value);
+    return answered(request, value);
+  }
+
+  /** answer's end for a handler answering later: apart, so answer itself makes no closure. */
+  function answeredLater(request: Request, value: Promise<FastAnswer>): Promise<Response> {
+    return value.then((v) => answered(request, v), (error: unknown) => failed(request, error));
+  }
+
+  /** Records the start, runs the guard, then the answer unless the guard answered (or refused) first. */
+  function admit(request: Request, server: PeerSource | null): MaybePromise<Response> {
+    observer.started(request, server);
+    let admitted: MaybePromise<Response | undefined>;
+    try {
+      admitted = access.guard(request, server, (route ??= access.routeOf(method, path)));
+    } catch (error) {
+      return failed(request, error);
+    }
+    if (admitted instanceof Promise) return admittedLater(request, admitted);
+    return admitted ?? answer(request);
+  }
+
+  /** admit's end when the guard answers later (a shared store): apart, so admit itself makes no closure. */
+  function admittedLater(request: Request, admitted: Promise<Response | undefined>): Promise<Response> {
+    return admitted.then((early) => early ?? answer(request), (error: unknown) => failed(request, error));
+  }
+
+  return { admit };
+}
