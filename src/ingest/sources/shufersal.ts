@@ -3,6 +3,7 @@ import { joinUrl, listedFile } from "./listing.ts";
 import { lastSegment, parseSize, tableRows, textOf } from "./html.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 import type { FileType } from "../records.ts";
+import { assertListing } from "./not-listing.ts";
 
 // catID of /FileObject/UpdateCategory.
 const CATEGORY: Record<FileType, number> = { price: 1, pricefull: 2, promo: 3, promofull: 4, stores: 5 };
@@ -49,6 +50,8 @@ export class ShufersalAdapter implements PortalAdapter {
       await this.warm(true); // cookies expired: visit the front page again
       res = await this.ctx.http.text(url);
     }
+    // Past the last page the portal answers an empty table: a page with no table at all is not a listing.
+    if (page === 1) assertListing(url, res.text, /<table\b|gridContainer/i);
     const listedAt = String(this.clock());
     const out: ListedFile[] = [];
     for (const row of tableRows(res.text)) {

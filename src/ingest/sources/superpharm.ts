@@ -2,6 +2,7 @@ import { HttpError } from "./http.ts";
 import { dmy, joinUrl, listedFile } from "./listing.ts";
 import { lastSegment, tableRows, textOf } from "./html.ts";
 import { jsonOrFile } from "./peek.ts";
+import { assertListing } from "./not-listing.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 const MAX_PAGES = 200;
@@ -28,6 +29,8 @@ export class SuperPharmAdapter implements PortalAdapter {
     for (let page = 1; page <= Math.min(totalPages, MAX_PAGES); page++) {
       const url = joinUrl(base, `/?Category-equals=${category}&Date-equals=${encodeURIComponent(dmy(date))}&page=${page}`);
       const { text } = await this.ctx.http.text(url);
+      // The grid is there on a day with no files too (data-total-rows="0").
+      if (page === 1) assertListing(url, text, /<table\b|data-total-rows=|mvc-grid/i);
       const total = text.match(/data-total-rows=["'](\d+)["']/)?.[1];
       const perPage = text.match(/data-rows-per-page=["'](\d+)["']/)?.[1];
       if (total && totalPages === Infinity) totalPages = Math.max(1, Math.ceil(Number(total) / Number(perPage ?? 20)));
