@@ -13,8 +13,8 @@ export const SHUFERSAL_LINK_MAX_AGE_MS = 60_000;
 
 /**
  * Shufersal (`prices.shufersal.co.il`): visit `/` first for the session cookies (the listing
- * answers 403 without them), then page through `GET /FileObject/UpdateCategory?catID=&storeId=0&page=N`
- * (an HTML table in `#gridContainer`, newest first, link in the first cell). Links are Azure-blob
+ * answers 403 without them), then page through `GET /FileObject/UpdateCategory?catID=&storeId=0&sort=Time&sortdir=DESC&page=N`
+ * (an HTML table in `#gridContainer`, newest first as asked, link in the first cell). Links are Azure-blob
  * signed URLs, HTML-escaped (`&amp;`), that expire within minutes, so a download uses its link
  * right after listing: a link older than SHUFERSAL_LINK_MAX_AGE_MS is replaced by listing the
  * store's page of that category again just before the download (one re-listing shared by the
@@ -41,7 +41,8 @@ export class ShufersalAdapter implements PortalAdapter {
   }
 
   private async page(catId: number, storeId: string, page: number): Promise<ListedFile[]> {
-    const url = joinUrl(this.ctx.portal.base_url, `/FileObject/UpdateCategory?catID=${catId}&storeId=${encodeURIComponent(storeId)}&page=${page}`);
+    // Newest first, asked for explicitly (the early stop in `category` relies on it; 2026 scrapers send the same).
+    const url = joinUrl(this.ctx.portal.base_url, `/FileObject/UpdateCategory?catID=${catId}&storeId=${encodeURIComponent(storeId)}&sort=Time&sortdir=DESC&page=${page}`);
     let res;
     try {
       res = await this.ctx.http.text(url);
@@ -66,8 +67,9 @@ export class ShufersalAdapter implements PortalAdapter {
   }
 
   /**
-   * Every file of a category (all stores, or one). The listing is newest first: with `since`
-   * (a date), paging stops after a page whose dated files are all older.
+   * Every file of a category (all stores, or one). The listing is asked newest first: with
+   * `since` (a date), paging stops after a page whose dated files are all older — every later
+   * page is older still.
    */
   private async category(catId: number, storeId = "0", since?: string): Promise<ListedFile[]> {
     const seen = new Map<string, ListedFile>();
