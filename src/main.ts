@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** The `mehir` binary: serve | import | fetch | demo | accounts | keys | backup | export. */
+/** The `mehir` binary: serve | import | fetch | status | demo | accounts | keys | backup | export. */
 import { UsageError, type Command } from "./cli/command.ts";
 import { SettingsError } from "./config.ts";
 import { NewerDatabaseError } from "./db/migrate.ts";
@@ -7,6 +7,7 @@ import { serveCommand } from "./cli/serve.ts";
 import { PortInUseError } from "./http/listen-error.ts";
 import { importCommand } from "./cli/import.ts";
 import { fetchCommand } from "./cli/fetch.ts";
+import { statusCommand } from "./cli/status.ts";
 import { demoCommand } from "./cli/demo.ts";
 import { accountsCommand } from "./cli/accounts.ts";
 import { keysCommand } from "./cli/keys.ts";
@@ -14,7 +15,7 @@ import { backupCommand } from "./cli/backup.ts";
 import { exportCommand } from "./cli/export.ts";
 import { version } from "../package.json";
 
-const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand];
+const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, statusCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

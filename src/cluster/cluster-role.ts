@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { App } from "../app.ts";
 import type { Services } from "../services.ts";
 import { PRICES_FILE } from "../db/open.ts";
-import { header, sample } from "../http/observability/prometheus.ts";
+import { header, sample } from "../lib/prometheus.ts";
 import { ReplicaFollower } from "./replica-follower.ts";
 import { snapshotServer } from "./serve-snapshot.ts";
 import { SnapshotPublisher } from "./snapshot-publisher.ts";

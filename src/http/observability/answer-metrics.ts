@@ -1,7 +1,7 @@
 import type { DataSets } from "../../serving/data-set.ts";
 import { AnswerCache } from "../../serving/answer-cache.ts";
 import type { DataSet } from "../../deps.ts";
-import { header, sample } from "./prometheus.ts";
+import { header, sample } from "../../lib/prometheus.ts";
 
 /**
  * How the API's answer caches answered: from the cache, stale (the previous data version's

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../../db/statements.ts";
-import { header, renderHistogram, sample } from "./prometheus.ts";
+import { header, renderHistogram, sample } from "../../lib/prometheus.ts";
 
 /** Import duration buckets, seconds. */
 const IMPORT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600] as const;

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type HistogramSeries } from "./prometheus.ts";
+import { Counter, Histogram, type HistogramSeries } from "../../lib/prometheus.ts";
 
 /** Latency buckets, seconds: fine below 25 ms where the API's targets are. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;

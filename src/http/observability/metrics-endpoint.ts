@@ -16,11 +16,12 @@ export type MetricsEndpoint = (request: Request) => Response;
 
 /**
  * `GET /metrics` in Prometheus text: the request metrics, answer caches, data freshness, the
+ * collection per chain (portal status, newest file, last attempt and success, next run), the
  * cluster role's lines and the process's memory. Served on a listener of its own
  * (metrics-listener.ts), never on the API port: what it shows (routes, refusals, import state,
  * per-chain freshness) is for the operator. Anything else there is a 404 problem.
  */
-export function metricsEndpoint(deps: { dataSets: DataSets; roleMetrics?: () => string }, metrics: HttpMetrics): MetricsEndpoint {
+export function metricsEndpoint(deps: { dataSets: DataSets; roleMetrics?: () => string }, metrics: HttpMetrics, more: readonly (() => string)[] = []): MetricsEndpoint {
   const { dataSets } = deps;
   return (request) => {
     const path = requestPath(request);
@@ -29,7 +30,7 @@ export function metricsEndpoint(deps: { dataSets: DataSets; roleMetrics?: () => 
     if ((request.method !== "GET" && request.method !== "HEAD") || (path !== METRICS_PATH && path !== `${METRICS_PATH}/`)) {
       return problemResponse(new ApiError("not_found", "The metrics listener serves GET /metrics only."), id);
     }
-    const text = metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
+    const text = metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + more.map((m) => m()).join("") + (deps.roleMetrics?.() ?? "") + processMetrics();
     return new Response(request.method === "HEAD" ? null : text, { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
   };
 }

@@ -1,4 +1,4 @@
-import { header, sample } from "./prometheus.ts";
+import { header, sample } from "../../lib/prometheus.ts";
 
 const startedAt = Date.now() / 1000 - process.uptime();
 

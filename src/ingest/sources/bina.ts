@@ -1,6 +1,7 @@
 import { HttpError } from "./http.ts";
 import { dmy, joinUrl, listedFile } from "./listing.ts";
 import { jsonOrFile } from "./peek.ts";
+import { checkPortalLink } from "./link-guard.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 interface BinaRow {
@@ -20,7 +21,8 @@ const DELTA_TYPES = [2, 3];
  * Bina portals (`<prefix>.binaprojects.com`): `POST /MainIO_Hok.aspx` (WFileType, WStore,
  * WDate dd/MM/yyyy) → JSON `[{FileNm, Store, TypeFile, DateFile}]`; download through
  * `/Download.aspx?FileNm=<name>` → `[{"SPath": url}]` → the file, or `/Download/<name>`
- * directly when the indirection fails. Payloads are often ZIP archives under a `.gz` name;
+ * directly when the indirection fails (an SPath off the portal's site or to a private address is
+ * refused: link-guard.ts). Payloads are often ZIP archives under a `.gz` name;
  * the importer sniffs magic bytes.
  *
  * @example new BinaAdapter(ctx).list({ date: "2026-11-22", deltas: false })
@@ -60,7 +62,7 @@ export class BinaAdapter implements PortalAdapter {
       const body = peeked.json as { SPath?: unknown }[] | { SPath?: unknown } | null;
       const target = Array.isArray(body) ? body[0]?.SPath : body?.SPath;
       if (typeof target !== "string" || !target) throw new HttpError(`bina: no SPath for ${file.fileName}`, null, false);
-      return http.send(new URL(target, file.url).toString(), {}, signal);
+      return http.send(checkPortalLink(target, file.url, portal.base_url), {}, signal);
     }
     await res.body?.cancel().catch(() => {});
     if (res.status >= 500) return res;

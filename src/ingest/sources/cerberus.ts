@@ -15,6 +15,16 @@ interface DirRow {
 }
 
 /**
+ * Whether the page after signing in is the file manager: success redirects to `/file`, whose
+ * page names the user ("Logged in as …") and links the logout; a rejected login lands back on
+ * the login form. A password field says nothing either way (the file page may carry a
+ * change-password dialog).
+ */
+function isFilePage(url: string, text: string): boolean {
+  return new URL(url).pathname.startsWith("/file") || /logged in as|href=["'][^"']*\/logout/i.test(text);
+}
+
+/**
  * Cerberus ("publishedprices") web portal: `GET /login` → CSRF meta tag + `cftpSID` cookie →
  * `POST /login/user` → `POST /file/json/dir` (DataTables JSON `aaData`) → `GET /file/d/<name>`.
  * An expired session answers the HTML login page instead of JSON (or instead of the file):
@@ -69,10 +79,7 @@ export class CerberusAdapter implements PortalAdapter {
       method: "POST",
       form: { r: "", username: portal.username ?? "", password: portal.password ?? "", Submit: "Sign in", csrftoken: token },
     });
-    // A rejected login lands back on the login form (success redirects to /file).
-    if (new URL(after.url).pathname.startsWith("/login") || /type=["']password["']/i.test(after.text)) {
-      throw new PortalError(`cerberus: login rejected for user ${portal.username ?? ""}`);
-    }
+    if (!isFilePage(after.url, after.text)) throw new PortalError(`cerberus: login rejected for user ${portal.username ?? ""}`);
     this.csrf = after.text.match(CSRF)?.[1] ?? token;
   }
 

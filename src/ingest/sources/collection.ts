@@ -2,6 +2,8 @@ import type { Database } from "bun:sqlite";
 import { israelDate, toIsraelIso } from "../../lib/time.ts";
 import { addDays, type ChainFetchResult, type FetchReport } from "./fetch-chains.ts";
 import { nextCollectionAt } from "./schedule.ts";
+import { warnStaleChains } from "./stale-warning.ts";
+import { log as defaultLog } from "../../lib/log.ts";
 import type { SourceLog } from "./types.ts";
 
 /** A chain whose day is complete is listed every this many intervals only. */
@@ -73,8 +75,17 @@ export class Collector {
     return [...this.state].filter(([, s]) => s.dueAt <= at.getTime() || (s.completeOn !== null && s.completeOn !== today)).map(([slug]) => slug);
   }
 
-  /** One run: fetches the due chains and plans their next listing. Null when no chain was due. */
+  /**
+   * One run: fetches the due chains and plans their next listing, then warns once about each
+   * collected chain gone stale (also on a run with no chain due). Null when no chain was due.
+   */
   async collect(onCommitted?: () => void): Promise<FetchReport | null> {
+    const report = await this.run(onCommitted);
+    warnStaleChains(this.options.db, this.options.chains, this.now(), this.options.log ?? ((level, msg, fields) => defaultLog[level](msg, fields)));
+    return report;
+  }
+
+  private async run(onCommitted?: () => void): Promise<FetchReport | null> {
     const started = this.now();
     const date = israelDate(started);
     const chains = this.due(started);

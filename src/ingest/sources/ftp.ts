@@ -1,4 +1,5 @@
 import { createConnection, isIP, type Socket } from "node:net";
+import { passiveAddress } from "./link-guard.ts";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 
 /**
@@ -187,14 +188,20 @@ export class FtpClient {
     });
   }
 
-  /** Opens a passive data connection; connects to the control host (PASV addresses are often private). */
+  /**
+   * Opens a passive data connection to the address the PASV reply gives (a server behind
+   * several addresses expects it), unless that address is private or loopback and not the
+   * control connection's own: then to the control host (servers behind NAT announce their
+   * inside address; see passiveAddress).
+   */
   private async passive(): Promise<Socket> {
     const r = await this.command("PASV", [227]);
     const m = r.text.match(/(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)/);
     if (!m) throw new FtpError(`ftp: bad PASV reply ${r.text}`);
     const port = Number(m[5]) * 256 + Number(m[6]);
+    const host = passiveAddress(this.host, `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}.${Number(m[4])}`, this.socket?.remoteAddress);
     const data = await new Promise<Socket>((resolve, reject) => {
-      const data = createConnection({ host: this.host, port });
+      const data = createConnection({ host, port });
       const timer = setTimeout(() => {
         data.destroy();
         reject(new FtpError("ftp: data connection timed out"));

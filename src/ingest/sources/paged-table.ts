@@ -3,6 +3,7 @@ import { lastSegment, parseSize, tableRows, textOf, type HtmlRow } from "./html.
 import { parseListingName } from "./file-name.ts";
 import { listedFile } from "./listing.ts";
 import type { ListedFile } from "./types.ts";
+import { assertListing } from "./not-listing.ts";
 
 /**
  * One row of a server-rendered file table as a ListedFile: the link is the row's first href
@@ -30,7 +31,7 @@ export function rowToFile(row: HtmlRow, pageUrl: string, linkPattern: RegExp): L
 
 /**
  * Walks `?…&p=N` pages until one brings no file not seen before (the portals repeat the last
- * page or answer an empty table past the end).
+ * page or answer an empty table past the end). A first page without a table is a NotListingError.
  * @example await walkPages(http, (p) => `${base}?d=2026-11-22&p=${p}`, /\.gz(\?|$)/)
  */
 export async function walkPages(http: HttpClient, pageUrl: (page: number) => string, linkPattern: RegExp, maxPages = 200): Promise<ListedFile[]> {
@@ -38,6 +39,8 @@ export async function walkPages(http: HttpClient, pageUrl: (page: number) => str
   for (let page = 1; page <= maxPages; page++) {
     const url = pageUrl(page);
     const { text } = await http.text(url);
+    // A day with no files still has the table (with no rows); a first page with none is not a listing.
+    if (page === 1) assertListing(url, text, /<table\b/i);
     let fresh = 0;
     for (const row of tableRows(text)) {
       const file = rowToFile(row, url, linkPattern);

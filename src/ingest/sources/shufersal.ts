@@ -3,6 +3,7 @@ import { joinUrl, listedFile } from "./listing.ts";
 import { lastSegment, parseSize, tableRows, textOf } from "./html.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 import type { FileType } from "../records.ts";
+import { assertListing } from "./not-listing.ts";
 
 // catID of /FileObject/UpdateCategory.
 const CATEGORY: Record<FileType, number> = { price: 1, pricefull: 2, promo: 3, promofull: 4, stores: 5 };
@@ -12,8 +13,8 @@ export const SHUFERSAL_LINK_MAX_AGE_MS = 60_000;
 
 /**
  * Shufersal (`prices.shufersal.co.il`): visit `/` first for the session cookies (the listing
- * answers 403 without them), then page through `GET /FileObject/UpdateCategory?catID=&storeId=0&page=N`
- * (an HTML table in `#gridContainer`, newest first, link in the first cell). Links are Azure-blob
+ * answers 403 without them), then page through `GET /FileObject/UpdateCategory?catID=&storeId=0&sort=Time&sortdir=DESC&page=N`
+ * (an HTML table in `#gridContainer`, newest first as asked, link in the first cell). Links are Azure-blob
  * signed URLs, HTML-escaped (`&amp;`), that expire within minutes, so a download uses its link
  * right after listing: a link older than SHUFERSAL_LINK_MAX_AGE_MS is replaced by listing the
  * store's page of that category again just before the download (one re-listing shared by the
@@ -40,7 +41,8 @@ export class ShufersalAdapter implements PortalAdapter {
   }
 
   private async page(catId: number, storeId: string, page: number): Promise<ListedFile[]> {
-    const url = joinUrl(this.ctx.portal.base_url, `/FileObject/UpdateCategory?catID=${catId}&storeId=${encodeURIComponent(storeId)}&page=${page}`);
+    // Newest first, asked for explicitly (the early stop in `category` relies on it; 2026 scrapers send the same).
+    const url = joinUrl(this.ctx.portal.base_url, `/FileObject/UpdateCategory?catID=${catId}&storeId=${encodeURIComponent(storeId)}&sort=Time&sortdir=DESC&page=${page}`);
     let res;
     try {
       res = await this.ctx.http.text(url);
@@ -49,6 +51,8 @@ export class ShufersalAdapter implements PortalAdapter {
       await this.warm(true); // cookies expired: visit the front page again
       res = await this.ctx.http.text(url);
     }
+    // Past the last page the portal answers an empty table: a page with no table at all is not a listing.
+    if (page === 1) assertListing(url, res.text, /<table\b|gridContainer/i);
     const listedAt = String(this.clock());
     const out: ListedFile[] = [];
     for (const row of tableRows(res.text)) {
@@ -63,8 +67,9 @@ export class ShufersalAdapter implements PortalAdapter {
   }
 
   /**
-   * Every file of a category (all stores, or one). The listing is newest first: with `since`
-   * (a date), paging stops after a page whose dated files are all older.
+   * Every file of a category (all stores, or one). The listing is asked newest first: with
+   * `since` (a date), paging stops after a page whose dated files are all older — every later
+   * page is older still.
    */
   private async category(catId: number, storeId = "0", since?: string): Promise<ListedFile[]> {
     const seen = new Map<string, ListedFile>();

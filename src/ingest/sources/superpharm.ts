@@ -2,6 +2,8 @@ import { HttpError } from "./http.ts";
 import { dmy, joinUrl, listedFile } from "./listing.ts";
 import { lastSegment, tableRows, textOf } from "./html.ts";
 import { jsonOrFile } from "./peek.ts";
+import { checkPortalLink } from "./link-guard.ts";
+import { assertListing } from "./not-listing.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 const MAX_PAGES = 200;
@@ -11,7 +13,8 @@ const MAX_PAGES = 200;
  * `/?Category-equals=<Stores|PriceFull|PromoFull|Price|Promo>&Date-equals=dd/MM/yyyy&page=N`;
  * each row names its file in the second cell and links `/Download/<name>?…`, which answers
  * either the file or JSON `{"href": …}` pointing at it (then fetched in a second GET) — read by
- * its bytes, not its content type.
+ * its bytes, not its content type. An href off the portal's site or to a private address is
+ * refused (link-guard.ts).
  *
  * @example new SuperPharmAdapter(ctx).list({ date: "2026-11-22", deltas: false })
  */
@@ -28,6 +31,8 @@ export class SuperPharmAdapter implements PortalAdapter {
     for (let page = 1; page <= Math.min(totalPages, MAX_PAGES); page++) {
       const url = joinUrl(base, `/?Category-equals=${category}&Date-equals=${encodeURIComponent(dmy(date))}&page=${page}`);
       const { text } = await this.ctx.http.text(url);
+      // The grid is there on a day with no files too (data-total-rows="0").
+      if (page === 1) assertListing(url, text, /<table\b|data-total-rows=|mvc-grid/i);
       const total = text.match(/data-total-rows=["'](\d+)["']/)?.[1];
       const perPage = text.match(/data-rows-per-page=["'](\d+)["']/)?.[1];
       if (total && totalPages === Infinity) totalPages = Math.max(1, Math.ceil(Number(total) / Number(perPage ?? 20)));
@@ -62,6 +67,6 @@ export class SuperPharmAdapter implements PortalAdapter {
     if ("file" in peeked) return peeked.file;
     const href = (peeked.json as { href?: unknown } | null)?.href;
     if (typeof href !== "string" || !href) throw new HttpError(`superpharm: no href for ${file.fileName}`, null, false);
-    return this.ctx.http.send(new URL(href, file.url).toString(), {}, signal);
+    return this.ctx.http.send(checkPortalLink(href, file.url, this.ctx.portal.base_url), {}, signal);
   }
 }

@@ -1,5 +1,6 @@
 import { joinUrl, listedFile } from "./listing.ts";
 import { hrefsOf, lastSegment } from "./html.ts";
+import { assertListing } from "./not-listing.ts";
 import type { AdapterContext, ListedFile, ListOptions, PortalAdapter } from "./types.ts";
 
 /**
@@ -19,6 +20,8 @@ export class WoltAdapter implements PortalAdapter {
     const base = this.ctx.portal.base_url.replace(/\/index\.html$/, "");
     const index = await this.ctx.http.text(joinUrl(base, "/index.html"));
     const days = new Set(hrefsOf(index.text).map((h) => h.match(/(\d{4}-\d{2}-\d{2})\.html$/)?.[1]).filter(Boolean));
+    // The index links every day still up: a page with no day link is not the index.
+    assertListing(joinUrl(base, "/index.html"), index.text, /\d{4}-\d{2}-\d{2}\.html/);
     if (!days.has(options.date)) return [];
     const dayUrl = joinUrl(base, `/${options.date}.html`);
     const page = await this.ctx.http.text(dayUrl);

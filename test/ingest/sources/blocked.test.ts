@@ -69,3 +69,30 @@ describe("blocked portals", () => {
     expect(formatReport(report)).toMatch(/super-pharm\s+blocked .*HTTP 247/);
   });
 });
+
+describe("a page that is not a file listing", () => {
+  // A challenge or maintenance page with none of the known firewall markers, served with 200.
+  const UNKNOWN = `<!DOCTYPE html><html><head><title>Please wait</title><script src="/px/init.js"></script></head><body><div id="px-captcha">Verifying your connection</div></body></html>`;
+
+  test("is failing with its reason where a listing (grid, table, day index) was expected; a real empty listing is still empty", async () => {
+    const unknown = portalAnswering(() => htmlResponse(UNKNOWN));
+    const emptyGrid = portalAnswering(() => htmlResponse(`<div class="mvc-grid" data-total-rows="0"><table><tbody></tbody></table></div>`));
+    const registry = registryOf(
+      { slug: "super-pharm", chain_codes: ["7290172900007"], portal: { family: "superpharm", base_url: unknown.url } },
+      { slug: "hazi-hinam", chain_codes: ["7290700100008"], portal: { family: "hazihinam", base_url: unknown.url + "/Prices" } },
+      { slug: "shufersal", chain_codes: ["7290027600007"], portal: { family: "shufersal", base_url: unknown.url } },
+      { slug: "wolt-market", chain_codes: ["7290058249350"], portal: { family: "wolt", base_url: unknown.url + "/index.html" } },
+      { slug: "good-pharm", chain_codes: ["7290058197699"], portal: { family: "superpharm", base_url: emptyGrid.url } },
+    );
+    const db = memoryPrices();
+    const report = await fetchChains({ db, registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    const by = Object.fromEntries(report.chains.map((c) => [c.slug, c]));
+    for (const slug of ["super-pharm", "hazi-hinam", "shufersal", "wolt-market"]) {
+      expect({ slug, status: by[slug]!.status }).toEqual({ slug, status: "failed" });
+      expect(by[slug]!.statusReason).toContain(`the portal answered a page that is not a file listing ("Please wait")`);
+      expect(health(db, slug)).toMatchObject({ fetch_status: "failing", status_reason: by[slug]!.statusReason });
+    }
+    expect(by["good-pharm"]!.status).toBe("empty");
+    expect(formatReport(report)).toMatch(/super-pharm\s+failed .*not a file listing/);
+  });
+});

@@ -10,7 +10,7 @@ const LOGIN_PAGE = (token: string) =>
   `<!DOCTYPE html><html><head><meta name="csrftoken" content="${token}"></head><body><form action="/login/user" method="post"><input name="username"><input type="password" name="password"></form></body></html>`;
 
 /** The Cerberus web portal as it behaves: CSRF + cftpSID, sessions that expire, HTML login page instead of JSON. */
-function cerberusPortal(files: Record<string, Uint8Array>, opts: { folder?: string; expireAfterListings?: number; expireBeforeDownload?: boolean } = {}) {
+function cerberusPortal(files: Record<string, Uint8Array>, opts: { folder?: string; expireAfterListings?: number; expireBeforeDownload?: boolean; filePage?: (token: string) => string } = {}) {
   let sid = 0;
   const sessions = new Set<string>();
   let listings = 0;
@@ -33,7 +33,7 @@ function cerberusPortal(files: Record<string, Uint8Array>, opts: { folder?: stri
     }
     if (url.pathname === "/file" && req.method === "GET") {
       if (!sessions.has(session)) return new Response(null, { status: 302, headers: { location: "/login" } });
-      return htmlResponse(`<html><head><meta name="csrftoken" content="after-${session}"></head><body>files</body></html>`);
+      return htmlResponse(opts.filePage?.(`after-${session}`) ?? `<html><head><meta name="csrftoken" content="after-${session}"></head><body>files</body></html>`);
     }
     if (url.pathname === "/file/json/dir" && req.method === "POST") {
       const form = new URLSearchParams(body);
@@ -142,6 +142,21 @@ describe("Cerberus", () => {
     const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
     expect(report.chains[0]!.downloaded).toHaveLength(1);
     expect(portal.requests.some((q) => q.path === "/file/d/Yuda/PriceFull7290058177776-003-202611220400.gz")).toBe(true);
+  });
+
+  test("a password field on the file page after sign-in (change-password dialog) is not a rejected login", async () => {
+    // The 2026 file manager: the user named, a logout link, and a change-password form.
+    const filePage = (token: string) =>
+      `<!DOCTYPE html><html><head><meta name="csrftoken" content="${token}"></head><body><div class="navbar">Logged in as RamiLevi <a href="/logout">Sign out</a></div>` +
+      `<div id="chpasswd" class="modal"><form action="/user/chpasswd" method="post"><input type="password" name="password"><input type="password" name="password2"></form></div><table id="fileList"></table></body></html>`;
+    const { portal, logins } = cerberusPortal(files, { filePage });
+    stops.push(portal.stop);
+    const registry = registryOf(chain(portal.url));
+    const report = await fetchChains({ db: memoryPrices(), registry, dataDir: tempDir(), date: DAY, http: FAST_HTTP, now: NOW, log: () => {} });
+    expect(report.chains[0]!.errors).toEqual([]);
+    expect(report.chains[0]!.status).toBe("ok");
+    expect(report.chains[0]!.portals[0]!.family).toBe("cerberus");
+    expect(logins()).toBe(1);
   });
 
   test("wrong credentials fail the chain with a clear error, recorded in its health", async () => {

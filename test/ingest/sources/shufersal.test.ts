@@ -121,6 +121,36 @@ describe("Shufersal", () => {
     expect(portal.requests.slice(before).every((q) => q.path.startsWith("/blob/"))).toBe(true);
   });
 
+  test("asks for newest first (sort=Time, sortdir=DESC): today's files on the first pages, paging stops at the first page of older days", async () => {
+    // Three days of PriceFull, 3 stores a day, 2 rows a page. The portal's own order is oldest
+    // first: only the explicit sort puts today's files first.
+    const days = ["20261120", "20261121", "20261122"];
+    const names = days.flatMap((d) => ["001", "002", "003"].map((st) => `PriceFull${SH}-${st}-${d}0300.gz`));
+    const portal = startFakePortal((_req, url) => {
+      if (url.pathname === "/") return htmlResponse("<html></html>");
+      if (url.pathname === "/FileObject/UpdateCategory") {
+        const page = Number(url.searchParams.get("page"));
+        if (url.searchParams.get("catID") !== "2") return htmlResponse(grid([], page));
+        const newestFirst = url.searchParams.get("sort") === "Time" && url.searchParams.get("sortdir") === "DESC";
+        const ordered = newestFirst ? [...names].reverse() : names;
+        return htmlResponse(grid(ordered.slice((page - 1) * 2, page * 2).map((n) => row(portal.url, n, "s", n.slice(23, 26), "pricefull")), page));
+      }
+      return htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "shufersal", chain_codes: [SH], portal: { family: "shufersal", base_url: portal.url } });
+    const chain = registry.chains[0]!;
+    const { HttpClient } = await import("../../../src/ingest/sources/http.ts");
+    const { ShufersalAdapter } = await import("../../../src/ingest/sources/shufersal.ts");
+    const adapter = new ShufersalAdapter({ chain, portal: chain.portal, http: new HttpClient(FAST_HTTP), log: () => {} });
+    const listed = (await adapter.list({ date: DAY, deltas: false })).map((f) => f.fileName);
+    expect(listed.filter((n) => n.includes("-20261122"))).toHaveLength(3);
+    // Page 1: two of today's; page 2: today's third and one of yesterday's; page 3 only yesterday's: the last one asked.
+    const pages = portal.requests.filter((q) => q.search.includes("catID=2&")).map((q) => new URLSearchParams(q.search).get("page"));
+    expect(pages).toEqual(["1", "2", "3"]);
+    expect(listed.some((n) => n.includes("-20261120"))).toBe(false);
+  });
+
   test("a listing that keeps answering 403 blocks the chain", async () => {
     const portal = startFakePortal(() => htmlResponse("<html>Request Rejected</html>", 403));
     stops.push(portal.stop);

@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDataDir } from "../../../src/db/open.ts";
+import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { fetchChains } from "../../../src/ingest/sources/fetch-chains.ts";
+import { fetchAndImport } from "../../../src/ingest/sources/fetch-and-import.ts";
 import { DAY, FAST_HTTP, NOW, bytesResponse, htmlResponse, jsonResponse, memoryPrices, priceFullGz, promoFullGz, registryOf, startFakePortal, storesXml, tempDir } from "../../helpers/ingest/fake-portal.ts";
 
 const SP = "7290172900007";
@@ -72,5 +77,49 @@ describe("Super-Pharm", () => {
     expect(r.status).toBe("ok");
     for (const d of r.downloaded) expect(new Uint8Array(await Bun.file(d.path).arrayBuffer())).toEqual(bytes[d.fileName]!);
     expect(r.downloaded).toHaveLength(2);
+  });
+
+  test("the 2026 layout (Root/Items, grouped promotions, Root/SubChains) fetched through the portal, day by day, and imported", async () => {
+    // The repository's 2026-shaped fixtures (test/fixtures/ingest/*7290172900007-000-*2026*),
+    // published gzipped under .gz names, listed on the day their names carry.
+    const fixtures = join(import.meta.dir, "../../fixtures/ingest");
+    const published = [
+      { name: `Stores${SP}-000-20260824-070016.gz`, fixture: `Stores${SP}-000-20260824-070016.xml`, category: "Stores", day: "24/08/2026" },
+      { name: `PriceFull${SP}-000-043-20260910-070110.gz`, fixture: `PriceFull${SP}-000-043-20260910-070110.xml`, category: "PriceFull", day: "10/09/2026" },
+      { name: `PromoFull${SP}-000-043-20260910-070112.gz`, fixture: `PromoFull${SP}-000-043-20260910-070112.xml`, category: "PromoFull", day: "10/09/2026" },
+    ].map((f) => ({ ...f, bytes: Bun.gzipSync(readFileSync(join(fixtures, f.fixture))) }));
+    const portal = startFakePortal((_req, url) => {
+      if (url.pathname === "/") {
+        const rows = published.filter((f) => f.category === url.searchParams.get("Category-equals") && f.day === url.searchParams.get("Date-equals") && url.searchParams.get("page") === "1");
+        return htmlResponse(grid(rows.length, rows.map((f) => ({ name: f.name, category: f.category }))).replaceAll("22/11/2026 05:00", rows[0]?.day ?? ""));
+      }
+      if (url.pathname.startsWith("/Download/")) return jsonResponse({ href: `/sp_transparency_output_prod_v2/${url.pathname.slice(10)}` });
+      const file = published.find((f) => url.pathname === `/sp_transparency_output_prod_v2/${f.name}`);
+      return file ? bytesResponse(file.bytes) : htmlResponse("not found", 404);
+    });
+    stops.push(portal.stop);
+    const registry = registryOf({ slug: "super-pharm", chain_codes: [SP], portal: { family: "superpharm", base_url: portal.url } });
+    const dataDir = tempDir();
+    const db = openDataDir(dataDir);
+    try {
+      syncRegistry(db.prices, registry);
+      const run = (date: string) =>
+        fetchAndImport({ db: db.prices, registry, dataDir, chains: ["super-pharm"], date, backfillDays: 0, http: FAST_HTTP, now: () => new Date(`${date}T08:00:00+03:00`), importPriority: "normal", log: () => {} });
+      const stores = await run("2026-08-24");
+      const prices = await run("2026-09-10");
+      const imported = [...(stores.import?.files ?? []), ...(prices.import?.files ?? [])].map((f) => [f.fileName, f.status, f.type, f.chainSlug, f.rows]);
+      expect(imported).toEqual([
+        [published[0]!.name, "ok", "stores", "super-pharm", 3],
+        [published[1]!.name, "ok", "pricefull", "super-pharm", 3],
+        [published[2]!.name, "ok", "promofull", "super-pharm", 2],
+      ]);
+      const price = db.prices
+        .query("SELECT pc.price FROM price_current pc JOIN stores s ON s.id = pc.store_id JOIN products p ON p.id = pc.product_id WHERE s.store_code = '43' AND p.barcode = '7290108350043'")
+        .get() as { price: number } | null;
+      expect(price?.price).toBe(1990);
+    } finally {
+      db.prices.close();
+      db.accounts.close();
+    }
   });
 });
