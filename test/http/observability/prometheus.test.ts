@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Counter, Histogram, escapeLabel, formatValue } from "../../src/lib/prometheus.ts";
+import { Counter, Histogram, escapeLabel, formatValue } from "../../../src/lib/prometheus.ts";
 import { RouteTable } from "../../../src/http/routes.ts";
 import { HttpMetrics, LATENCY_BUCKETS } from "../../../src/http/observability/http-metrics.ts";
 
