@@ -29,9 +29,6 @@ type Content<R> = R extends { content: infer C } ? ([NonNullable<C>] extends [ne
  */
 export type Output<K extends OperationId> = Content<Responses<K>[Extract<keyof Responses<K>, 200 | 201 | 202>]>;
 
-/** The operations whose answer's `data` is a page of items with `meta.next_cursor`. */
-export type PagedId = { [K in OperationId]: Output<K> extends { data: readonly unknown[]; meta: { next_cursor: string | null } } ? K : never }[OperationId];
-
 /** One item of a paged operation's `data`. */
 export type Item<K extends OperationId> = Output<K> extends { data: readonly (infer T)[] } ? T : never;
 
