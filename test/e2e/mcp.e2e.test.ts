@@ -130,7 +130,7 @@ describe("a Pro key over HTTP", () => {
   test("initialize and tools/list", async () => {
     expect(client.getServerVersion()?.name).toBe("mehir");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["compare_basket", "find_stores", "get_prices", "list_chains", "price_history", "promotions", "search_products"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["chain_price_index", "compare_basket", "find_stores", "get_prices", "list_chains", "plan_basket", "price_history", "promotions", "search_products"]);
   });
 
   test("search_products: milk, in Hebrew", async () => {
