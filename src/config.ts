@@ -36,7 +36,7 @@ const perMinute = (fallback: number) => z.coerce.number().int().min(1).default(f
  * environment variable (`MEHIR_QUOTA_FREE`); flags win. Names are part of the contract.
  */
 export const SettingsSchema = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(8080).describe("TCP port to listen on"),
+  port: z.coerce.number().int().min(0).max(65535).default(8080).describe("TCP port to listen on (`PORT`, the hosting platforms' convention, when this is not set)"),
   host: z.string().min(1).default("0.0.0.0").describe("Address to listen on"),
   dataDir: z.string().min(1).default("./mehir-data").describe("Folder of the databases and downloaded files"),
   quotaFree: count(200).describe("Calls per month on the Free plan"),
@@ -82,6 +82,10 @@ export const SettingsSchema = z.object({
     .default(false)
     .describe("Let price-alert webhooks target loopback addresses over http (for tests; private and link-local targets stay refused)"),
   logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("Log level"),
+  logFormat: z
+    .enum(["auto", "pretty", "json"])
+    .default("auto")
+    .describe("Log lines: `pretty` (short lines for people), `json` (one JSON object per line, for a journal or a log shipper), `auto`: pretty on a terminal, JSON otherwise"),
   importPriority: z
     .enum(["idle", "low", "normal"])
     .default("idle")
@@ -151,6 +155,8 @@ export function loadSettings(env: Record<string, string | undefined>, flags: Rec
     if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
     if (flags[key] !== undefined) raw[key] = flags[key];
   }
+  // Hosting platforms give the port in PORT; MEHIR_PORT and --port win over it.
+  if (raw.port === undefined && env.PORT !== undefined && env.PORT !== "") raw.port = env.PORT;
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -69,9 +69,10 @@ export function normaliseCode(code: string): string {
 
 /**
  * Validates a registry (the parsed JSON of data/chains.json) and indexes it. Throws on a
- * malformed entry, a duplicate slug or a code claimed by two chains.
+ * malformed entry, a duplicate slug or a code claimed by two chains, and — for a whole registry —
+ * a chain merged into one it does not hold (a worker handed some chains passes `whole: false`).
  */
-export function buildRegistry(input: unknown): Registry {
+export function buildRegistry(input: unknown, { whole = true }: { whole?: boolean } = {}): Registry {
   const chains = RegistrySchema.parse(input);
   const bySlug = new Map<string, Chain>();
   const byCode = new Map<string, Chain>();
@@ -88,7 +89,7 @@ export function buildRegistry(input: unknown): Registry {
   }
   for (const chain of chains) {
     const into = chain.inactive?.merged_into;
-    if (into && !bySlug.has(into)) throw new Error(`registry: ${chain.slug} merged into unknown chain ${into}`);
+    if (whole && into && !bySlug.has(into)) throw new Error(`registry: ${chain.slug} merged into unknown chain ${into}`);
   }
   return { chains, bySlug, byCode };
 }

@@ -5,7 +5,7 @@ import { openDataDir } from "./db/open.ts";
 import { loadRegistry } from "./registry.ts";
 import { syncRegistry } from "./db/sync-registry.ts";
 import { DataState } from "./data/data-state.ts";
-import { log, setLogLevel } from "./lib/log.ts";
+import { log, setLogFormat, setLogLevel } from "./lib/log.ts";
 import { startDataSource, type RunningDataSource } from "./data/data-source.ts";
 import { liveCollector } from "./ingest/sources/live-collector.ts";
 import { join } from "node:path";
@@ -44,6 +44,7 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings): Promise<RunningServer> {
   setLogLevel(settings.logLevel);
+  setLogFormat(settings.logFormat);
   const db = openDataDir(settings.dataDir);
   // Damaged pages are never served (nor /readyz green): `PRAGMA quick_check` of both databases, in
   // a worker, before anything reads them (about a second per GB). A replica's local database holds
@@ -119,6 +120,18 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     info: log.info,
     error: log.error,
   });
+
+  // One line says when the API answers with data (/readyz 200: data imported, search index built):
+  // soon after start on a data dir that has data, else after the first start's demo import or
+  // live collection (a replica: after its first snapshot).
+  let announced = false;
+  const announceReady = () => {
+    if (announced || !data.hasData || !deps.search.ready) return;
+    announced = true;
+    log.info("ready", { url, docs: `${url}/docs`, portal: `${url}/portal/`, data_version: data.current.version });
+  };
+  deps.search.onBuilt(announceReady);
+  announceReady();
 
   // A server whose live data is (or will be) the chains' own makes the sandbox at start, off the
   // serving thread, unless it exists; on the demo data test keys read the demo and none is made.

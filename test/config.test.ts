@@ -38,3 +38,12 @@ describe("settings", () => {
     expect(flagName("imageUrlTemplate")).toBe("--image-url-template");
   });
 });
+
+test("PORT, the hosting platforms' convention, is the port when MEHIR_PORT is not set; MEHIR_PORT and --port win", async () => {
+  const { loadSettings } = await import("../src/config.ts");
+  expect(loadSettings({ PORT: "5000" }).port).toBe(5000);
+  expect(loadSettings({ PORT: "5000", MEHIR_PORT: "9000" }).port).toBe(9000);
+  expect(loadSettings({ PORT: "5000" }, { port: 7000 }).port).toBe(7000);
+  expect(loadSettings({}).port).toBe(8080);
+  expect(() => loadSettings({ PORT: "eighty" })).toThrow("--port / MEHIR_PORT");
+});

@@ -59,3 +59,11 @@ describe("data/chains.json", () => {
     expect(() => buildRegistry(twice)).toThrow(/belongs to both/);
   });
 });
+
+test("a chain merged into another: the whole registry must hold it; one chain handed to a worker is read alone", async () => {
+  const { buildRegistry, loadRegistry } = await import("../src/registry.ts");
+  const cofix = loadRegistry().bySlug.get("super-cofix")!;
+  expect(cofix.inactive?.merged_into).toBe("rami-levy");
+  expect(() => buildRegistry([cofix])).toThrow("super-cofix merged into unknown chain rami-levy");
+  expect(buildRegistry([cofix], { whole: false }).chains[0]!.slug).toBe("super-cofix");
+});

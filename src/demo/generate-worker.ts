@@ -24,7 +24,7 @@ const sameRun = (a: DemoRun, b: DemoRun) => a.outDir === b.outDir && a.seed === 
 
 self.onmessage = (event: MessageEvent<GenerateRequest>) => {
   try {
-    const [chain] = buildRegistry([event.data.chain]).chains;
+    const [chain] = buildRegistry([event.data.chain], { whole: false }).chains;
     if (!writer || !sameRun(writer.run, event.data.run)) writer = new ChainWriter(event.data.run);
     self.postMessage({ kind: "done", result: writer.write(chain!) } satisfies GenerateReply);
   } catch (error) {

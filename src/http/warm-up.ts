@@ -9,10 +9,20 @@ export const WARMED_PATHS = ["/healthz", "/readyz"] as const;
  *
  * @example await warmUp(app); app.listen({ port })
  */
+/** The warm-up's own requests: neither logged nor counted (no client made them). Held by identity, so no header can claim it. */
+const warmUps = new WeakSet<Request>();
+
+/** Whether a request is one of the warm-up's own. */
+export function isWarmUp(request: Request): boolean {
+  return warmUps.has(request);
+}
+
 export async function warmUp(app: { handle(request: Request): Promise<Response> }): Promise<number[]> {
   const statuses: number[] = [];
   for (const path of WARMED_PATHS) {
-    const res = await app.handle(new Request(`http://localhost${path}`));
+    const request = new Request(`http://localhost${path}`);
+    warmUps.add(request);
+    const res = await app.handle(request);
     await res.arrayBuffer();
     statuses.push(res.status);
   }

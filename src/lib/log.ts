@@ -1,5 +1,7 @@
 /** Structured JSON logs, one line per event, to stdout (errors to stderr); CLI commands send them all to stderr (setLogStream). */
 import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
+import { prettyLine } from "./pretty-log.ts";
 
 type Level = "debug" | "info" | "warn" | "error";
 const RANK: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -20,11 +22,26 @@ let logFd: 1 | 2 = 1;
 export function setLogStream(stream: "stdout" | "stderr"): void {
   flushStdout();
   logFd = stream === "stderr" ? 2 : 1;
+  pretty = isPretty();
+}
+
+// `pretty` (pretty-log.ts) for people, `json` for programs; `auto`: pretty when the log's stream is
+// a terminal (asked once per change, not per line).
+let format: "auto" | "pretty" | "json" = (process.env.MEHIR_LOG_FORMAT as "auto" | "pretty" | "json") ?? "auto";
+let pretty = isPretty();
+
+export function setLogFormat(value: "auto" | "pretty" | "json"): void {
+  format = value;
+  pretty = isPretty();
+}
+
+function isPretty(): boolean {
+  return format === "pretty" || (format === "auto" && isatty(logFd));
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown>): void {
   if (RANK[level] < threshold) return;
-  const line = lineOf(level, msg, fields);
+  const line = pretty ? prettyLine(isoNow(), level, msg, fields) : lineOf(level, msg, fields);
   if (level === "error" || logFd === 2) {
     flushStdout();
     console.error(line);

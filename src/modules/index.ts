@@ -1,6 +1,7 @@
 import type { Feature } from "./feature.ts";
 import { operationsOf, declarationsOf } from "./feature.ts";
 import { healthFeature } from "./health/index.ts";
+import { homeFeature } from "./home/index.ts";
 import { docsFeature } from "./docs/index.ts";
 import { chainsFeature } from "./chains/index.ts";
 import { priceIndexFeature } from "./price-index/index.ts";
@@ -24,6 +25,7 @@ import { mcpFeature } from "./mcp/index.ts";
  */
 export const FEATURES: readonly Feature[] = [
   healthFeature,
+  homeFeature,
   docsFeature,
   chainsFeature,
   priceIndexFeature,

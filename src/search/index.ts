@@ -32,6 +32,7 @@ export class ProductSearch {
   private failures = 0;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private readonly stopping = new AbortController();
+  private readonly built: (() => void)[] = [];
 
   constructor(private readonly options: SearchOptions = {}) {}
 
@@ -75,6 +76,11 @@ export class ProductSearch {
     this.retry = null;
   }
 
+  /** Calls `listener` after each build that swaps in a new index. */
+  onBuilt(listener: () => void): void {
+    this.built.push(listener);
+  }
+
   /** Resolves once no build is running or queued (whether the last one succeeded or not). */
   async settled(): Promise<void> {
     while (this.queued || this.running) await (this.queued ?? this.running)!.catch(() => undefined);
@@ -106,6 +112,7 @@ export class ProductSearch {
         this.completed++;
         this.failures = 0;
         log.info("search index built", { data_version: index.version, products: index.size, ms: Math.round(performance.now() - started) });
+        for (const listener of this.built) listener();
       },
       (error) => {
         this.failures++;

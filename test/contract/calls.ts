@@ -158,4 +158,5 @@ export async function callEveryOperation(api: Client<paths>, keys: Keys): Promis
   // Probes: public. (Metrics are served on a listener of their own, outside the API's document.)
   await api.GET("/healthz", {});
   await api.GET("/readyz", {});
+  await api.GET("/", {});
 }

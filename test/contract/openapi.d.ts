@@ -509,6 +509,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this server is
+         * @description Public, no key, not counted. For a browser (`Accept: text/html`) a short page: what this server is, how fresh its data is, and links to the docs, the developer portal and the widget demo. For a program, the same as JSON: `name`, `description`, `data` (as `/readyz`) and `links` (absolute URLs).
+         */
+        get: operations["getIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -8591,6 +8611,114 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "mehir",
+                     *       "description": "A self-hosted API for the prices of products sold by Israel's supermarket chains, from the files they must publish by law: prices per chain and store, search in Hebrew and English, baskets, history, promotions, alerts and an embeddable widget.",
+                     *       "data": {
+                     *         "ready": true,
+                     *         "data": true,
+                     *         "search": true,
+                     *         "data_version": 1,
+                     *         "data_updated_at": "2026-11-22T10:00:00+02:00",
+                     *         "source": "demo"
+                     *       },
+                     *       "links": {
+                     *         "docs": "http://localhost/docs",
+                     *         "openapi": "http://localhost/docs/json",
+                     *         "errors": "http://localhost/docs/errors",
+                     *         "portal": "http://localhost/portal/",
+                     *         "widget_demo": "http://localhost/widget/v1/demo.html",
+                     *         "readiness": "http://localhost/readyz"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        name: "mehir";
+                        description: string;
+                        data: {
+                            ready: boolean;
+                            data: boolean;
+                            search: boolean;
+                            data_version: number;
+                            data_updated_at: string | null;
+                            /** @description `demo`, `live`, or `none` before the first import */
+                            source: string;
+                        };
+                        links: {
+                            docs: string;
+                            openapi: string;
+                            errors: string;
+                            portal: string;
+                            widget_demo: string;
+                            readiness: string;
+                        };
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid request (no usable Host, or a malformed request target): `invalid_request` (see /docs/errors) */
+            400: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_request";
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long` (see /docs/errors) */
+            414: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "uri_too_long";
+                    };
+                };
+            };
+            /** @description Internal error: `internal_error` (see /docs/errors) */
+            500: {
+                headers: {
+                    /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
                     };
                 };
             };

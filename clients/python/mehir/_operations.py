@@ -259,6 +259,11 @@ class Operations:
         """
         return self._call("postMcpMessage", "POST", "/mcp", {}, {}, body, True, "application/json, text/event-stream")
 
+    def get_index(self) -> Any:
+        """What this server is (``GET /``).
+        """
+        return self._call("getIndex", "GET", "/", {}, {}, None, False, None)
+
     def get_liveness(self) -> Dict[str, Any]:
         """Liveness (``GET /healthz``).
         """

@@ -25,6 +25,7 @@ export const OPERATIONS = {
   listExports: { method: "GET", path: "/api/v1/exports", pathParams: [], body: null },
   getExportFile: { method: "GET", path: "/api/v1/exports/{date}/{file}", pathParams: ["date", "file"], body: null },
   postMcpMessage: { method: "POST", path: "/mcp", pathParams: [], body: "whole", accept: "application/json, text/event-stream" },
+  getIndex: { method: "GET", path: "/", pathParams: [], body: null },
   getLiveness: { method: "GET", path: "/healthz", pathParams: [], body: null },
   getReadiness: { method: "GET", path: "/readyz", pathParams: [], body: null },
 } as const;
@@ -90,6 +91,8 @@ export interface Operations {
   getExportFile(input: Input<"getExportFile">, options?: RequestOptions): Promise<Output<"getExportFile">>;
   /** MCP endpoint (JSON-RPC over Streamable HTTP) (`POST /mcp`) */
   postMcpMessage(input: Input<"postMcpMessage">, options?: RequestOptions): Promise<Output<"postMcpMessage">>;
+  /** What this server is (`GET /`) */
+  getIndex(input?: Input<"getIndex">, options?: RequestOptions): Promise<Output<"getIndex">>;
   /** Liveness (`GET /healthz`) */
   getLiveness(input?: Input<"getLiveness">, options?: RequestOptions): Promise<Output<"getLiveness">>;
   /** Readiness (`GET /readyz`) */

@@ -5,6 +5,7 @@ import { errorCode, errorReason, finalStatus, type EndedRequest } from "./final-
 import { HttpMetrics } from "./http-metrics.ts";
 import type { RouteTable } from "../routes.ts";
 import { logRequest } from "./request-log.ts";
+import { isWarmUp } from "../warm-up.ts";
 import { requestPath } from "../request/request-target.ts";
 import { afterAnswer } from "../last-resort.ts";
 
@@ -60,6 +61,7 @@ export class RequestObserver {
 
   /** Records a request that ended: `routed` is the route pattern Elysia matched, if it routed the request. */
   ended(request: Request, routed: string | undefined, ctx: EndedRequest): void {
+    if (isWarmUp(request)) return;
     const routes = this.routes;
     const state = requestState(request);
     const seconds = (performance.now() - state.startedAt) / 1000;
