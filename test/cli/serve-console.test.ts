@@ -54,10 +54,13 @@ test(
     const seen: string[] = [];
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of proc.stdout) {
-        seen.push(...decoder.decode(chunk).split("\n").filter(Boolean));
-        if (seen.some((l) => l.includes(" ready — "))) break;
+      const reader = proc.stdout.getReader();
+      while (!seen.some((l) => l.includes(" ready — "))) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen.push(...decoder.decode(value).split("\n").filter(Boolean));
       }
+      reader.releaseLock();
       const text = seen.join("\n");
       expect(text).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d mehir is listening on http://127\\.0\\.0\\.1:${port} \\(data: `, "m"));
       expect(text).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d ready — http://127\\.0\\.0\\.1:${port} · docs http://127\\.0\\.0\\.1:${port}/docs · portal http://127\\.0\\.0\\.1:${port}/portal/$`, "m"));
