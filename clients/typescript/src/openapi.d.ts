@@ -651,7 +651,10 @@ export interface operations {
                  * @example חיפה
                  */
                 city?: string;
-                /** @description Region slug: `jerusalem`, `tel-aviv`, `center`, `sharon`, `haifa`, `north`, `south`, `shfela`, `judea-samaria` */
+                /**
+                 * @description Region slug: `jerusalem`, `tel-aviv`, `center`, `sharon`, `haifa`, `north`, `south`, `shfela`, `judea-samaria`
+                 * @example haifa
+                 */
                 region?: "jerusalem" | "tel-aviv" | "center" | "sharon" | "haifa" | "north" | "south" | "shfela" | "judea-samaria";
                 /**
                  * @description A point, `lat,lon` in decimal degrees (WGS84) inside Israel; only stores within `radius_km` of it count, each with its `distance_km`
@@ -3495,7 +3498,7 @@ export interface operations {
             query?: {
                 /**
                  * @description A point, `lat,lon` in decimal degrees (WGS84) inside Israel; only stores within `radius_km` of it count, each with its `distance_km`
-                 * @example 32.0853,34.7818
+                 * @example 32.7940,34.9896
                  */
                 near?: string;
                 /** @description Radius around `near` in kilometres, 0.1–50 (default 5); only with `near` */

@@ -22,7 +22,7 @@ export const GET_PRICES = operation({
   operationId: "getPrices",
   audience: "free",
   query: PricesQuery,
-  examples: { barcode: "7291252436027", city: "חיפה", chain_id: "shufersal", near: "32.7940,34.9896" },
+  examples: { barcode: "7291252436027", city: "חיפה", region: "haifa", chain_id: "shufersal", near: "32.7940,34.9896" },
   success: { schema: PricesResponse },
   errors: ["ambiguous_product", "product_not_found", "chain_not_found", "city_not_found"],
   conditional: true,

@@ -14,7 +14,7 @@ export const GET_STORES = operation({
   operationId: "listStores",
   audience: "free",
   query: StoresQuery,
-  examples: { near: "32.0853,34.7818", chain_id: "shufersal", city: "חיפה" },
+  examples: { near: "32.7940,34.9896", chain_id: "shufersal", city: "חיפה" },
   success: { schema: StoresResponse },
   errors: ["chain_not_found", "city_not_found"],
   conditional: true,
