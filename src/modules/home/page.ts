@@ -37,7 +37,7 @@ pre{overflow-x:auto;background:#f0f0f0;padding:10px;border-radius:6px;font-size:
 </style></head>
 <body>
 <h1>mehir</h1>
-<p class="he" lang="he" dir="rtl">מחירי המוצרים ברשתות השיווק בישראל — API</p>
+<p class="he" lang="he" dir="rtl">מחירי המוצרים ברשתות השיווק בישראל</p>
 <p>${escape(index.description)}</p>
 <p class="data">${freshness(index.data)}</p>
 <h2>Start here</h2>
