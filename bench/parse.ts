@@ -5,7 +5,7 @@
  *   bun bench/parse.ts [--files 40] [--items 3500]
  */
 import { gunzipSync } from "node:zlib";
-import { readPriceFile } from "../src/ingest/read-file.ts";
+import { readPriceFile } from "../src/ingest/parse/read-file.ts";
 import { syntheticPriceFull } from "../test/helpers/ingest/synthetic-pricefull.ts";
 import { numberOption } from "./lib/args.ts";
 

@@ -32,9 +32,9 @@ const FAST = [
 const SLOW = [
   "test/http/observability/live.test.ts",
   "test/http/prebuilt/gzip-answer.test.ts",
-  "test/ingest/import-archive.test.ts",
-  "test/ingest/import-kill.test.ts",
-  "test/ingest/import-priority.test.ts",
+  "test/ingest/run/import-archive.test.ts",
+  "test/ingest/run/import-kill.test.ts",
+  "test/ingest/run/import-priority.test.ts",
   "test/modules/portal/form-origin.test.ts",
   "test/modules/portal/signin-throttle.test.ts",
   // end-to-end by name: webhooks delivered to a receiver over loopback, through the whole app

@@ -6,8 +6,8 @@
  * binary copied elsewhere could not start its workers.
  */
 export const WORKER_ENTRYPOINTS = [
-  "ingest/import-worker.ts",
-  "ingest/parse-worker.ts",
+  "ingest/run/import-worker.ts",
+  "ingest/parse/parse-worker.ts",
   "demo/generate-worker.ts",
   "exports/export-worker.ts",
   "alerts/evaluation-worker.ts",
@@ -24,7 +24,7 @@ const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test
 
 /**
  * The specifier to start a worker with.
- * @example new Worker(workerSpecifier("ingest/parse-worker.ts"))
+ * @example new Worker(workerSpecifier("ingest/parse/parse-worker.ts"))
  */
 export function workerSpecifier(entrypoint: WorkerEntrypoint): string {
   return compiled ? `./${entrypoint}` : new URL(`./${entrypoint}`, import.meta.url).href;

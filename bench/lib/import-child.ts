@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { threadTimes } from "./thread-times.ts";
 
 const args = process.argv.slice(2);

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { runAtImportPriority } from "../../src/ingest/import-priority.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
+import { runAtImportPriority } from "../../src/ingest/run/import-priority.ts";
 
 runAtImportPriority();
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import type { Settings } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { DataState } from "../data/data-state.ts";
-import type { ImportPriority } from "../ingest/import-priority.ts";
+import type { ImportPriority } from "../ingest/run/import-priority.ts";
 import { loadRegistry } from "../registry.ts";
 import { evaluateBehind, type Outcome } from "./evaluation-pass.ts";
 

@@ -9,7 +9,7 @@
  * on a 2-core machine, which at normal priority competed with serving — the first evaluation
  * after a start showed in the API's p99 (bench/alerts.ts).
  */
-import { runAtImportPriority } from "../ingest/import-priority.ts";
+import { runAtImportPriority } from "../ingest/run/import-priority.ts";
 import type { EvaluationJob, EvaluationReply } from "./evaluation-job.ts";
 
 declare const self: Worker;

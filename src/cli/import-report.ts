@@ -1,4 +1,4 @@
-import type { ImportReport } from "../ingest/report.ts";
+import type { ImportReport } from "../ingest/run/report.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
 

@@ -5,10 +5,10 @@ import { loadSettings } from "../config.ts";
 import { openDataDir } from "../db/open.ts";
 import { setLogLevel } from "../lib/log.ts";
 import { loadRegistry } from "../registry.ts";
-import { importPaths } from "../ingest/import.ts";
-import { archiveLimitsOf } from "../ingest/collect.ts";
-import type { ImportReport } from "../ingest/report.ts";
-import { runAtImportPriority } from "../ingest/import-priority.ts";
+import { importPaths } from "../ingest/run/import.ts";
+import { archiveLimitsOf } from "../ingest/run/collect.ts";
+import type { ImportReport } from "../ingest/run/report.ts";
+import { runAtImportPriority } from "../ingest/run/import-priority.ts";
 import { formatImportReport, progressLine, runCases } from "./import-report.ts";
 
 /**

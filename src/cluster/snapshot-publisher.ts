@@ -1,4 +1,4 @@
-import type { ImportPriority } from "../ingest/import-priority.ts";
+import type { ImportPriority } from "../ingest/run/import-priority.ts";
 import { WorkerRuns } from "../lib/worker-runs.ts";
 import type { SnapshotJob, SnapshotResult } from "./write-snapshot.ts";
 

@@ -3,7 +3,7 @@
  * CPU priority. Started by SnapshotPublisher; the compiled binary lists this file as an extra
  * entrypoint (src/workers.ts).
  */
-import { runAtImportPriority, type ImportPriority } from "../ingest/import-priority.ts";
+import { runAtImportPriority, type ImportPriority } from "../ingest/run/import-priority.ts";
 import { writeSnapshot, type SnapshotJob } from "./write-snapshot.ts";
 
 declare const self: Worker;

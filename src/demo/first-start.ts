@@ -2,11 +2,11 @@ import type { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Registry } from "../registry.ts";
-import { importPaths } from "../ingest/import.ts";
-import type { ImportReport } from "../ingest/report.ts";
-import { startImportWorker } from "../ingest/run-in-worker.ts";
-import { importProgressLogger } from "../ingest/progress.ts";
-import type { ImportPriority } from "../ingest/import-priority.ts";
+import { importPaths } from "../ingest/run/import.ts";
+import type { ImportReport } from "../ingest/run/report.ts";
+import { startImportWorker } from "../ingest/run/run-in-worker.ts";
+import { importProgressLogger } from "../ingest/run/progress.ts";
+import type { ImportPriority } from "../ingest/run/import-priority.ts";
 import { generateDemo, type DemoReport } from "./generate.ts";
 
 export const DEMO_FILES_DIR = "demo-files";

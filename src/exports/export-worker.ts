@@ -3,7 +3,7 @@
  * imports' CPU priority. Started by ExportScheduler; the compiled binary lists this file as an
  * extra entrypoint.
  */
-import { runAtImportPriority, type ImportPriority } from "../ingest/import-priority.ts";
+import { runAtImportPriority, type ImportPriority } from "../ingest/run/import-priority.ts";
 import { runExport, type ExportJob } from "./run.ts";
 
 declare const self: Worker;

@@ -1,4 +1,7 @@
 import * as z from "zod";
+import { withoutLeadingZeros } from "./product-key.ts";
+
+export { withoutLeadingZeros };
 
 /**
  * The identifiers a client passes wherever a product is named (prices, history, basket, widget):
@@ -23,7 +26,7 @@ export function isProductId(id: string): boolean {
 
 /** `"007290000066318"` → `"7290000066318"`; generic identifiers are kept as they are. */
 export function productKey(id: string): string {
-  return isGenericId(id) ? id : id.replace(/^0+(?=\d)/, "");
+  return isGenericId(id) ? id : withoutLeadingZeros(id);
 }
 
 export const PRODUCT_ID_RULE = "1–20 digits (a barcode or chain-internal item code) or a generic product id (`g-tomatoes`)";

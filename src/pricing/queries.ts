@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { stmt } from "../db/statements.ts";
+import { withoutLeadingZeros } from "../identity/product-key.ts";
 import type { UnitPromotion } from "./rules.ts";
 import { publicPromotionId, unitPromotion, type PromotionTermsRow } from "./promotion-row.ts";
 
@@ -21,8 +22,7 @@ const PRODUCT_COLUMNS = "p.id, p.scope_chain_id, p.barcode, p.barcode_key, p.nam
 
 /** `"007290000066318"` → `"7290000066318"`; leading zeros are not significant. */
 export function barcodeKey(barcode: string): string {
-  // Most barcodes have no leading zero: no regular expression run for them (a batch asks 100).
-  return barcode.charCodeAt(0) === 48 ? barcode.replace(/^0+(?=\d)/, "") : barcode;
+  return withoutLeadingZeros(barcode);
 }
 
 /**

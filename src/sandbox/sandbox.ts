@@ -7,7 +7,7 @@ import { openDatabase } from "../db/open.ts";
 import { PRICE_MIGRATIONS } from "../db/price-schema.ts";
 import { syncRegistry } from "../db/sync-registry.ts";
 import { ensureDemoData } from "../demo/first-start.ts";
-import type { ImportPriority } from "../ingest/import-priority.ts";
+import type { ImportPriority } from "../ingest/run/import-priority.ts";
 import type { Registry } from "../registry.ts";
 import { ProductSearch } from "../search/index.ts";
 

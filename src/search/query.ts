@@ -1,3 +1,4 @@
+import { withoutLeadingZeros } from "../identity/product-key.ts";
 import { expansion } from "./abbreviations.ts";
 import { translations } from "./english.ts";
 import { canonicalToken, foldFinals, isHebrew, isUnit, nameKey, parseQuantities, prefixStems, searchTerm, tokenize, type Quantity } from "./hebrew.ts";
@@ -101,7 +102,7 @@ export function transpositions(term: string): string[] {
 export function planQuery(q: string, vocab: Vocabulary): QueryPlan {
   const trimmed = q.trim();
   if (/^[\d\s-]+$/.test(trimmed) && /\d/.test(trimmed)) {
-    return { kind: "barcode", barcodeKey: trimmed.replace(/[\s-]/g, "").replace(/^0+(?=\d)/, "") };
+    return { kind: "barcode", barcodeKey: withoutLeadingZeros(trimmed.replace(/[\s-]/g, "")) };
   }
   const { quantities, rest } = parseQuantities(q);
   // Being typed: the query's last piece, no space after it (not a word followed by a size).

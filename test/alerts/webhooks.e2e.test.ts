@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { verifySignature } from "../../src/alerts/signature.ts";

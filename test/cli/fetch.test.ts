@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { main } from "../../src/main.ts";
 import { createFetchCommand } from "../../src/cli/fetch.ts";
-import { runImportInWorker } from "../../src/ingest/run-in-worker.ts";
+import { runImportInWorker } from "../../src/ingest/run/run-in-worker.ts";
 import { bytesResponse, htmlResponse, jsonResponse, priceFullGz, startFakePortal, tempDir } from "../helpers/ingest/fake-portal.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDay } from "../../bench/lib/price-files.ts";
 import { formatImportReport, progressLine } from "../../src/cli/import-report.ts";
-import type { ImportReport } from "../../src/ingest/report.ts";
+import type { ImportReport } from "../../src/ingest/run/report.ts";
 import { binaPriceXml, binaPromoXml, cerberusStoresXml, writeFiles } from "../helpers/real-shape.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.

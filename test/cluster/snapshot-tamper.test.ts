@@ -11,7 +11,7 @@ import { copyFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { SNAPSHOT_LATEST_PATH, snapshotFilePath } from "../../src/cluster/snapshot-routes.ts";

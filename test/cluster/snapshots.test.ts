@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { SNAPSHOTS_DIR, SnapshotStore, type SnapshotManifest } from "../../src/cluster/snapshot-store.ts";

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, statSync, statfsSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { newKey } from "../helpers/keys.ts";
 import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays, untilReady } from "../helpers/faults/faults.ts";

@@ -5,7 +5,7 @@ import type { Subprocess } from "bun";
 import { ACCOUNTS_FILE, openDataDir, PRICES_FILE } from "../../src/db/open.ts";
 import { createAccount } from "../../src/accounts/accounts.ts";
 import { createKey } from "../../src/accounts/keys.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { FLUSH_SLACK_MS, priceDigest, someBarcode, tempRoot, twoDays, USAGE_FLUSH_MS, watchTimerLateness } from "../helpers/faults/faults.ts";
 

@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCOUNTS_FILE, openDatabase, PRICES_FILE } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { newKey } from "../helpers/keys.ts";
 import { MAIN, appOn, ask, priceDigest, someBarcode, tempRoot, twoDays } from "../helpers/faults/faults.ts";

@@ -7,8 +7,8 @@ import { gzipSync } from "node:zlib";
 import { generateDemo } from "../../src/demo/generate.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import type { ImportReport } from "../../src/ingest/report.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
+import type { ImportReport } from "../../src/ingest/run/report.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { makeZip } from "../helpers/ingest/zip.ts";
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import citiesJson from "../../data/cities.json" with { type: "json" };
 import { buildCityIndex, cityFilterName, cityKey, findCity, isEilat, loadCities, REGIONS, resolveCity } from "../../src/geo/geo.ts";
-import { readPriceFile } from "../../src/ingest/read-file.ts";
+import { readPriceFile } from "../../src/ingest/parse/read-file.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
 const REAL = REAL_SAMPLES;

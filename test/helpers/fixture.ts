@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { productKey } from "../../src/identity/product-id.ts";
 
 /** Small SQL builders for hand-made price fixtures (tests compute expected answers by hand). */
 export class Fixture {
@@ -32,7 +33,7 @@ export class Fixture {
       .get(
         opts.scopeChain ? this.chainId(opts.scopeChain) : 0,
         barcode,
-        barcode.replace(/^0+(?=\d)/, ""),
+        productKey(barcode),
         name,
         opts.manufacturer ?? null,
         opts.sizeAmount ?? null,

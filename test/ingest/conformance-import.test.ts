@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { openMemory } from "../../src/db/open.ts";
 import { loadRegistry } from "../../src/registry.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import type { ImportReport } from "../../src/ingest/report.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
+import type { ImportReport } from "../../src/ingest/run/report.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 
 const DIR = REAL_SAMPLES;

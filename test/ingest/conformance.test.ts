@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPriceFile, type ReadResult } from "../../src/ingest/read-file.ts";
+import { readPriceFile, type ReadResult } from "../../src/ingest/parse/read-file.ts";
 import type { PricesFile, PromosFile, StoresFile } from "../../src/ingest/records.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 

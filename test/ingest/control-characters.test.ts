@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { cleanText } from "../../src/ingest/dialects/values.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { fixtureBytes } from "../helpers/ingest/fixtures.ts";

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { importPaths } from "../../src/ingest/import.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { FIXED_NOW, get, testApp } from "../helpers/app.ts";
 import { newKey } from "../helpers/keys.ts";

@@ -8,8 +8,8 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../../src/db/open.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { readPriceFile } from "../../src/ingest/read-file.ts";
+import { importPaths } from "../../src/ingest/run/import.ts";
+import { readPriceFile } from "../../src/ingest/parse/read-file.ts";
 import { loadRegistry } from "../../src/registry.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
 

@@ -1,3 +1,4 @@
+import { SHARED_ROW, kindOfElement } from "./row-elements.ts";
 import type { XmlNode } from "../files/xml.ts";
 import type { FileType, ParsedFile } from "../records.ts";
 import { localName } from "../files/xml-scan.ts";
@@ -32,20 +33,8 @@ const NEW_MARKERS = new Set(["priceupdatetime", "lastsaledatetime", "promotionup
  * @example kindOfRow("Branch", {}) // "stores"
  */
 export function kindOfRow(name: string, row: XmlNode): Kind | null {
-  switch (localName(name)) {
-    case "item":
-    case "product":
-      return "prices";
-    case "promotion":
-    case "sale":
-      return "promos";
-    case "store":
-    case "branch":
-      return "stores";
-    case "line":
-      return kindOfLine(row);
-  }
-  return null;
+  const element = localName(name);
+  return element === SHARED_ROW ? kindOfLine(row) : kindOfElement(element);
 }
 
 function kindOfLine(line: XmlNode): Kind | null {

@@ -13,8 +13,9 @@ import { normaliseSize } from "./units.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
 import { cleanCode, cleanText, isPlaceholder, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
 
-/** Row elements of price files: Cerberus/Bina/new `Item`, Matrix `Product`, Super-Pharm `Line`, Tiv Taam `item`. */
-export const PRICE_ROWS: ReadonlySet<string> = new Set(["item", "product", "line"]);
+/** Row elements of price files: the table in row-elements.ts. */
+import { PRICE_ROWS } from "./row-elements.ts";
+export { PRICE_ROWS };
 
 // Slot numbers of the fields read per row.
 const S = Object.fromEntries(PRICE_FIELDS.fields.map((f, i) => [f, i])) as Record<(typeof PRICE_FIELDS.fields)[number], number>;

@@ -19,7 +19,7 @@ export type ProductFacts = Pick<
   | "qtyInPackage"
 >;
 
-/** What packing adds to a product's facts (src/ingest/packed.ts), worked out once per remembered product. */
+/** What packing adds to a product's facts (src/ingest/parse/packed.ts), worked out once per remembered product. */
 export interface PackedFacts {
   /** productName: name, else description, else code. */
   name: string;

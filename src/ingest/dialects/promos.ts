@@ -10,8 +10,9 @@ import { child, collectRows, elements, headerOf } from "./tree.ts";
 import type { Parsed, RowParser } from "./row-parser.ts";
 import { cleanText, rawCode, stripCode, textOf, toFlag, toInt, toPositive } from "./values.ts";
 
-/** Row elements of promotion files: `Promotion`, Matrix `Sale` (one per item), Super-Pharm `Line`. */
-export const PROMO_ROWS: ReadonlySet<string> = new Set(["promotion", "sale", "line"]);
+/** Row elements of promotion files: the table in row-elements.ts. */
+import { PROMO_ROWS } from "./row-elements.ts";
+export { PROMO_ROWS };
 
 type PromoFields = ReturnType<typeof PROMO_FIELDS.read>;
 type ItemFields = ReturnType<typeof PROMO_ITEM_FIELDS.read>;

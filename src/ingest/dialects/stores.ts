@@ -10,8 +10,9 @@ import { collectRows, fromPath, headerOf } from "./tree.ts";
 import { cleanText, stripCode, textOf, toInt } from "./values.ts";
 import { parseIsraelDateTime } from "./dates.ts";
 
-/** Row elements of store files: `Store` (Cerberus, Bina, 2026), `Branch` (Matrix), `Line` (Super-Pharm), `STORE` (SAP). */
-export const STORE_ROWS: ReadonlySet<string> = new Set(["store", "branch", "line"]);
+/** Row elements of store files: the table in row-elements.ts. */
+import { STORE_ROWS } from "./row-elements.ts";
+export { STORE_ROWS };
 
 // geo.ts is loaded when a store file first needs it: it loads zod, ≈ 60–90 ms of a parse worker's
 // start-up, which an import waits for, and price files (nearly every file) never use it.

@@ -1,3 +1,4 @@
+import { withoutLeadingZeros } from "../../identity/product-key.ts";
 import type { XmlValue } from "../files/xml.ts";
 
 /**
@@ -93,7 +94,7 @@ export function rawCode(value: XmlValue | undefined): string | null {
 export function stripCode(value: XmlValue | undefined): string | null {
   const text = textOf(value)?.trim();
   if (!text || isPlaceholderCode(text)) return null;
-  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, "") : text;
+  return /^\d+$/.test(text) ? withoutLeadingZeros(text) : text;
 }
 const isPlaceholderCode = (text: string) => PLACEHOLDERS.has(text.toLowerCase());
 

@@ -15,8 +15,6 @@ export interface ParsedXml {
   warnings: string[];
 }
 
-/** Row element names of every dialect (lower case, no namespace). */
-export const ROW_ELEMENTS: ReadonlySet<string> = new Set(["item", "product", "line", "promotion", "sale", "store", "branch"]);
 
 const DECLARATION = /<!(DOCTYPE|ENTITY)\b/i;
 

@@ -2,6 +2,7 @@
  * Product identity: which item codes are shared GTINs (one product for every chain) and which
  * are chain-internal codes (scoped to their chain, never merged across chains).
  */
+import { withoutLeadingZeros } from "../../identity/product-key.ts";
 
 /**
  * An item code without its leading zeros (they are not significant); all zeros stay `"0"`.
@@ -11,7 +12,7 @@ export function barcodeKey(code: string): string {
   const first = code.charCodeAt(0);
   // Fast path: most codes start with a non-zero digit and carry no blanks.
   if (first > 48 && first <= 57 && code.charCodeAt(code.length - 1) > 32) return code;
-  return code.trim().replace(/^0+(?=.)/, "");
+  return withoutLeadingZeros(code.trim());
 }
 
 /**

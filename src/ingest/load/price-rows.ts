@@ -4,7 +4,7 @@ import { barcodeKey, isRestrictedCirculation, isValidGtin } from "./barcode.ts";
 /**
  * A file's price rows as the loader reads them: by index, with the product identity and a hash
  * of the product's published description already worked out, and product fields only when a
- * product is new or changed. Rows parsed on a worker thread arrive packed (src/ingest/packed.ts)
+ * product is new or changed. Rows parsed on a worker thread arrive packed (src/ingest/parse/packed.ts)
  * and are read without building an object per row; in-thread records are wrapped by recordRows.
  */
 export interface PriceRows {

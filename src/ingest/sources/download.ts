@@ -8,7 +8,7 @@ import { BlockedError, HttpError, refusal } from "./http.ts";
 export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 /**
  * Largest decompressed size accepted when checking a gzip file is whole — the import's own
- * ceiling per file (DEFAULT_MAX_FILE_BYTES of src/ingest/import.ts), beyond which it refuses the file.
+ * ceiling per file (DEFAULT_MAX_FILE_BYTES of src/ingest/run/import.ts), beyond which it refuses the file.
  */
 export const MAX_GUNZIP_BYTES = 256 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { durationMs, fetchChainsOf, type Settings } from "../../config.ts";
 import type { Databases } from "../../db/open.ts";
 import type { Registry } from "../../registry.ts";
-import { archiveLimitsOf } from "../collect.ts";
+import { archiveLimitsOf } from "../run/collect.ts";
 import { Collector } from "./collection.ts";
 import { fetchAndImport } from "./fetch-and-import.ts";
 import { FetchUsageError } from "./fetch-chains.ts";

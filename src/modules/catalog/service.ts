@@ -1,3 +1,4 @@
+import { withoutLeadingZeros } from "../../identity/product-key.ts";
 import type { DataSet, Pacing } from "../../deps.ts";
 import { unitPromotion } from "../../pricing/promotion-row.ts";
 import { stmt } from "../../db/statements.ts";
@@ -126,7 +127,7 @@ export function chainCatalog(deps: DataSet, chainSlug: string, options: CatalogO
     const q = options.q.trim();
     if (/^\d+$/.test(q)) {
       where.push("(cp.barcode LIKE ? ESCAPE '\\' OR p.barcode_key LIKE ? ESCAPE '\\')");
-      args.push(`${q}%`, `${q.replace(/^0+(?=\d)/, "")}%`);
+      args.push(`${q}%`, `${withoutLeadingZeros(q)}%`);
     } else {
       where.push("p.name LIKE ? ESCAPE '\\'");
       args.push(`%${likeEscape(q)}%`);

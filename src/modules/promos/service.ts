@@ -1,3 +1,4 @@
+import { withoutLeadingZeros } from "../../identity/product-key.ts";
 import type { DataSet } from "../../deps.ts";
 import { stmt } from "../../db/statements.ts";
 import { cursorScope, decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
@@ -75,7 +76,7 @@ export function promotionsFeed(deps: DataSet, options: FeedOptions) {
     args.push(options.chain_id);
   }
   if (options.include_club === "false") where.push("pr.is_club_only = 0");
-  const barcode = options.barcode?.replace(/^0+(?=\d)/, "") ?? null;
+  const barcode = options.barcode === undefined ? null : withoutLeadingZeros(options.barcode);
   const storeCode = options.store_id?.replace(/^0+(?=\d)/, "") ?? null;
   // A store has the promotion for a product only when its own item list names it.
   if (barcode !== null && storeCode !== null) {

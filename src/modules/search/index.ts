@@ -1,3 +1,4 @@
+import { withoutLeadingZeros } from "../../identity/product-key.ts";
 import { Elysia } from "elysia";
 import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
@@ -111,7 +112,7 @@ export function searchModule(dataSets: DataSets) {
       ({ params }) => {
         const match = /^(\d{1,20})\.svg$/.exec(params.file);
         if (!match) throw new ApiError("not_found", "Product images are /images/products/{barcode}.svg.");
-        const key = match[1]!.replace(/^0+(?=\d)/, "");
+        const key = withoutLeadingZeros(match[1]!);
         // Image URLs carry no key: a product of the live data, else of the test-mode sandbox.
         const found = labelRow(dataSets.live, key) ?? labelRowOf(dataSets.sandboxData, key);
         if (!found) throw new ApiError("product_not_found", `No product with barcode ${match[1]}.`);

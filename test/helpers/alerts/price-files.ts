@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "bun:test";
 import { openDataDir } from "../../../src/db/open.ts";
-import { importPaths } from "../../../src/ingest/import.ts";
+import { importPaths } from "../../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 
 export const RAMI_LEVY_CODE = "7290058140886";

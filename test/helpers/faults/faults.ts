@@ -6,7 +6,7 @@ import { createApp } from "../../../src/app.ts";
 import { createServices, type Services } from "../../../src/services.ts";
 import { loadSettings } from "../../../src/config.ts";
 import { openDataDir } from "../../../src/db/open.ts";
-import { importPaths } from "../../../src/ingest/import.ts";
+import { importPaths } from "../../../src/ingest/run/import.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { bumpDataVersion, DataState } from "../../../src/data/data-state.ts";
 import { openSandboxDatabase, SANDBOX_FILE } from "../../../src/sandbox/sandbox.ts";

@@ -15,7 +15,7 @@ import { loadSettings } from "../../../src/config.ts";
 import { openDataDir, PRICES_FILE } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { DataState } from "../../../src/data/data-state.ts";
-import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
+import { runImportInWorker } from "../../../src/ingest/run/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 
 const args = process.argv.slice(2);

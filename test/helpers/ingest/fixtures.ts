@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPriceFile, type ReadResult } from "../../../src/ingest/read-file.ts";
+import { readPriceFile, type ReadResult } from "../../../src/ingest/parse/read-file.ts";
 import type { PricesFile, PromosFile, StoresFile } from "../../../src/ingest/records.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../fixtures/ingest");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../../src/db/open.ts";
 import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
 import { writerActive } from "../../../src/http/observability/data-metrics.ts";
-import { importProgressLogger } from "../../../src/ingest/progress.ts";
+import { importProgressLogger } from "../../../src/ingest/run/progress.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mehir-data-metrics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync } from "node:fs";
 import { createAccount } from "../../../src/accounts/accounts.ts";
 import { createKey } from "../../../src/accounts/keys.ts";
-import type { ImportReport } from "../../../src/ingest/report.ts";
+import type { ImportReport } from "../../../src/ingest/run/report.ts";
 import { dayOneImported, MAIN, tempRoot } from "../../helpers/faults/faults.ts";
 import { ServeProcess, withLogs } from "../../helpers/serve-process.ts";
 

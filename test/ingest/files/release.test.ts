@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { decompress } from "../../../src/ingest/files/compression.ts";
 import { release, SpentBytes } from "../../../src/ingest/files/release.ts";
-import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/read-file.ts";
+import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/parse/read-file.ts";
 import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
 
 const xml = (price: string) => `<Root><ChainId>7290058140886</ChainId><StoreId>13</StoreId><Items><Item><ItemCode>7290000066318</ItemCode><ItemName>חלב 3%</ItemName><ItemPrice>${price}</ItemPrice></Item></Items></Root>`;

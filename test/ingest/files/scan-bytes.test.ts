@@ -10,11 +10,11 @@ import { describe, expect, test } from "bun:test";
 import { decodeText, textForScan, utf8Body } from "../../../src/ingest/files/decode.ts";
 import { NotOnBytes, scanBytes } from "../../../src/ingest/files/xml-scan-bytes.ts";
 import { rowNode, scanXml } from "../../../src/ingest/files/xml-scan.ts";
-import { ROW_ELEMENTS } from "../../../src/ingest/files/xml.ts";
-import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/read-file.ts";
+import { ROW_ELEMENT_NAMES as ROW_ELEMENTS } from "../../../src/ingest/dialects/row-elements.ts";
+import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/parse/read-file.ts";
 import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
 import { agorotOfBytes, toAgorot } from "../../../src/ingest/dialects/money.ts";
-import type { PackedPrices } from "../../../src/ingest/packed.ts";
+import type { PackedPrices } from "../../../src/ingest/parse/packed.ts";
 import { encodeUtf16 } from "../../helpers/ingest/zip.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -10,10 +10,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { decodeText, textForScan } from "../../../src/ingest/files/decode.ts";
 import { NonAsciiName, rowNode, scanXml } from "../../../src/ingest/files/xml-scan.ts";
-import { ROW_ELEMENTS } from "../../../src/ingest/files/xml.ts";
-import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/read-file.ts";
+import { ROW_ELEMENT_NAMES as ROW_ELEMENTS } from "../../../src/ingest/dialects/row-elements.ts";
+import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/parse/read-file.ts";
 import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
-import type { PackedPrices } from "../../../src/ingest/packed.ts";
+import type { PackedPrices } from "../../../src/ingest/parse/packed.ts";
 import { REAL_SAMPLES, realSamplesFor } from "../../helpers/real-samples.ts";
 import { encodeUtf16, encodeWindows1255 } from "../../helpers/ingest/zip.ts";
 

@@ -5,7 +5,8 @@ import { decompress } from "../../../src/ingest/files/compression.ts";
 import { decodeText } from "../../../src/ingest/files/decode.ts";
 import { FileRejectedError } from "../../../src/ingest/files/rejected.ts";
 import { rowNode, scanXml } from "../../../src/ingest/files/xml-scan.ts";
-import { parseXml, ROW_ELEMENTS, type XmlNode } from "../../../src/ingest/files/xml.ts";
+import { parseXml, type XmlNode } from "../../../src/ingest/files/xml.ts";
+import { ROW_ELEMENT_NAMES as ROW_ELEMENTS } from "../../../src/ingest/dialects/row-elements.ts";
 
 function reason(fn: () => unknown): string {
   try {

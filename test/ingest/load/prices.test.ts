@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { packParsed, unpackParsed } from "../../../src/ingest/packed.ts";
+import { packParsed, unpackParsed } from "../../../src/ingest/parse/packed.ts";
 import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
 import type { PricesFile } from "../../../src/ingest/records.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";

@@ -8,7 +8,7 @@ import { openDataDir, type Databases } from "../../../src/db/open.ts";
 import { syncRegistry } from "../../../src/db/sync-registry.ts";
 import { ensureDemoData } from "../../../src/demo/first-start.ts";
 import { fetchAndImport, FetchImportError } from "../../../src/ingest/sources/fetch-and-import.ts";
-import { runImportInWorker } from "../../../src/ingest/run-in-worker.ts";
+import { runImportInWorker } from "../../../src/ingest/run/run-in-worker.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { FAST_HTTP, bytesResponse, htmlResponse, jsonResponse, startFakePortal, tempDir } from "../../helpers/ingest/fake-portal.ts";
@@ -328,7 +328,7 @@ describe("health fields are the fetch's", () => {
     const portal = binaPortal();
     try {
       syncRegistry(db.prices, registry);
-      const { importPaths } = await import("../../../src/ingest/import.ts");
+      const { importPaths } = await import("../../../src/ingest/run/import.ts");
       const dir = tempDir();
       const file = `${dir}/PriceFull${KS}-028-202611220600.gz`;
       await Bun.write(file, Bun.gzipSync(priceXml()));

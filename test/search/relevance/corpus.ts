@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../../../src/db/open.ts";
 import { generateDemo } from "../../../src/demo/generate.ts";
-import { importPaths } from "../../../src/ingest/import.ts";
+import { importPaths } from "../../../src/ingest/run/import.ts";
 import { loadRegistry } from "../../../src/registry.ts";
 
 export interface CorpusItem {

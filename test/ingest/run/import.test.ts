@@ -3,13 +3,13 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/open.ts";
-import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { importPaths, type ImportOptions } from "../../src/ingest/import.ts";
-import { runImportInWorker, startImportWorker } from "../../src/ingest/run-in-worker.ts";
-import { priceFullXml, writeDay, type FilesPlan } from "../../bench/lib/price-files.ts";
-import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
+import { openDatabase } from "../../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { importPaths, type ImportOptions } from "../../../src/ingest/run/import.ts";
+import { runImportInWorker, startImportWorker } from "../../../src/ingest/run/run-in-worker.ts";
+import { priceFullXml, writeDay, type FilesPlan } from "../../../bench/lib/price-files.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../../helpers/real-samples.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);

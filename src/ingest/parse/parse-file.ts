@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { readPriceFile, readPriceFilePacked } from "./read-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
-import type { ProductMemo } from "./dialects/product-facts.ts";
-import type { SpentBytes } from "./files/release.ts";
+import type { ProductMemo } from "../dialects/product-facts.ts";
+import type { SpentBytes } from "../files/release.ts";
 
 /**
  * Reads and parses one file — the work a parse worker does, also run inline for small imports.
  * Never throws: a file that cannot be read or parsed comes back as `ok: false` with the reason.
- * `pack`: price lists come back packed (src/ingest/packed.ts), reusing the products this
+ * `pack`: price lists come back packed (src/ingest/parse/packed.ts), reusing the products this
  * thread already read during the run (its memo); the thread's inflated files are recycled through `spent`.
  * @example await parseOne({ id: 1, path, fileName: "PriceFull…gz", maxBytes: 256 * 2 ** 20 }, false)
  */

@@ -1,9 +1,9 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { sniffCompression } from "./files/compression.ts";
-import { FileRejectedError } from "./files/rejected.ts";
-import { readZipEntries } from "./files/zip.ts";
-import { expandZipArchive, priceEntries } from "./files/zip-archive.ts";
+import { sniffCompression } from "../files/compression.ts";
+import { FileRejectedError } from "../files/rejected.ts";
+import { readZipEntries } from "../files/zip.ts";
+import { expandZipArchive, priceEntries } from "../files/zip-archive.ts";
 
 export interface FoundFile {
   path: string;

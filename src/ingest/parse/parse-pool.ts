@@ -1,8 +1,8 @@
 import { parseOne } from "./parse-file.ts";
 import type { ParseReply, ParseRequest } from "./parse-messages.ts";
 import { unpackParsed } from "./packed.ts";
-import { log } from "../lib/log.ts";
-import { workerSpecifier } from "../workers.ts";
+import { log } from "../../lib/log.ts";
+import { workerSpecifier } from "../../workers.ts";
 
 interface Slot {
   worker: Worker;
@@ -11,7 +11,7 @@ interface Slot {
 }
 
 /**
- * Parses files on `size` worker threads (src/ingest/parse-worker.ts): while the importing
+ * Parses files on `size` worker threads (src/ingest/parse/parse-worker.ts): while the importing
  * thread loads one file into SQLite, the next ones are being read and parsed. Each request
  * goes to the worker with the fewest outstanding ones. Replies are unpacked here.
  *
@@ -30,7 +30,7 @@ export class ParsePool {
     private readonly maxBytes: number,
   ) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(workerSpecifier("ingest/parse-worker.ts"));
+      const worker = new Worker(workerSpecifier("ingest/parse/parse-worker.ts"));
       const slot: Slot = { worker, pending: 0, dead: false };
       worker.onmessage = (event: MessageEvent<ParseReply>) => {
         const reply = event.data;

@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
-import { packedFacts, packParsed, PricePacker, transferablesOf, unpackParsed } from "../../src/ingest/packed.ts";
-import { productHash, productSource, recordRows, type PriceList } from "../../src/ingest/load/price-rows.ts";
+import { packedFacts, packParsed, PricePacker, transferablesOf, unpackParsed } from "../../../src/ingest/parse/packed.ts";
+import { productHash, productSource, recordRows, type PriceList } from "../../../src/ingest/load/price-rows.ts";
 
 /** productHash of a price record's product fields. */
 const recordHash = (record: Parameters<typeof productSource>[0]) => {
   const source = productSource(record);
   return productHash({ ...source, isWeighted: source.isWeighted ? 1 : 0 });
 };
-import type { PricesFile } from "../../src/ingest/records.ts";
-import { gtin, item } from "../helpers/price-records.ts";
+import type { PricesFile } from "../../../src/ingest/records.ts";
+import { gtin, item } from "../../helpers/price-records.ts";
 
 const file: PricesFile = {
   kind: "prices",

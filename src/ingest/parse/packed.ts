@@ -1,9 +1,9 @@
-import type { ParsedFile } from "./records.ts";
-import { barcodeKey } from "./load/barcode.ts";
-import { isShared, keyNumber, productHash, productName, type PriceList, type PriceRows, type ProductSource } from "./load/price-rows.ts";
-import type { PackedFacts, ProductFacts, ProductMemo } from "./dialects/product-facts.ts";
-import { PriceRowReader } from "./dialects/prices.ts";
-import type { RowParser } from "./dialects/row-parser.ts";
+import type { ParsedFile } from "../records.ts";
+import { barcodeKey } from "../load/barcode.ts";
+import { isShared, keyNumber, productHash, productName, type PriceList, type PriceRows, type ProductSource } from "../load/price-rows.ts";
+import type { PackedFacts, ProductFacts, ProductMemo } from "../dialects/product-facts.ts";
+import { PriceRowReader } from "../dialects/prices.ts";
+import type { RowParser } from "../dialects/row-parser.ts";
 
 /**
  * A price list packed on a parse worker for the importing thread. Structured clone of

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
-import { FileRejectedError, readPriceFile } from "../../src/ingest/read-file.ts";
-import type { PricesFile } from "../../src/ingest/records.ts";
-import { fixtureBytes, readFixture } from "../helpers/ingest/fixtures.ts";
-import { syntheticPriceFull } from "../helpers/ingest/synthetic-pricefull.ts";
-import { makeZip } from "../helpers/ingest/zip.ts";
+import { FileRejectedError, readPriceFile } from "../../../src/ingest/parse/read-file.ts";
+import type { PricesFile } from "../../../src/ingest/records.ts";
+import { fixtureBytes, readFixture } from "../../helpers/ingest/fixtures.ts";
+import { syntheticPriceFull } from "../../helpers/ingest/synthetic-pricefull.ts";
+import { makeZip } from "../../helpers/ingest/zip.ts";
 
 const NAME = "PriceFull7290058140886-013-202511021215.xml";
 

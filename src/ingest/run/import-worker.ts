@@ -1,11 +1,11 @@
 /**
  * Worker entrypoint: runs `importPaths` on its own connection to the prices database, so a
  * server's thread never blocks on parsing or SQLite writes. Started by runImportInWorker
- * (src/ingest/run-in-worker.ts); the compiled binary lists this file as an extra entrypoint.
+ * (src/ingest/run/run-in-worker.ts); the compiled binary lists this file as an extra entrypoint.
  */
-import { openDatabase } from "../db/open.ts";
-import { PRICE_MIGRATIONS } from "../db/price-schema.ts";
-import { buildRegistry, loadRegistry } from "../registry.ts";
+import { openDatabase } from "../../db/open.ts";
+import { PRICE_MIGRATIONS } from "../../db/price-schema.ts";
+import { buildRegistry, loadRegistry } from "../../registry.ts";
 import { importPaths } from "./import.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-messages.ts";
 import { runAtImportPriority } from "./import-priority.ts";

@@ -20,7 +20,7 @@ const linux = process.platform === "linux";
 
 describe("runAtImportPriority", () => {
   test.skipIf(!linux)("Linux: idle: the import's thread (and threads it starts) run SCHED_IDLE; the serving thread is untouched", async () => {
-    const url = new URL("../../src/ingest/import-priority.ts", import.meta.url).href;
+    const url = new URL("../../../src/ingest/run/import-priority.ts", import.meta.url).href;
     const worker = new Worker(
       URL.createObjectURL(
         new Blob([
@@ -43,7 +43,7 @@ describe("runAtImportPriority", () => {
   test.skipIf(!linux)("Linux: low: 10 steps nicer than the thread it starts on (niceness 10 from 0; the test may itself run under nice)", async () => {
     const base = threads().find((t) => t.tid === String(process.pid))!.nice;
     const low = Math.min(19, base + 10);
-    const url = new URL("../../src/ingest/import-priority.ts", import.meta.url).href;
+    const url = new URL("../../../src/ingest/run/import-priority.ts", import.meta.url).href;
     const worker = new Worker(URL.createObjectURL(new Blob([`import { runAtImportPriority } from ${JSON.stringify(url)}; runAtImportPriority("low"); setInterval(() => {}, 1000); postMessage("ready");`])));
     await new Promise((resolve) => (worker.onmessage = resolve));
     expect(threads().some((t) => t.nice === low && t.policy === 0)).toBe(true);

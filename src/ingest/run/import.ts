@@ -1,21 +1,21 @@
 import type { Database } from "bun:sqlite";
-import { normaliseCode, type Registry } from "../registry.ts";
-import { resolveCity } from "../geo/geo.ts";
-import { CATEGORIES_VERSION, classify } from "../search/categories.ts";
-import { toIsraelIso } from "../lib/time.ts";
+import { normaliseCode, type Registry } from "../../registry.ts";
+import { resolveCity } from "../../geo/geo.ts";
+import { CATEGORIES_VERSION, classify } from "../../search/categories.ts";
+import { toIsraelIso } from "../../lib/time.ts";
 import { rm } from "node:fs/promises";
 import { collectFiles, type ArchiveLimits, type FoundFile } from "./collect.ts";
-import { parseFileName } from "./files/name.ts";
+import { parseFileName } from "../files/name.ts";
 import { orderFiles, type OrderedFile } from "./order.ts";
-import { Prefetcher } from "./prefetch.ts";
-import type { ParseReply } from "./parse-messages.ts";
-import type { ParsedFile } from "./records.ts";
-import type { PriceList } from "./load/price-rows.ts";
-import { LoadSession, type SessionTimings } from "./load/session.ts";
-import { detach } from "./load/detach.ts";
-import type { Classifier } from "./load/products.ts";
-import type { FileOutcome } from "./load/types.ts";
-import { checkpointWal } from "../db/checkpoint.ts";
+import { Prefetcher } from "../parse/prefetch.ts";
+import type { ParseReply } from "../parse/parse-messages.ts";
+import type { ParsedFile } from "../records.ts";
+import type { PriceList } from "../load/price-rows.ts";
+import { LoadSession, type SessionTimings } from "../load/session.ts";
+import { detach } from "../load/detach.ts";
+import type { Classifier } from "../load/products.ts";
+import type { FileOutcome } from "../load/types.ts";
+import { checkpointWal } from "../../db/checkpoint.ts";
 import { saveRunReport, totalsOf, type FileReport, type ImportOrigin, type ImportReport } from "./report.ts";
 
 /** Default ceiling on a file's size, compressed and decompressed (the largest real files are ~40 MB of XML). */

@@ -4,13 +4,13 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openMemory } from "../../src/db/open.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { fixtureBytes } from "../helpers/ingest/fixtures.ts";
-import { makeZip, overlappingZip } from "../helpers/ingest/zip.ts";
+import { openMemory } from "../../../src/db/open.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { importPaths } from "../../../src/ingest/run/import.ts";
+import { fixtureBytes } from "../../helpers/ingest/fixtures.ts";
+import { makeZip, overlappingZip } from "../../helpers/ingest/zip.ts";
 
-const MAIN = join(import.meta.dir, "../../src/main.ts");
+const MAIN = join(import.meta.dir, "../../../src/main.ts");
 
 const root = mkdtempSync(join(tmpdir(), "mehir-archive-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

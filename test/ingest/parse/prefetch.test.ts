@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Prefetcher, filesAhead, stealsWhenWaiting } from "../../src/ingest/prefetch.ts";
-import { parseFileName } from "../../src/ingest/files/name.ts";
-import type { OrderedFile } from "../../src/ingest/order.ts";
-import type { PriceList } from "../../src/ingest/load/price-rows.ts";
-import { syntheticPriceFull } from "../helpers/ingest/synthetic-pricefull.ts";
+import { Prefetcher, filesAhead, stealsWhenWaiting } from "../../../src/ingest/parse/prefetch.ts";
+import { parseFileName } from "../../../src/ingest/files/name.ts";
+import type { OrderedFile } from "../../../src/ingest/run/order.ts";
+import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
+import { syntheticPriceFull } from "../../helpers/ingest/synthetic-pricefull.ts";
 
 describe("stealsWhenWaiting", () => {
   test("the importing thread parses only with a core to spare beyond the workers and itself", () => {

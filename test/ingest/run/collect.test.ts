@@ -2,8 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { collectFiles } from "../../src/ingest/collect.ts";
-import { makeZip } from "../helpers/ingest/zip.ts";
+import { collectFiles } from "../../../src/ingest/run/collect.ts";
+import { makeZip } from "../../helpers/ingest/zip.ts";
 
 const root = mkdtempSync(join(tmpdir(), "mehir-collect-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
 import { parseOne } from "./parse-file.ts";
 import { ParsePool } from "./parse-pool.ts";
-import { ProductMemo } from "./dialects/product-facts.ts";
-import { SpentBytes } from "./files/release.ts";
-import { log } from "../lib/log.ts";
+import { ProductMemo } from "../dialects/product-facts.ts";
+import { SpentBytes } from "../files/release.ts";
+import { log } from "../../lib/log.ts";
 import { unpackParsed } from "./packed.ts";
 import type { ParseReply } from "./parse-messages.ts";
-import type { OrderedFile } from "./order.ts";
+import type { OrderedFile } from "../run/order.ts";
 
 /** Below this many files a parse worker's start-up is not worth it. */
 const POOL_MIN_FILES = 16;

@@ -1,6 +1,6 @@
 import type { ImportReport } from "./report.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-messages.ts";
-import { workerSpecifier } from "../workers.ts";
+import { workerSpecifier } from "../../workers.ts";
 
 export interface WorkerImportOptions extends WorkerRequest {
   onProgress?: (done: number, total: number, file: string) => void;
@@ -17,7 +17,7 @@ export interface WorkerImportOptions extends WorkerRequest {
  * from `onCommitted` as soon as the commit is made.
  *
  * In the compiled binary the worker must be bundled as an extra entrypoint:
- * `bun build --compile src/main.ts src/ingest/import-worker.ts`.
+ * `bun build --compile src/main.ts src/ingest/run/import-worker.ts`.
  *
  * @example
  * const report = await runImportInWorker({ dbPath: join(dataDir, PRICES_FILE), paths: [demoDir], origin: "demo", source: "demo" });
@@ -41,7 +41,7 @@ export interface ImportWorker {
  * @example const importer = startImportWorker(); await writeFiles(); const report = await importer.run({ dbPath, paths, origin: "demo", source: "demo" });
  */
 export function startImportWorker(): ImportWorker {
-  const worker = new Worker(workerSpecifier("ingest/import-worker.ts"));
+  const worker = new Worker(workerSpecifier("ingest/run/import-worker.ts"));
   // A worker that fails before its run is given (its modules did not load) fails the run.
   let early: string | null = null;
   let failed = (message: string): void => {

@@ -1,21 +1,22 @@
-import { decompress, type Compression, type Decompressed } from "./files/compression.ts";
-import { decodeText, textForScan, utf8Body, type ScanText, type TextEncodingName } from "./files/decode.ts";
-import { parseFileName } from "./files/name.ts";
-import { FileRejectedError } from "./files/rejected.ts";
-import { release, type SpentBytes } from "./files/release.ts";
-import { NonAsciiName, rowNode, type RowHandler } from "./files/xml-scan.ts";
-import { NotOnBytes, scanBytes } from "./files/xml-scan-bytes.ts";
-import { parseXml, ROW_ELEMENTS, type ParsedXml, type XmlNode } from "./files/xml.ts";
-import { detectDialect, kindOfRow, type Dialect, type Kind } from "./dialects/detect.ts";
-import { priceRowParser } from "./dialects/prices.ts";
-import { promoRowParser } from "./dialects/promos.ts";
-import type { RowParser } from "./dialects/row-parser.ts";
-import { storeRowParser } from "./dialects/stores.ts";
-import type { FileName, FileType, ParsedFile } from "./records.ts";
+import { decompress, type Compression, type Decompressed } from "../files/compression.ts";
+import { decodeText, textForScan, utf8Body, type ScanText, type TextEncodingName } from "../files/decode.ts";
+import { parseFileName } from "../files/name.ts";
+import { FileRejectedError } from "../files/rejected.ts";
+import { release, type SpentBytes } from "../files/release.ts";
+import { NonAsciiName, rowNode, type RowHandler } from "../files/xml-scan.ts";
+import { NotOnBytes, scanBytes } from "../files/xml-scan-bytes.ts";
+import { parseXml, type ParsedXml, type XmlNode } from "../files/xml.ts";
+import { ROW_ELEMENT_NAMES as ROW_ELEMENTS } from "../dialects/row-elements.ts";
+import { detectDialect, kindOfRow, type Dialect, type Kind } from "../dialects/detect.ts";
+import { priceRowParser } from "../dialects/prices.ts";
+import { promoRowParser } from "../dialects/promos.ts";
+import type { RowParser } from "../dialects/row-parser.ts";
+import { storeRowParser } from "../dialects/stores.ts";
+import type { FileName, FileType, ParsedFile } from "../records.ts";
 import { packedPriceRowParser, type PackedPrices } from "./packed.ts";
-import type { ProductMemo } from "./dialects/product-facts.ts";
+import type { ProductMemo } from "../dialects/product-facts.ts";
 
-export { FileRejectedError } from "./files/rejected.ts";
+export { FileRejectedError } from "../files/rejected.ts";
 
 export interface ReadOptions {
   /** Ceiling on decompressed bytes (zip-bomb guard); default 512 MiB. */
@@ -52,7 +53,7 @@ export function readPriceFile(bytes: Uint8Array, fileName: string, options: Read
 }
 
 /**
- * {@link readPriceFile} for the importer: a price list comes back packed (src/ingest/packed.ts),
+ * {@link readPriceFile} for the importer: a price list comes back packed (src/ingest/parse/packed.ts),
  * streamed into its packed form with no record per row and its fields read in place; products
  * this parse thread already read during the run (`memo`) are not read again. Other kinds are as
  * readPriceFile gives them.

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { FileOutcome } from "./load/types.ts";
-import type { SessionTimings } from "./load/session.ts";
+import type { FileOutcome } from "../load/types.ts";
+import type { SessionTimings } from "../load/session.ts";
 
 export type ImportOrigin = "cli" | "demo" | "fetch" | "backfill";
 

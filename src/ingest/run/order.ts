@@ -1,7 +1,7 @@
 import { basename } from "node:path";
-import type { FileName, FileType } from "./records.ts";
+import type { FileName, FileType } from "../records.ts";
 import type { FoundFile } from "./collect.ts";
-import { fileTypeOfName } from "./files/name.ts";
+import { fileTypeOfName } from "../files/name.ts";
 
 // Stores first (prices and promotions attach to them), then price files (promotion items
 // reference their products), then promotion files, then files whose name says nothing (a name

@@ -7,13 +7,13 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { packParsed, type PackedPrices } from "../../src/ingest/packed.ts";
-import { readPriceFile, readPriceFilePacked } from "../../src/ingest/read-file.ts";
-import { ProductMemo } from "../../src/ingest/dialects/product-facts.ts";
-import { SpentBytes } from "../../src/ingest/files/release.ts";
-import { REAL_SAMPLES, realSamplesFor } from "../helpers/real-samples.ts";
+import { packParsed, type PackedPrices } from "../../../src/ingest/parse/packed.ts";
+import { readPriceFile, readPriceFilePacked } from "../../../src/ingest/parse/read-file.ts";
+import { ProductMemo } from "../../../src/ingest/dialects/product-facts.ts";
+import { SpentBytes } from "../../../src/ingest/files/release.ts";
+import { REAL_SAMPLES, realSamplesFor } from "../../helpers/real-samples.ts";
 
-const FIXTURES = join(import.meta.dir, "../fixtures/ingest");
+const FIXTURES = join(import.meta.dir, "../../fixtures/ingest");
 
 function filesIn(dir: string): string[] {
   if (!existsSync(dir)) return [];

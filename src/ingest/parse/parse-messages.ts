@@ -1,6 +1,6 @@
-import type { FileName, ParsedFile } from "./records.ts";
+import type { FileName, ParsedFile } from "../records.ts";
 import type { PackedPrices } from "./packed.ts";
-import type { PriceList } from "./load/price-rows.ts";
+import type { PriceList } from "../load/price-rows.ts";
 
 export interface ParseRequest {
   id: number;

@@ -3,17 +3,17 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/open.ts";
-import { PRICE_MIGRATIONS } from "../../src/db/price-schema.ts";
-import { loadRegistry } from "../../src/registry.ts";
-import { importPaths } from "../../src/ingest/import.ts";
-import { writeDay } from "../../bench/lib/price-files.ts";
-import { writerActive } from "../../src/http/observability/data-metrics.ts";
+import { openDatabase } from "../../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
+import { loadRegistry } from "../../../src/registry.ts";
+import { importPaths } from "../../../src/ingest/run/import.ts";
+import { writeDay } from "../../../bench/lib/price-files.ts";
+import { writerActive } from "../../../src/http/observability/data-metrics.ts";
 
 // Starts processes, servers or workers: sized for a loaded 2-core machine, not the 5 s default.
 setDefaultTimeout(180_000);
 
-const MAIN = join(import.meta.dir, "../../src/main.ts");
+const MAIN = join(import.meta.dir, "../../../src/main.ts");
 const root = mkdtempSync(join(tmpdir(), "mehir-kill-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

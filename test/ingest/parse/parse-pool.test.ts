@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ParsePool } from "../../src/ingest/parse-pool.ts";
-import type { PriceList } from "../../src/ingest/load/price-rows.ts";
-import { syntheticPriceFull } from "../helpers/ingest/synthetic-pricefull.ts";
+import { ParsePool } from "../../../src/ingest/parse/parse-pool.ts";
+import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
+import { syntheticPriceFull } from "../../helpers/ingest/synthetic-pricefull.ts";
 
 let dir: string;
 const files: { path: string; fileName: string; items: number }[] = [];
