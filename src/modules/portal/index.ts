@@ -26,7 +26,7 @@ import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS
 import { randomToken, sameSecret } from "./tokens.ts";
 import { alertJson, deliveryJson, MAX_ALERTS_PER_ACCOUNT } from "../alerts/service.ts";
 import { PORTAL_DELIVERIES, type PortalAlert } from "./alerts-section.ts";
-import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "./passwords.ts";
+import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "../../accounts/passwords.ts";
 
 const LANG_COOKIE = "mehir_lang";
 /** Pre-session CSRF token (double-submit) for the sign-in and sign-up forms. */
