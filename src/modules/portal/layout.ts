@@ -24,6 +24,8 @@ textarea{min-height:4.2rem;direction:ltr;text-align:left}
 .btn{display:inline-block;margin-top:.8rem;background:#0b5cad;color:#fff;border:0;border-radius:6px;padding:.5rem 1.1rem;font:inherit;font-weight:600;cursor:pointer}
 .btn.small{margin:0;padding:.25rem .7rem;font-size:.9rem}
 .btn.danger{background:#b42318}
+.btn.secondary{background:#e7eef7;color:#123a5e}
+a.btn{text-decoration:none}
 .hint{color:#5b6675;font-size:.9rem}
 .error{background:#fdecea;border:1px solid #f5c2bd;color:#8a1c12;border-radius:6px;padding:.6rem .8rem;margin-bottom:1rem}
 .notice{background:#e8f4ea;border:1px solid #b9dfc0;color:#1e5b2b;border-radius:6px;padding:.6rem .8rem;margin-bottom:1rem}
@@ -50,6 +52,8 @@ details{margin-top:.75rem}
 .chart-x{grid-column:2;position:relative;height:1.2em}
 .chart-x span{position:absolute;transform:translateX(-50%);line-height:1.2}
 .keys td.actions{text-align:end}
+table.plans td,table.plans th{padding:.25rem .4rem;font-size:.9rem}
+table.plans tr.current th{color:#0b5cad}
 .keys td.when{white-space:nowrap}
 main,.card,.row>*{min-width:0}
 textarea,input,select{max-width:100%}
