@@ -17,6 +17,7 @@ import { clearCookie, readCookies, setCookie } from "./cookies.ts";
 import { readForm } from "./form.ts";
 import { fromOwnPages } from "./form-origin.ts";
 import { fill, isLang, ltr, strings, type Lang } from "./i18n.ts";
+import type { Plan } from "../../accounts/plans.ts";
 import { PAGE_HEADERS } from "./layout.ts";
 import { signInPage, signUpPage } from "./auth-pages.ts";
 import { dashboardPage, type DashboardView } from "./dashboard-page.ts";
@@ -24,6 +25,9 @@ import { keyCreatedPage } from "./key-created-page.ts";
 import { messagePage } from "./message-page.ts";
 import { issueFormToken, useFormToken } from "./form-tokens.ts";
 import { passwordPage } from "./password-page.ts";
+import { explorePage, productPage } from "./explore-pages.ts";
+import { exploreView, productView } from "./explore.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { revokePage } from "./revoke-page.ts";
 import { createSession, deleteOtherSessions, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
 import { randomToken, sameSecret } from "./tokens.ts";
@@ -62,7 +66,7 @@ interface Visit {
  * tries. Each attempt is counted before its password is checked, and taken back if it succeeds.
  * The change-password form's current password is limited the same way, per address and per account.
  */
-export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts">) {
+export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts" | "dataSets">) {
   const db = deps.db.accounts;
   const { access } = deps;
   const signinByAddress = new AttemptLimiter(10);
@@ -181,6 +185,27 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       alert: alertJson(a),
       deliveries: service.deliveries.page(a.id, PORTAL_DELIVERIES, null).map(deliveryJson),
     }));
+  }
+
+  /**
+   * The explorer's pages, for signed-in accounts: each view takes a token of the account's own
+   * bucket at its plan's rate (not the monthly quota), so the explorer is no faster a way to the
+   * data than the API. Answers the page, or a redirect / 429 page.
+   */
+  async function explorer(v: Visit, page: (base: { lang: Lang; csrf: string; email: string; plan: Plan }) => string): Promise<Response> {
+    if (!v.session) return redirect(v, "/portal/signin");
+    const account = findAccountById(db, v.session.accountId);
+    if (!account) return redirect(v, "/portal/signin");
+    const verdict = await access.limiter.take(`explorer:${account.id}`, planRate(deps.settings, account.plan));
+    if (!verdict.allowed) return tooMany(v, verdict.retryAfter, "/portal/explore");
+    const t = strings(v.lang);
+    try {
+      return html(v, page({ lang: v.lang, csrf: v.session.csrf, email: account.email, plan: account.plan }));
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status >= 500 && error.code !== "data_not_ready")) throw error;
+      const text = error.code === "product_not_found" ? t.productNotFound : error.code === "data_not_ready" ? t.noData : error.message;
+      return html(v, messagePage(v.lang, t.explore, text, "/portal/explore", error.code), error.status);
+    }
   }
 
   /** The account's key of a path's `:id`, when it exists and is not revoked. */
@@ -328,6 +353,21 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       access.keys.invalidate();
       return redirect(v, "/portal/?done=revoked");
     }, { parse: "none", detail: { hide: true } })
+    .get("/portal/explore", ({ request, server }) => {
+      const v = visit(request, server);
+      const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
+      const t = strings(v.lang);
+      return explorer(v, (base) => explorePage(exploreView(deps.dataSets.live, base, q, { noData: t.noData, invalid: t.noResults })));
+    }, { detail: { hide: true } })
+    .get("/portal/explore/product", ({ request, server }) => {
+      const v = visit(request, server);
+      const params = new URL(request.url).searchParams;
+      const barcode = params.get("barcode")?.trim();
+      if (!barcode) return redirect(v, "/portal/explore");
+      const chainId = params.get("chain_id") || undefined;
+      const stores = params.get("stores") || undefined;
+      return explorer(v, (base) => productPage(productView(deps.dataSets.live, base, barcode, chainId, stores)));
+    }, { detail: { hide: true } })
     .get("/portal/password", ({ request, server }) => {
       const v = visit(request, server);
       if (!v.session) return redirect(v, "/portal/signin");
