@@ -68,6 +68,7 @@ ul.results a{font-weight:600}
 table.data td,table.data th{padding:.4rem}
 .line-chart{display:grid;grid-template-columns:auto 1fr;grid-template-rows:200px auto;gap:.25rem .4rem;margin:0 0 .5rem;font-size:.8rem;color:#5b6675}
 .chart-lines{width:100%;height:200px;display:block;border-bottom:1px solid #b8c2cf;border-left:1px solid #b8c2cf}
+.line-chart .chart-x span{white-space:nowrap}
 .line-chart .chart-x span:first-child{transform:none}
 .line-chart .chart-x span:last-child{transform:translateX(-100%)}
 .legend{list-style:none;padding:0;margin:0 0 .75rem;display:flex;flex-wrap:wrap;gap:.3rem 1rem;font-size:.9rem}
