@@ -7,13 +7,15 @@ import { PasswordInputError, readPassword } from "./read-password.ts";
 
 const HELP = `Usage: mehir accounts <create|set-plan|set-password|list> [options]
 
-  mehir accounts create --email E [--plan free|basic|pro]   Create an account (no portal password yet)
+  mehir accounts create --email E [--plan free|basic|pro]   Create an account (no portal password yet);
+        [--create]                                         --create: in a data dir no server has started yet
   mehir accounts set-plan E free|basic|pro                   Change an account's plan (takes effect within a second)
   mehir accounts set-password E                              Set an account's portal password (signs its sessions out)
   mehir accounts list                                        Every account with its plan and active keys
 
 Options:
-  --data-dir DIR   Data dir (default MEHIR_DATA_DIR or ./mehir-data)
+  --data-dir DIR   Data dir (default MEHIR_DATA_DIR or ./mehir-data): the running server's; a
+                   folder with no mehir data is refused (a typo would make a new, empty one)
   --help           This text
 
 Accounts made here have no portal password until set-password gives them one: it reads the
@@ -36,11 +38,11 @@ export async function runAccounts(args: string[], io: AccountsIo = { readPasswor
   try {
     switch (sub) {
       case "create": {
-        const { values } = parseFlags(rest, { email: { type: "string" }, plan: { type: "string" }, "data-dir": { type: "string" } });
+        const { values } = parseFlags(rest, { email: { type: "string" }, plan: { type: "string" }, "data-dir": { type: "string" }, create: { type: "boolean" } });
         if (!values.email) throw new UsageError("--email is required");
         const plan = values.plan ?? "free";
         if (!isPlan(plan)) throw new UsageError(`--plan must be free, basic or pro (got ${JSON.stringify(plan)})`);
-        const account = withAccountsDb(values["data-dir"], (db) => createAccount(db, { email: values.email!, plan }, new Date()));
+        const account = withAccountsDb(values["data-dir"], (db) => createAccount(db, { email: values.email!, plan }, new Date()), { create: values.create, creatable: true });
         console.log(`created account ${account.email} (id ${account.id}, plan ${account.plan})`);
         console.log(`to sign in to the portal, give it a password: mehir accounts set-password ${account.email}`);
         return 0;

@@ -15,9 +15,13 @@ const temps: string[] = [];
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
+/** A data dir as `mehir serve` leaves it (the commands refuse a folder with no mehir data). */
 function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "mehir-cli-keys-"));
   temps.push(dir);
+  const db = openDataDir(dir);
+  db.accounts.close();
+  db.prices.close();
   return dir;
 }
 

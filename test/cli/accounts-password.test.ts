@@ -22,7 +22,9 @@ afterAll(() => {
 function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "mehir-cli-password-"));
   temps.push(dir);
-  openDataDir(dir).accounts.close(); // an existing data dir, as `mehir serve` leaves it
+  const db = openDataDir(dir); // an existing data dir, as `mehir serve` leaves it
+  db.accounts.close();
+  db.prices.close();
   return dir;
 }
 
