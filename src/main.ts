@@ -13,6 +13,8 @@ import { accountsCommand } from "./cli/accounts.ts";
 import { keysCommand } from "./cli/keys.ts";
 import { backupCommand } from "./cli/backup.ts";
 import { exportCommand } from "./cli/export.ts";
+import { NoMehirDataError } from "./cli/data-dir.ts";
+import { fileErrorSentence } from "./cli/file-error.ts";
 import { version } from "../package.json";
 
 const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, statusCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand];
@@ -57,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`mehir ${name}: ${error.message}`);
       return 2;
     }
-    if (error instanceof PortInUseError) {
+    if (error instanceof PortInUseError || error instanceof NoMehirDataError) {
       console.error(`mehir ${name}: ${error.message}`);
       return 1;
     }
@@ -78,6 +80,10 @@ function operationalError(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
   const { code, syscall } = error as { code?: unknown; syscall?: unknown };
   if (typeof code !== "string" || !/^(E[A-Z]+|SQLITE_[A-Z_]+)$/.test(code)) return null;
+  if (syscall !== "listen") {
+    const sentence = fileErrorSentence(error);
+    if (sentence) return sentence;
+  }
   const message = error.message.includes(code) ? error.message : `${code}: ${error.message}`;
   return syscall === "listen" ? `${message} (settings --host / MEHIR_HOST, --port / MEHIR_PORT)` : message;
 }

@@ -1,5 +1,8 @@
 import type { FetchResult, WidgetData } from "./types.ts";
 
+/** A key as the portal lists it: its prefix and last four characters (never the whole key in a log). */
+export const key4 = (key: string) => `${key.slice(0, 12)}…${key.slice(-4)}`;
+
 export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
 
 /**
@@ -37,9 +40,20 @@ export class DataClient {
     try {
       const chain = chainId ? `&chain_id=${encodeURIComponent(chainId)}` : "";
       const url = `${this.base}/api/v1/widget/data/?barcode=${encodeURIComponent(barcode)}${chain}&key=${encodeURIComponent(key)}`;
-      const res = await this.fetchImpl(url, { credentials: "omit" });
-      if (res.status === 401 || res.status === 403) return { kind: "key" };
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, { credentials: "omit" });
+      } catch {
+        return { kind: "error", why: `cannot reach ${this.base} (the server is down, or the loader's address is wrong, or a blocker stopped it)` };
+      }
       const body = await res.json().catch(() => null);
+      const code = body && typeof body.code === "string" ? body.code : "";
+      const named = `key ${key4(key)}`;
+      if (res.status === 403 && code === "origin_not_allowed") {
+        return { kind: "key", why: `${named} is not allowed on ${location.origin}: add this origin to the key's allowed origins in the portal (${this.base}/portal/)` };
+      }
+      if (res.status === 401) return { kind: "key", why: `${named} is unknown or revoked (401 ${code}): create a publishable key in the portal (${this.base}/portal/)` };
+      if (res.status === 403) return { kind: "key", why: `${named} was refused (403 ${code})` };
       // A page with more products than the per-address burst: wait as told and retry, the retries
       // spaced to the announced rate (X-RateLimit-Limit per minute). Not for quota_exceeded.
       const wait = Number(res.headers.get("retry-after"));
@@ -50,9 +64,9 @@ export class DataClient {
         await this.sleep(this.nextSlot - now);
         return this.request(barcode, key, chainId, tries + 1);
       }
-      if (res.status === 404 && body && body.code === "product_not_found") return { kind: "not_found" };
+      if (res.status === 404 && code === "product_not_found") return { kind: "not_found", why: `no product with barcode ${barcode}${chainId ? ` of chain ${chainId}` : ""} (404): check data-barcode` };
       const data = res.ok && body ? (body.data as WidgetData | undefined) : undefined;
-      if (!data || typeof data.name !== "string" || !Array.isArray(data.prices)) return { kind: "error" };
+      if (!data || typeof data.name !== "string" || !Array.isArray(data.prices)) return { kind: "error", why: res.ok ? `${this.base} answered without widget data: is it a mehir server?` : `${this.base} answered ${res.status} ${code}` };
       return { kind: "ok", data };
     } catch {
       return { kind: "error" };

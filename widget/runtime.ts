@@ -22,6 +22,8 @@ export interface WidgetRuntime {
 export function createRuntime(base: string, fetchImpl?: FetchLike): WidgetRuntime {
   const client = new DataClient(base, fetchImpl);
   const mounted = new WeakSet<Element>();
+  /** Causes already written to the console: one warning per cause, however many widgets share it. */
+  const warned = new Set<string>();
 
   function mount(el: Element): void {
     if (mounted.has(el)) return;
@@ -38,7 +40,12 @@ export function createRuntime(base: string, fetchImpl?: FetchLike): WidgetRuntim
       const show = (result: FetchResult | { kind: "loading" }) => {
         try {
           paint(wrapper, result, options, base);
-          if (result.kind !== "loading") announce(el, options, result);
+          if (result.kind === "loading") return;
+          if (result.kind !== "ok" && result.why && !warned.has(result.why)) {
+            warned.add(result.why);
+            console.warn(`mehir widget: ${result.why}`);
+          }
+          announce(el, options, result);
         } catch {
           // A rendering failure leaves the last state on screen; the page is never disturbed.
         }
@@ -83,10 +90,13 @@ export function createRuntime(base: string, fetchImpl?: FetchLike): WidgetRuntim
 /** Settles without a request: a secret key is refused (never sent), a malformed barcode cannot exist. */
 function precheck(options: WidgetOptions): FetchResult | null {
   if (!isPublishableKey(options.key)) {
-    if (/^sk_/.test(options.key)) console.error("mehir widget: data-api-key holds a secret key; use a publishable pk_live_ key. Nothing was sent.");
-    return { kind: "key" };
+    if (/^sk_/.test(options.key)) {
+      console.error("mehir widget: data-api-key holds a secret key; use a publishable pk_live_ key. Nothing was sent.");
+      return { kind: "key" };
+    }
+    return { kind: "key", why: `data-api-key ${options.key ? "is not a publishable key (pk_live_…)" : "is missing"}: create a publishable key in the portal` };
   }
-  if (!isBarcode(options.barcode)) return { kind: "not_found" };
+  if (!isBarcode(options.barcode)) return { kind: "not_found", why: `data-barcode ${JSON.stringify(options.barcode)} is not a barcode (digits)` };
   return null;
 }
 

@@ -27,11 +27,16 @@ export interface WidgetData {
 }
 
 /** What one data request came to; every failure maps to a state the widget can show. */
+/**
+ * The outcome of a widget's request. `why`: for the page's developer, the cause of an empty
+ * widget in one actionable sentence (the runtime writes it to the console once per cause; the
+ * widget itself shows only its quiet message).
+ */
 export type FetchResult =
   | { kind: "ok"; data: WidgetData }
-  | { kind: "not_found" }
-  | { kind: "key" }
-  | { kind: "error" };
+  | { kind: "not_found"; why?: string }
+  | { kind: "key"; why?: string }
+  | { kind: "error"; why?: string };
 
 /** A state the widget shows: loading, or the outcome of the request. */
 export type ViewState = { kind: "loading" } | FetchResult;

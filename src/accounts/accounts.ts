@@ -72,6 +72,13 @@ export function setPlan(db: Database, email: string, plan: string): Account {
   return toAccount(row);
 }
 
+/** Replaces an account's portal password hash; throws AccountError for an unknown account. */
+export function setPasswordHash(db: Database, email: string, passwordHash: string): Account {
+  const row = db.query("UPDATE accounts SET password_hash = ? WHERE email = ? RETURNING *").get(passwordHash, email.trim().toLowerCase()) as AccountRow | null;
+  if (!row) throw new AccountError(`no account for ${email}`);
+  return toAccount(row);
+}
+
 /** Every account with its number of active keys, oldest first. */
 export function listAccounts(db: Database): (Account & { activeKeys: number })[] {
   const rows = db

@@ -2,6 +2,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from "nod
 import { join, resolve } from "node:path";
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
+import { requireMehirData } from "./data-dir.ts";
 import { ACCOUNTS_FILE, PRICES_FILE, openDataDir } from "../db/open.ts";
 import { SECRET_KEY_FILE } from "../alerts/secret-box.ts";
 
@@ -66,7 +67,7 @@ server and copy the files back into the data dir.`,
     const { values, positionals } = parseFlags(args, { "data-dir": { type: "string" } }, true);
     if (positionals.length !== 1) throw new UsageError("give exactly one target folder");
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
-    if (!existsSync(settings.dataDir)) throw new UsageError(`no data dir at ${settings.dataDir}`);
+    requireMehirData(settings.dataDir);
     for (const file of backupDataDir(settings.dataDir, positionals[0]!)) console.log(file);
     return 0;
   },

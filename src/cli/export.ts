@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { requireMehirData } from "./data-dir.ts";
 import { parseFlags, UsageError, wantsHelp, type Command } from "./command.ts";
 import { loadSettings } from "../config.ts";
 import { openDatabase, PRICES_FILE } from "../db/open.ts";
@@ -53,7 +54,7 @@ server and imports keep running. With --date it copies that day's stored export 
     const date = values.date;
     if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UsageError(`--date is YYYY-MM-DD, not ${JSON.stringify(date)}`);
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
-    if (!existsSync(join(settings.dataDir, PRICES_FILE))) throw new UsageError(`no data in ${settings.dataDir}`);
+    requireMehirData(settings.dataDir, { file: PRICES_FILE });
     const outDir = positionals[0]!;
     mkdirSync(outDir, { recursive: true });
     if (readdirSync(outDir).length > 0) throw new UsageError(`${outDir} is not empty; choose an empty folder`);

@@ -37,7 +37,7 @@ export function runCases(report: ImportReport): Record<string, number> {
 }
 
 /**
- * The per-file table and summary `mehir import` prints.
+ * The per-file table and summary `mehir import --verbose` prints.
  * @example formatImportReport(report)
  * // status    type       chain       store  rows   file                                    reason
  * // ok        pricefull  rami-levy   1      3,512  PriceFull7290058140886-001-202611220300.gz
@@ -63,6 +63,22 @@ export function formatImportReport(report: ImportReport, options: { width?: numb
     const rest = Math.max(10, width - fixed.length - 2);
     return cells[7] ? `${fixed}  ${cut(cells[7], rest)}` : fixed.trimEnd();
   };
+  return [line(header), ...rows.map(line), "", formatImportSummary(report, { hint: false })].join("\n");
+}
+
+/** How many rejected-file reasons the summary lists (the rest are counted in one line). */
+const REASONS_SHOWN = 8;
+
+/**
+ * What `mehir import` prints without --verbose: the run in one line, then the rejected (and
+ * partly read) files grouped by reason with a count and one file's name, the cases, and where
+ * the per-file table is.
+ * @example formatImportSummary(report)
+ * // imported 3 of 4 files (1 rejected) — 42 rows (40 prices) in 0.3 s; data version 1
+ * // rejected, by reason:
+ * //   1 × unknown chain 7290000000999  (e.g. PriceFull7290000000999-001-202611210300.xml)
+ */
+export function formatImportSummary(report: ImportReport, options: { hint?: boolean } = {}): string {
   const t = report.totals;
   const notes = [
     t.partial ? `${t.partial} partial` : "",
@@ -73,11 +89,30 @@ export function formatImportReport(report: ImportReport, options: { width?: numb
     report.dataVersion !== null
       ? `data version ${report.dataVersion}${report.replaced ? ` (previous ${report.source === "live" ? "demo" : "live"} data replaced)` : ""}`
       : `nothing changed${report.error ? `: ${report.error}` : ""}`;
-  const summary =
+  const lines = [
     `imported ${n(t.imported)} of ${n(t.files)} files${notes.length ? ` (${notes.join(", ")})` : ""} — ` +
-    `${n(t.rows)} rows (${n(t.priceRows)} prices) in ${(report.durationMs / 1000).toFixed(1)} s; ${outcome}`;
+      `${n(t.rows)} rows (${n(t.priceRows)} prices) in ${(report.durationMs / 1000).toFixed(1)} s; ${outcome}`,
+  ];
+  for (const status of ["rejected", "partial"] as const) {
+    const groups = new Map<string, { count: number; example: string }>();
+    for (const f of report.files) {
+      if (f.status !== status) continue;
+      const reason = f.reason ?? "no reason given";
+      const group = groups.get(reason);
+      if (group) group.count++;
+      else groups.set(reason, { count: 1, example: f.fileName });
+    }
+    if (groups.size === 0) continue;
+    const sorted = [...groups].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+    lines.push(`${status === "rejected" ? "rejected" : "partly read"}, by reason:`);
+    for (const [reason, g] of sorted.slice(0, REASONS_SHOWN)) lines.push(`  ${n(g.count)} × ${reason}  (e.g. ${g.example})`);
+    const rest = sorted.slice(REASONS_SHOWN).reduce((sum, [, g]) => sum + g.count, 0);
+    if (rest > 0) lines.push(`  ${n(rest)} more in ${sorted.length - REASONS_SHOWN} other reasons`);
+  }
   const cases = caseCounts(runCases(report));
-  return [line(header), ...rows.map(line), "", summary, ...(cases ? [`cases: ${cases}`] : [])].join("\n");
+  if (cases) lines.push(`cases: ${cases}`);
+  if (options.hint !== false && report.files.length > 0) lines.push("per file: mehir import --verbose (or --json)");
+  return lines.join("\n");
 }
 
 /** A one-line progress bar for a terminal (rewritten in place with `\r`). */

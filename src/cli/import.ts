@@ -9,7 +9,7 @@ import { importPaths } from "../ingest/run/import.ts";
 import { archiveLimitsOf } from "../ingest/run/collect.ts";
 import type { ImportReport } from "../ingest/run/report.ts";
 import { runAtImportPriority } from "../ingest/run/import-priority.ts";
-import { formatImportReport, progressLine, runCases } from "./import-report.ts";
+import { formatImportReport, formatImportSummary, progressLine, runCases } from "./import-report.ts";
 
 /**
  * 0 when something was imported, or when every file was skipped as already loaded (re-running an
@@ -24,7 +24,7 @@ export function importExitStatus(report: ImportReport): number {
 export const importCommand: Command = {
   name: "import",
   summary: "Import price files and folders (gz, zip, plain XML) into the data dir",
-  help: `Usage: mehir import <path>... [--data-dir DIR] [--source demo|live] [--replace] [--json]
+  help: `Usage: mehir import <path>... [--data-dir DIR] [--source demo|live] [--replace] [--verbose | --json]
 
 Imports the chains' price-transparency files — Stores, PriceFull/Price, PromoFull/Promo, in
 any of their dialects, gzip, zip or plain XML, any file name — from the given files and
@@ -37,7 +37,13 @@ Options:
   --source demo|live  What the files are (default live: files published by the chains).
                       Data of the other source is replaced, never mixed.
   --replace           Delete the current price data first (same source)
-  --json              Print the report as JSON instead of a table
+  --verbose           Print a line per file (status, type, chain, store, rows, cases, reason)
+                      before the summary
+  --json              Print the report as JSON instead
+
+Without --verbose or --json it prints a summary: the files and rows imported, the rejected (and
+partly read) files grouped by reason with an example of each, and the cases of what the files
+held that the service did not use.
 
 A .zip of several files is unpacked to a temporary folder (TMPDIR) within bounds
 (MEHIR_IMPORT_MAX_ENTRY_BYTES, _ARCHIVE_BYTES, _RUN_BYTES: 256 MiB, 4 GiB, 8 GiB); an entry
@@ -57,7 +63,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
     }
     const { values, positionals } = parseFlags(
       args,
-      { "data-dir": { type: "string" }, source: { type: "string" }, replace: { type: "boolean" }, json: { type: "boolean" } },
+      { "data-dir": { type: "string" }, source: { type: "string" }, replace: { type: "boolean" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
       true,
     );
     if (positionals.length === 0) throw new UsageError("give at least one file or folder to import");
@@ -84,7 +90,8 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
       });
       if (tty) process.stderr.write("\r\x1b[2K");
       if (values.json) console.log(JSON.stringify({ ...report, cases: runCases(report) }, null, 2));
-      else console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
+      else if (values.verbose) console.log(formatImportReport(report, { width: process.stdout.columns ?? 160 }));
+      else console.log(formatImportSummary(report));
       if (!values.json && report.dataVersion !== null) console.log(`data dir: ${join(settings.dataDir)}`);
       return importExitStatus(report);
     } finally {

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseFlags, wantsHelp, type Command } from "./command.ts";
+import { requireMehirData } from "./data-dir.ts";
 import { loadSettings } from "../config.ts";
 import { openDatabase, PRICES_FILE } from "../db/open.ts";
 import { loadRegistry } from "../registry.ts";
@@ -77,10 +77,7 @@ Options:
     const { values } = parseFlags(args, { json: { type: "boolean" }, "data-dir": { type: "string" } });
     const settings = loadSettings(process.env, { dataDir: values["data-dir"] });
     const path = join(settings.dataDir, PRICES_FILE);
-    if (!existsSync(path)) {
-      console.error(`no mehir data in ${settings.dataDir} — start \`mehir serve --data-dir ${settings.dataDir}\` first`);
-      return 1;
-    }
+    requireMehirData(settings.dataDir, { file: PRICES_FILE });
     const now = new Date();
     const db = openDatabase(path, [], { readonly: true });
     let rows: ChainFreshness[];

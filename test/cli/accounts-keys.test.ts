@@ -15,9 +15,13 @@ const temps: string[] = [];
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
+/** A data dir as `mehir serve` leaves it (the commands refuse a folder with no mehir data). */
 function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "mehir-cli-keys-"));
   temps.push(dir);
+  const db = openDataDir(dir);
+  db.accounts.close();
+  db.prices.close();
   return dir;
 }
 
@@ -52,7 +56,7 @@ describe("mehir accounts", () => {
     const dir = dataDir();
     const made = await cli(runAccounts, ["create", "--email", " Ops@Example.COM ", "--data-dir", dir]);
     expect(made.code).toBe(0);
-    expect(made.out).toEqual(["created account ops@example.com (id 1, plan free)"]);
+    expect(made.out).toEqual(["created account ops@example.com (id 1, plan free)", "to sign in to the portal, give it a password: mehir accounts set-password ops@example.com"]);
     expect((await cli(runAccounts, ["create", "--email", "pro@example.com", "--plan", "pro", "--data-dir", dir])).code).toBe(0);
 
     const again = await cli(runAccounts, ["create", "--email", "OPS@example.com", "--data-dir", dir]);

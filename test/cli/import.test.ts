@@ -19,24 +19,38 @@ function mehir(args: string[]) {
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
-test("mehir import prints a per-file table and a summary; --json prints the report", () => {
+test("mehir import prints a summary (rejected files by reason); --verbose a per-file table before it; --json the report", () => {
   writeDay(join(root, "files"), { stores: 2, itemsPerStore: 20, products: 100, chains: 1, promos: false }, 1);
   writeFileSync(join(root, "files", "PriceFull7290000000999-001-202611210300.xml"), "<Root><ChainId>7290000000999</ChainId><Items/></Root>");
+  writeFileSync(join(root, "files", "notes.txt"), "not a price file");
+  writeFileSync(join(root, "files", "readme.txt"), "not one either");
   const data = join(root, "data");
-  const r = mehir(["import", join(root, "files"), "--data-dir", data]);
+  const summary = mehir(["import", join(root, "files"), "--data-dir", join(root, "data-summary")]);
+  expect(summary.code).toBe(0);
+  const reasons = summary.stdout.split("\n");
+  expect(reasons[0]).toStartWith("imported 3 of 6 files (3 rejected) — 42 rows (40 prices)");
+  expect(reasons[1]).toBe("rejected, by reason:");
+  expect(reasons[2]).toMatch(/^  2 × .+  \(e\.g\. (notes|readme)\.txt\)$/);
+  expect(reasons[3]).toBe("  1 × unknown chain 7290000000999  (e.g. PriceFull7290000000999-001-202611210300.xml)");
+  expect(summary.stdout).toContain("per file: mehir import --verbose (or --json)");
+  expect(summary.stdout).not.toMatch(/^status\s+type/m);
+  expect(summary.stdout).not.toContain("PriceFull7290027600007-001-");
+  expect(summary.stderr).toBe(""); // no progress bar off a terminal
+
+  const r = mehir(["import", join(root, "files"), "--data-dir", data, "--verbose"]);
   expect(r.code).toBe(0);
   const lines = r.stdout.split("\n");
   expect(lines[0]).toMatch(/^status\s+type\s+chain\s+store\s+rows\s+file/);
   expect(r.stdout).toMatch(/ok\s+pricefull\s+shufersal\s+1\s+20\s+PriceFull7290027600007-001-/);
   expect(r.stdout).toMatch(/rejected\s+pricefull\s+7290000000999\s+1\s+0\s+PriceFull7290000000999-001-202611210300\.xml\s+unknown chain 7290000000999/);
-  expect(r.stdout).toContain("imported 3 of 4 files (1 rejected) — 42 rows (40 prices)");
+  expect(r.stdout).toContain("imported 3 of 6 files (3 rejected) — 42 rows (40 prices)");
   expect(r.stdout).toContain("data version 1");
 
   const json = mehir(["import", join(root, "files"), "--data-dir", data, "--json"]);
   expect(json.code).toBe(0);
   const report = JSON.parse(json.stdout) as ImportReport;
   expect(report).toMatchObject({ status: "partial", dataVersion: 2, origin: "cli", source: "live" });
-  expect(report.files).toHaveLength(4);
+  expect(report.files).toHaveLength(6);
 });
 
 test("exit status 1 when nothing could be imported; usage errors exit 2", () => {
@@ -125,7 +139,7 @@ test("mehir import prints, per file, what it contained that the service did not 
   expect(mehir(["import", dir, "--data-dir", data]).code).toBe(0);
   // A newer full list without store 3 closes it.
   writeFiles(join(root, "cases2"), { [`Stores${KING}-202611210200.xml`]: cerberusStoresXml(KING, [{ code: "1" }, { code: "2" }], null) });
-  const r = mehir(["import", dir, join(root, "cases2"), "--data-dir", data]);
+  const r = mehir(["import", dir, join(root, "cases2"), "--data-dir", data, "--verbose"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/PriceFull7290058108879-001-202611200300\.xml\s+1 repeated, 1 at 2 prices\s/);
   expect(r.stdout).toMatch(/PromoFull7290058108879-001-202611200300\.xml\s+1 awaiting product, 1 gifts, 1 bad dates\s/);

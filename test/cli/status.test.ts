@@ -62,7 +62,7 @@ test("a folder with no mehir data is refused in one sentence, and not created", 
   const r = run(["--data-dir", empty]);
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
-  expect(r.stderr).toBe(`no mehir data in ${empty} — start \`mehir serve --data-dir ${empty}\` first`);
+  expect(r.stderr).toBe(`mehir status: no mehir data in ${empty} — start \`mehir serve --data-dir ${empty}\` first`);
   expect(existsSync(empty)).toBe(false);
   expect(run(["--help"]).stdout).toContain("Usage: mehir status [--json] [--data-dir DIR]");
 });

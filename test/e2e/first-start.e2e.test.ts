@@ -39,7 +39,8 @@ async function stop() {
 
 describe("mehir serve on an empty data dir", () => {
   test("answers at once, imports the demo, then serves it", withLogs(logs, async () => {
-    expect(cli("accounts", "create", "--email", "e2e@example.com", "--plan", "pro").exitCode).toBe(0);
+    // Before the first start: the account is made in a data dir no server has started yet (--create).
+    expect(cli("accounts", "create", "--email", "e2e@example.com", "--plan", "pro", "--create").exitCode).toBe(0);
     const key = cli("keys", "create", "--email", "e2e@example.com", "--kind", "test").stdout.toString().trim().split("\n").at(-1)!;
     const url = await serve();
 

@@ -92,7 +92,8 @@ describe.skipIf(!hasChromium)("portal layout in headless Chromium", () => {
     for (let i = 0; i < 3; i++) await call(ctx.app, `/api/v1/prices/?barcode=${MILK}`, withApiKey(live));
     await page.goto(`${origin}/portal/`);
     const oldRow = page.locator("tr[data-key-id]", { hasText: "old tests" });
-    await Promise.all([page.waitForURL(`${origin}/portal/?done=revoked`), oldRow.locator("button").click()]);
+    await oldRow.locator("a.danger").click(); // the confirmation page, then its button
+    await Promise.all([page.waitForURL(`${origin}/portal/?done=revoked`), page.click("#revoke-confirm button.danger")]);
   }, 90_000);
 
   afterAll(async () => {
@@ -106,13 +107,13 @@ describe.skipIf(!hasChromium)("portal layout in headless Chromium", () => {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 844 });
         await page.goto(`${origin}/portal/?lang=${lang}`);
-        await page.locator("details summary").click(); // the revoked keys, open
+        await page.locator("#keys details summary").click(); // the revoked keys, open
         expect({ width, lang, page: "dashboard", sideways: await sideways(page) }).toEqual({ width, lang, page: "dashboard", sideways: 0 });
         // The header spans the page; every card fits in it.
         const header = await page.locator("header").boundingBox();
         expect(Math.round(header!.width)).toBe(width);
         for (const box of await page.locator(".card").evaluateAll((cards) => cards.map((c) => c.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(width);
-        for (const button of await page.locator("td.actions button").evaluateAll((b) => b.map((x) => [x.getBoundingClientRect().left, x.getBoundingClientRect().right]))) {
+        for (const button of await page.locator("td.actions a").evaluateAll((b) => b.map((x) => [x.getBoundingClientRect().left, x.getBoundingClientRect().right]))) {
           expect(button[0]!).toBeGreaterThanOrEqual(0);
           expect(button[1]!).toBeLessThanOrEqual(width);
         }

@@ -136,7 +136,8 @@ describe.skipIf(!hasChromium)("portal in headless Chromium", () => {
     expect((await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": liveKey } })).status).toBe(200);
     await page.goto(`${origin}/portal/`);
     const liveRow = page.locator("tr[data-key-id]", { hasText: `${liveKey.slice(0, 12)}…${liveKey.slice(-4)}` });
-    await Promise.all([page.waitForURL(`${origin}/portal/?done=revoked`), liveRow.locator("button").click()]);
+    await liveRow.locator("a.danger").click(); // the confirmation page, then its button
+    await Promise.all([page.waitForURL(`${origin}/portal/?done=revoked`), page.click("#revoke-confirm button.danger")]);
     expect(await page.locator("details li code").first().textContent()).toBe(`${liveKey.slice(0, 12)}…${liveKey.slice(-4)}`);
     const refused = await fetch(`${origin}/api/v1/chains/`, { headers: { "x-api-key": liveKey } });
     expect(refused.status).toBe(401);

@@ -1,13 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { createRuntime } from "../../widget/runtime.ts";
 import { DataClient } from "../../widget/api.ts";
 import { serviceBase } from "../../widget/base-url.ts";
+import { STRINGS } from "../../widget/strings.ts";
 import { PK, fakeFetch, json, problem, sampleData, stateOf, waitFor } from "../helpers/widget.ts";
 
 // happy-dom only inside widget test files: registered globally it breaks Bun.serve elsewhere.
 beforeAll(() => GlobalRegistrator.register({ url: "https://shop.example/product", settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true } }));
 afterAll(() => GlobalRegistrator.unregister());
+// The console's warnings about empty widgets are checked in their own block below; kept out of the output elsewhere.
+const warn = console.warn;
+beforeAll(() => void (console.warn = () => {}));
+afterAll(() => void (console.warn = warn));
 
 const BASE = "https://prices.example";
 
@@ -265,5 +270,65 @@ describe("service base URL", () => {
   test("no loader script: no base", () => {
     document.head.innerHTML = "";
     expect(serviceBase(document)).toBeNull();
+  });
+});
+
+const MASKED = `${PK.slice(0, 12)}…${PK.slice(-4)}`;
+let warnings: string[] = [];
+
+const widgets = (barcodes: string[], key = PK) => barcodes.map((barcode) => widget(barcode, key));
+
+/** The quiet message a widget shows (the page sees no cause). */
+const shown = (el: Element) => el.shadowRoot!.querySelector(".st")!.textContent;
+
+/**
+ * An empty widget says why in the browser console — a wrong key, a key not allowed on this
+ * origin, an unknown product, an unreachable server — in one console.warn per cause (however many
+ * widgets share it), while the page shows the same quiet message as before.
+ */
+describe("one console.warn per cause, the same quiet message on the page", () => {
+  beforeEach(() => {
+    warnings = [];
+    document.body.innerHTML = "";
+    console.warn = (...parts: unknown[]) => void warnings.push(parts.join(" "));
+  });
+  afterEach(() => {
+    console.warn = () => {};
+  });
+  const t = STRINGS.he;
+  const cases: [string, (url: URL) => Response | Promise<Response>, string, string, string][] = [
+    ["a wrong key (401)", () => problem("invalid_api_key", 401), "key", t.key, `mehir widget: key ${MASKED} is unknown or revoked (401 invalid_api_key): create a publishable key in the portal (${BASE}/portal/)`],
+    ["a key not allowed on this origin (403)", () => problem("origin_not_allowed", 403), "key", t.key, `mehir widget: key ${MASKED} is not allowed on https://shop.example: add this origin to the key's allowed origins in the portal (${BASE}/portal/)`],
+    ["an unknown product (404)", (url) => (url.searchParams.get("barcode") === "7290000000001" ? problem("product_not_found", 404) : json({ data: sampleData({}), meta: {} })), "not_found", t.notFound, "mehir widget: no product with barcode 7290000000001 (404): check data-barcode"],
+    ["an unreachable server", () => Promise.reject(new TypeError("Failed to fetch")), "error", t.error, `mehir widget: cannot reach ${BASE} (the server is down, or the loader's address is wrong, or a blocker stopped it)`],
+    ["a server error", () => problem("data_not_ready", 503), "error", t.error, `mehir widget: ${BASE} answered 503 data_not_ready`],
+  ];
+  for (const [name, answer, state, message, warning] of cases) {
+    test(name, async () => {
+      const els = widgets(["7290000000001", "7290000000001", "7290000000002"]);
+      createRuntime(BASE, fakeFetch(answer).fn).scan(document);
+      await waitFor(() => els.every((el) => stateOf(el) !== "loading"), "every widget settled");
+      expect(stateOf(els[0]!)).toBe(state);
+      expect(shown(els[0]!)).toBe(message);
+      expect(shown(els[0]!)).not.toContain("mehir widget");
+      expect(warnings).toEqual([warning]);
+    });
+  }
+
+  test("found products warn nothing", async () => {
+    const els = widgets(["7290000000003"]);
+    createRuntime(BASE, fakeFetch(() => json({ data: sampleData({}), meta: {} })).fn).scan(document);
+    await waitFor(() => stateOf(els[0]!) === "ok", "rows");
+    expect(warnings).toEqual([]);
+  });
+
+  test("a missing key and a malformed barcode say so without a request", async () => {
+    const { fn, calls } = fakeFetch(() => json({ data: sampleData({}), meta: {} }));
+    const [noKey] = widgets(["7290000000004"], "");
+    widget("12ab", PK);
+    createRuntime(BASE, fn).scan(document);
+    expect(stateOf(noKey!)).toBe("key");
+    expect(warnings).toEqual(["mehir widget: data-api-key is missing: create a publishable key in the portal", 'mehir widget: data-barcode "12ab" is not a barcode (digits)']);
+    expect(calls).toHaveLength(0);
   });
 });

@@ -17,6 +17,8 @@ export interface DashboardView {
   email: string;
   plan: Plan;
   ratePerMinute: number;
+  /** Every plan's limits, the account's own first among equals (the token bucket's burst: burstOf). */
+  plans: { plan: Plan; quota: number; ratePerMinute: number; burst: number }[];
   quota: { limit: number; used: number };
   month: string;
   daily: { day: string; count: number }[];
@@ -44,7 +46,7 @@ function keyRows(v: DashboardView, t: PortalStrings): string {
 <td data-label="${e(t.kind)}">${text(t.kindShort[k.kind])}</td>
 <td data-label="${e(t.name)}"><bdi>${e(k.name ?? "")}</bdi></td>
 <td class="when" data-label="${e(t.created)}"><span class="hint">${e(utcDay(k.createdAt))}</span></td>
-<td class="actions"><form method="post" action="/portal/keys/${k.id}/revoke">${csrfField(v.csrf)}<button class="btn small danger" type="submit">${text(t.revoke)}</button></form></td>
+<td class="actions"><a class="btn small danger" href="/portal/keys/${k.id}/revoke">${text(t.revoke)}</a></td>
 </tr>`;
       if (k.kind !== "publishable") return main;
       const views = fill(t.widgetViews, { used: k.widgetViews ?? 0, limit: v.widgetQuota });
@@ -84,6 +86,21 @@ function createForm(v: DashboardView, t: PortalStrings): string {
 </form>`;
 }
 
+/** The account's rate limit as the token bucket applies it, and every plan's limits with how a plan changes. */
+function limitsLines(v: DashboardView, t: PortalStrings): string {
+  const own = v.plans.find((p) => p.plan === v.plan)!;
+  const interval = Math.round((60 / own.ratePerMinute) * 100) / 100;
+  const rows = v.plans
+    .map((p) => `<tr${p.plan === v.plan ? ' class="current"' : ""} data-plan="${p.plan}"><th scope="row">${text(t.planNames[p.plan])}</th><td>${p.quota.toLocaleString("en-US")}</td><td>${p.ratePerMinute}</td><td>${p.burst}</td></tr>`)
+    .join("");
+  return `<p id="rate-line" data-rate="${own.ratePerMinute}" data-burst="${own.burst}">${text(fill(t.rateLine, { rate: own.ratePerMinute, burst: own.burst }))}.</p>
+<p class="hint">${text(fill(t.burstHint, { interval }))}</p>
+<details id="plans"><summary>${text(t.plansTitle)}</summary>
+<table class="plans"><thead><tr><th></th><th>${text(t.plansQuota)}</th><th>${text(t.plansRate)}</th><th>${text(t.plansBurst)}</th></tr></thead><tbody>${rows}</tbody></table>
+</details>
+<p class="hint" id="upgrade">${text(fill(t.upgradeNote, { email: v.email }))}</p>`;
+}
+
 export function dashboardPage(v: DashboardView): string {
   const t = strings(v.lang);
   const remaining = Math.max(0, v.quota.limit - v.quota.used);
@@ -96,7 +113,8 @@ ${v.error ? `<div class="error" role="alert">${text(v.error)}</div>` : ""}
 <section class="card" id="account"><h2>${text(t.account)}</h2>
 <p><bdi>${e(v.email)}</bdi></p>
 <p>${text(t.plan)}: <span class="plan" id="plan" data-plan="${v.plan}">${text(t.planNames[v.plan])}</span></p>
-<p class="hint">${text(fill(t.rateLine, { rate: v.ratePerMinute }))}. ${text(t.upgradeNote)}</p>
+${limitsLines(v, t)}
+<p><a href="/portal/password">${text(t.changePassword)}</a></p>
 </section>
 <section class="card" id="quota"><h2>${text(t.quotaTitle)}</h2>
 <p id="quota-line" data-used="${v.quota.used}" data-limit="${v.quota.limit}">${text(fill(t.quotaLine, { used: v.quota.used, limit: v.quota.limit, remaining }))}</p>

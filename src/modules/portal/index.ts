@@ -2,11 +2,12 @@ import { Elysia } from "elysia";
 import type { Feature } from "../feature.ts";
 import type { Services } from "../../services.ts";
 import { requestState } from "../../http/request/request-state.ts";
-import { AccountError, createAccount, findAccountByEmail, findAccountById, normaliseEmail } from "../../accounts/accounts.ts";
+import { AccountError, createAccount, findAccountByEmail, findAccountById, normaliseEmail, PLANS, setPasswordHash } from "../../accounts/accounts.ts";
 import { createKey, findKey, listKeys, maskedKey, revokeKeyById, setAllowedOrigins } from "../../accounts/keys.ts";
 import type { KeyKind } from "../../accounts/key-format.ts";
 import { parseOriginList } from "../../accounts/origins.ts";
 import { planQuota, planRate } from "../../accounts/plan-limits.ts";
+import { burstOf } from "../../access/token-bucket.ts";
 import { accountSubject, widgetSubject } from "../../access/quota-ledger.ts";
 import { monthOf } from "../../accounts/utc-month.ts";
 import { cameOverHttps, clientAddress, type PeerSource } from "../../http/request/client-address.ts";
@@ -16,17 +17,23 @@ import { clearCookie, readCookies, setCookie } from "./cookies.ts";
 import { readForm } from "./form.ts";
 import { fromOwnPages } from "./form-origin.ts";
 import { fill, isLang, ltr, strings, type Lang } from "./i18n.ts";
+import type { Plan } from "../../accounts/plans.ts";
 import { PAGE_HEADERS } from "./layout.ts";
 import { signInPage, signUpPage } from "./auth-pages.ts";
 import { dashboardPage, type DashboardView } from "./dashboard-page.ts";
 import { keyCreatedPage } from "./key-created-page.ts";
 import { messagePage } from "./message-page.ts";
 import { issueFormToken, useFormToken } from "./form-tokens.ts";
-import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
+import { passwordPage } from "./password-page.ts";
+import { explorePage, productPage } from "./explore-pages.ts";
+import { exploreView, productView } from "./explore.ts";
+import { ApiError } from "../../errors/api-error.ts";
+import { revokePage } from "./revoke-page.ts";
+import { createSession, deleteOtherSessions, deleteSession, findSession, SESSION_COOKIE, SESSION_DAYS, type Session } from "./sessions.ts";
 import { randomToken, sameSecret } from "./tokens.ts";
 import { alertJson, deliveryJson, MAX_ALERTS_PER_ACCOUNT } from "../alerts/service.ts";
 import { PORTAL_DELIVERIES, type PortalAlert } from "./alerts-section.ts";
-import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "./passwords.ts";
+import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, verifyPassword } from "../../accounts/passwords.ts";
 
 const LANG_COOKIE = "mehir_lang";
 /** Pre-session CSRF token (double-submit) for the sign-in and sign-up forms. */
@@ -57,13 +64,16 @@ interface Visit {
  * and email (5). Deliberately none per email across addresses: such a limit is reached by whoever
  * guesses, so it locks the owner out from everywhere (audit F6); a clean address always gets its
  * tries. Each attempt is counted before its password is checked, and taken back if it succeeds.
+ * The change-password form's current password is limited the same way, per address and per account.
  */
-export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts">) {
+export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "access" | "alerts" | "dataSets">) {
   const db = deps.db.accounts;
   const { access } = deps;
   const signinByAddress = new AttemptLimiter(10);
   const signinByAddressAndEmail = new AttemptLimiter(5);
   const signupByAddress = new AttemptLimiter(5);
+  /** Wrong current passwords in the change-password form, per account (a stolen session cannot guess on). */
+  const passwordByAccount = new AttemptLimiter(5);
   const hashing = new HashingGate();
   let dummyHash: Promise<string> | null = null;
   /** Verifying against a throwaway hash for unknown emails keeps sign-in timing the same. */
@@ -155,6 +165,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       email: account.email,
       plan: account.plan,
       ratePerMinute: planRate(deps.settings, account.plan),
+      plans: PLANS.map((plan) => ({ plan, quota: planQuota(deps.settings, plan), ratePerMinute: planRate(deps.settings, plan), burst: burstOf(planRate(deps.settings, plan)) })),
       quota: { limit: planQuota(deps.settings, account.plan), used: await access.quota.usedThisMonth(subject, now) },
       month: monthOf(now),
       daily: await access.quota.dailyUsage(subject, now),
@@ -162,7 +173,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       widgetQuota: deps.settings.widgetQuota,
       alerts: accountAlerts(account.id),
       formToken: issueFormToken(db, account.id, now),
-      notice: done === "revoked" || done === "origins" ? t.done[done] : undefined,
+      notice: done === "revoked" || done === "origins" || done === "password" ? t.done[done] : undefined,
       ...extra,
     };
     return html(v, dashboardPage(view), status);
@@ -174,6 +185,34 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       alert: alertJson(a),
       deliveries: service.deliveries.page(a.id, PORTAL_DELIVERIES, null).map(deliveryJson),
     }));
+  }
+
+  /**
+   * The explorer's pages, for signed-in accounts: each view takes a token of the account's own
+   * bucket at its plan's rate (not the monthly quota), so the explorer is no faster a way to the
+   * data than the API. Answers the page, or a redirect / 429 page.
+   */
+  async function explorer(v: Visit, page: (base: { lang: Lang; csrf: string; email: string; plan: Plan }) => string): Promise<Response> {
+    if (!v.session) return redirect(v, "/portal/signin");
+    const account = findAccountById(db, v.session.accountId);
+    if (!account) return redirect(v, "/portal/signin");
+    const verdict = await access.limiter.take(`explorer:${account.id}`, planRate(deps.settings, account.plan));
+    if (!verdict.allowed) return tooMany(v, verdict.retryAfter, "/portal/explore");
+    const t = strings(v.lang);
+    try {
+      return html(v, page({ lang: v.lang, csrf: v.session.csrf, email: account.email, plan: account.plan }));
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status >= 500 && error.code !== "data_not_ready")) throw error;
+      const text = error.code === "product_not_found" ? t.productNotFound : error.code === "data_not_ready" ? t.noData : error.message;
+      return html(v, messagePage(v.lang, t.explore, text, "/portal/explore", error.code), error.status);
+    }
+  }
+
+  /** The account's key of a path's `:id`, when it exists and is not revoked. */
+  function ownActiveKey(idText: string, accountId: number) {
+    const id = Number(idText);
+    const key = Number.isSafeInteger(id) ? findKey(db, id) : null;
+    return key && key.accountId === accountId && !key.revokedAt ? key : null;
   }
 
   /** Reads a signed-in form: the session and its CSRF token must match, else a refusal page. */
@@ -295,16 +334,75 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       }
       return html(v, keyCreatedPage(v.lang, use.result.key, use.result.record, got.session.csrf));
     }, { parse: "none", detail: { hide: true } })
+    .get("/portal/keys/:id/revoke", ({ request, server, params }) => {
+      const v = visit(request, server);
+      if (!v.session) return redirect(v, "/portal/signin");
+      const key = ownActiveKey(params.id, v.session.accountId);
+      if (!key) return dashboard(v, v.session, { error: strings(v.lang).notFound }, 404);
+      return html(v, revokePage(v.lang, key, v.session.csrf));
+    }, { detail: { hide: true } })
     .post("/portal/keys/:id/revoke", async ({ request, server, params }) => {
       const v = visit(request, server);
       const got = await signedInForm(v);
       if (got instanceof Response) return got;
-      const id = Number(params.id);
-      if (!Number.isSafeInteger(id) || !revokeKeyById(db, id, deps.now(), got.session.accountId)) {
-        return dashboard(v, got.session, { error: strings(v.lang).notFound }, 404);
-      }
+      const key = ownActiveKey(params.id, got.session.accountId);
+      if (!key) return dashboard(v, got.session, { error: strings(v.lang).notFound }, 404);
+      // Only the confirmation page's form revokes; any other post is shown that page first.
+      if (got.form.get("confirm") !== "yes") return html(v, revokePage(v.lang, key, got.session.csrf));
+      revokeKeyById(db, key.id, deps.now(), got.session.accountId);
       access.keys.invalidate();
       return redirect(v, "/portal/?done=revoked");
+    }, { parse: "none", detail: { hide: true } })
+    .get("/portal/explore", ({ request, server }) => {
+      const v = visit(request, server);
+      const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
+      const t = strings(v.lang);
+      return explorer(v, (base) => explorePage(exploreView(deps.dataSets.live, base, q, { noData: t.noData, invalid: t.noResults })));
+    }, { detail: { hide: true } })
+    .get("/portal/explore/product", ({ request, server }) => {
+      const v = visit(request, server);
+      const params = new URL(request.url).searchParams;
+      const barcode = params.get("barcode")?.trim();
+      if (!barcode) return redirect(v, "/portal/explore");
+      const chainId = params.get("chain_id") || undefined;
+      const stores = params.get("stores") || undefined;
+      return explorer(v, (base) => productPage(productView(deps.dataSets.live, base, barcode, chainId, stores)));
+    }, { detail: { hide: true } })
+    .get("/portal/password", ({ request, server }) => {
+      const v = visit(request, server);
+      if (!v.session) return redirect(v, "/portal/signin");
+      return html(v, passwordPage(v.lang, v.session.csrf));
+    }, { detail: { hide: true } })
+    .post("/portal/password", async ({ request, server }) => {
+      const v = visit(request, server);
+      const got = await signedInForm(v);
+      if (got instanceof Response) return got;
+      const t = strings(v.lang);
+      const again = (error: string, status = 400) => html(v, passwordPage(v.lang, got.session.csrf, error), status);
+      const current = got.form.get("current_password") ?? "";
+      const next = got.form.get("new_password") ?? "";
+      if (next.length < MIN_PASSWORD) return again(t.shortPassword);
+      if (next.length > MAX_PASSWORD) return again(t.longPassword);
+      if (next !== (got.form.get("new_password_again") ?? "")) return again(t.passwordsDiffer);
+      const account = findAccountById(db, got.session.accountId);
+      const stored = account && findAccountByEmail(db, account.email);
+      if (!stored) return redirect(v, "/portal/signin");
+      const accountKey = String(stored.id);
+      const reserved = reserveAttempt([[signinByAddress, v.address], [passwordByAccount, accountKey]], deps.now().getTime());
+      if ("wait" in reserved) return tooMany(v, reserved.wait, "/portal/password");
+      const verified = await hashing.run(v.address, async () => verifyPassword(current, stored.passwordHash ?? (await dummy())));
+      if (verified === null) {
+        reserved.release();
+        return tooMany(v, 1, "/portal/password");
+      }
+      if (!verified || !stored.passwordHash) return again(t.wrongCurrentPassword, 401);
+      reserved.release();
+      const passwordHash = await hashing.run(v.address, () => hashPassword(next));
+      if (passwordHash === null) return tooMany(v, 1, "/portal/password");
+      setPasswordHash(db, stored.email, passwordHash);
+      deleteOtherSessions(db, stored.id, got.session.tokenHash);
+      passwordByAccount.clear(accountKey);
+      return redirect(v, "/portal/?done=password");
     }, { parse: "none", detail: { hide: true } })
     .post("/portal/keys/:id/origins", async ({ request, server, params }) => {
       const v = visit(request, server);

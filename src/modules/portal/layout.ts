@@ -24,6 +24,8 @@ textarea{min-height:4.2rem;direction:ltr;text-align:left}
 .btn{display:inline-block;margin-top:.8rem;background:#0b5cad;color:#fff;border:0;border-radius:6px;padding:.5rem 1.1rem;font:inherit;font-weight:600;cursor:pointer}
 .btn.small{margin:0;padding:.25rem .7rem;font-size:.9rem}
 .btn.danger{background:#b42318}
+.btn.secondary{background:#e7eef7;color:#123a5e}
+a.btn{text-decoration:none}
 .hint{color:#5b6675;font-size:.9rem}
 .error{background:#fdecea;border:1px solid #f5c2bd;color:#8a1c12;border-radius:6px;padding:.6rem .8rem;margin-bottom:1rem}
 .notice{background:#e8f4ea;border:1px solid #b9dfc0;color:#1e5b2b;border-radius:6px;padding:.6rem .8rem;margin-bottom:1rem}
@@ -50,8 +52,27 @@ details{margin-top:.75rem}
 .chart-x{grid-column:2;position:relative;height:1.2em}
 .chart-x span{position:absolute;transform:translateX(-50%);line-height:1.2}
 .keys td.actions{text-align:end}
+table.plans td,table.plans th{padding:.25rem .4rem;font-size:.9rem}
+table.plans tr.current th{color:#0b5cad}
 .keys td.when{white-space:nowrap}
 main,.card,.row>*{min-width:0}
+.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.inline input[type=search]{flex:1 1 14rem;width:auto;padding:.5rem .6rem;border:1px solid #b8c2cf;border-radius:6px;font:inherit}
+.inline .btn{margin:0}
+.inline select{width:auto;max-width:100%}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+ul.results{list-style:none;padding:0;margin:0}
+ul.results li{padding:.55rem 0;border-bottom:1px solid #e6eaef}
+ul.results a{font-weight:600}
+.badge{display:inline-block;background:#fdf1dc;color:#7a4b00;border-radius:999px;padding:0 .5rem;font-size:.8rem}
+table.data td,table.data th{padding:.4rem}
+.line-chart{display:grid;grid-template-columns:auto 1fr;grid-template-rows:200px auto;gap:.25rem .4rem;margin:0 0 .5rem;font-size:.8rem;color:#5b6675}
+.chart-lines{width:100%;height:200px;display:block;border-bottom:1px solid #b8c2cf;border-left:1px solid #b8c2cf}
+.line-chart .chart-x span{white-space:nowrap}
+.line-chart .chart-x span:first-child{transform:none}
+.line-chart .chart-x span:last-child{transform:translateX(-100%)}
+.legend{list-style:none;padding:0;margin:0 0 .75rem;display:flex;flex-wrap:wrap;gap:.3rem 1rem;font-size:.9rem}
+.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;margin-inline-end:.35rem;vertical-align:-.1rem}
 textarea,input,select{max-width:100%}
 .newkey,.card p,.hint{overflow-wrap:anywhere}
 @media (max-width:640px){
@@ -65,6 +86,11 @@ textarea,input,select{max-width:100%}
   table.keys td{border:0;padding:.15rem 0}
   table.keys td[data-label]::before{content:attr(data-label) ": ";color:#5b6675;font-size:.85rem}
   table.keys td.actions{text-align:start;padding-top:.4rem}
+  table.stacked,table.stacked tbody,table.stacked tr,table.stacked td{display:block;width:100%}
+  table.stacked thead{display:none}
+  table.stacked tr{border-bottom:1px solid #e6eaef;padding:.4rem 0}
+  table.stacked td{border:0;padding:.1rem 0}
+  table.stacked td[data-label]::before{content:attr(data-label) ": ";color:#5b6675;font-size:.85rem}
 }
 `;
 
@@ -72,7 +98,7 @@ export interface PageOptions {
   lang: Lang;
   title: string;
   body: string;
-  /** Where the language toggle points (a GET path). */
+  /** Where the language toggle points (a GET path, with its query if any). */
   path: string;
   /** When signed in: the session's CSRF token, for the sign-out form. */
   csrf?: string;
@@ -96,9 +122,10 @@ export function renderPage(options: PageOptions): string {
 <body>
 <header>
 <span class="brand">${text(t.brand)}</span>
+<a href="/portal/explore">${text(t.explore)}</a>
 <a href="/docs">${text(t.docs)}</a>
 <a href="/widget/v1/demo.html">${text(t.widgetDemo)}</a>
-<a href="${e(options.path)}?lang=${other}" lang="${other}" hreflang="${other}">${e(t.otherLang)}</a>
+<a href="${e(options.path)}${options.path.includes("?") ? "&" : "?"}lang=${other}" lang="${other}" hreflang="${other}">${e(t.otherLang)}</a>
 ${signOut}
 </header>
 <main>

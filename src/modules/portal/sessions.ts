@@ -48,3 +48,8 @@ export function findSession(db: Database, token: string | undefined, now: Date):
 export function deleteSession(db: Database, tokenHash: string): void {
   db.query("DELETE FROM sessions WHERE token_hash = ?").run(tokenHash);
 }
+
+/** Ends every session of an account but `keep` (a password change signs the other browsers out); null ends them all. */
+export function deleteOtherSessions(db: Database, accountId: number, keep: string | null): number {
+  return db.query("DELETE FROM sessions WHERE account_id = ? AND token_hash IS NOT ?").run(accountId, keep).changes;
+}

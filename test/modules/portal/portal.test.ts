@@ -192,6 +192,34 @@ describe("keys from the portal", () => {
     expect(browser.lastHtml).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
   });
 
+  test("revoke asks first: the dashboard links a confirmation page; a post without its confirm field revokes nothing", async () => {
+    const ctx = testApp();
+    const browser = new PortalClient(ctx.app);
+    await browser.signUp("dev@example.com");
+    const live = await browser.createKey("live", "", "production server");
+    const id = (ctx.db.accounts.query("SELECT id FROM api_keys").get() as { id: number }).id;
+    await browser.get("/portal/");
+    expect(browser.lastHtml).toContain(`<a class="btn small danger" href="/portal/keys/${id}/revoke">ביטול תוקף</a>`);
+    expect(browser.lastHtml).not.toContain(">ביטול<");
+    const confirm = await browser.get(`/portal/keys/${id}/revoke`);
+    expect(confirm.status).toBe(200);
+    expect(browser.lastHtml).toContain('name="confirm" value="yes"');
+    expect(browser.lastHtml).toContain(`${live.slice(0, 12)}…${live.slice(-4)}`);
+    expect(browser.lastHtml).toContain("production server");
+    expect(browser.lastHtml).toContain('href="/portal/"'); // keep it
+    const unconfirmed = await browser.post(`/portal/keys/${id}/revoke`, { csrf: browser.csrf() });
+    expect(unconfirmed.status).toBe(200);
+    expect(browser.lastHtml).toContain('id="revoke-confirm"');
+    expect((await call(ctx.app, "/api/v1/chains/", withApiKey(live))).status).toBe(200);
+    await browser.get(`/portal/keys/${id}/revoke?lang=en`);
+    expect(browser.lastHtml).toContain("Yes, revoke the key");
+    // Another account sees no such key; signed out, the page asks to sign in.
+    const other = new PortalClient(ctx.app);
+    await other.signUp("other@example.com");
+    expect((await other.get(`/portal/keys/${id}/revoke`)).status).toBe(404);
+    expect((await new PortalClient(ctx.app).get(`/portal/keys/${id}/revoke`)).headers.get("location")).toBe("/portal/signin");
+  });
+
   test("revoke: the key stops working at once; another account's key cannot be revoked", async () => {
     const ctx = testApp();
     const browser = new PortalClient(ctx.app);
@@ -203,11 +231,11 @@ describe("keys from the portal", () => {
     const other = new PortalClient(ctx.app);
     await other.signUp("other@example.com");
     await other.get("/portal/");
-    expect((await other.post(`/portal/keys/${id}/revoke`, { csrf: other.csrf() })).status).toBe(404);
+    expect((await other.post(`/portal/keys/${id}/revoke`, { csrf: other.csrf(), confirm: "yes" })).status).toBe(404);
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(live))).status).toBe(200);
 
     await browser.get("/portal/");
-    const res = await browser.post(`/portal/keys/${id}/revoke`, { csrf: browser.csrf() });
+    const res = await browser.post(`/portal/keys/${id}/revoke`, { csrf: browser.csrf(), confirm: "yes" });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/portal/?done=revoked");
     expect((await call(ctx.app, "/api/v1/chains/", withApiKey(live))).status).toBe(401);
