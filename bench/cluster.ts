@@ -1,5 +1,5 @@
 /**
- * The scale-out cluster's throughput and the cost of Redis per request (README "Scale out").
+ * The scale-out cluster's throughput and the cost of Redis per request (docs/operations.md "Scale out").
  * On loopback, random ports, own folders: redis-server; the same small demo data served by
  *   1. a standalone server (no Redis): the baseline;
  *   2. a standalone server with MEHIR_REDIS_URL: every keyed call runs the metering script —

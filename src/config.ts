@@ -113,7 +113,7 @@ export const SettingsSchema = z.object({
   role: z
     .enum(["standalone", "primary", "replica"])
     .default("standalone")
-    .describe("standalone: one process does everything; primary: imports and publishes snapshots to replicas; replica: serves the primary's snapshots (README \"Scale out\")"),
+    .describe("standalone: one process does everything; primary: imports and publishes snapshots to replicas; replica: serves the primary's snapshots (docs/operations.md \"Scale out\")"),
   redisUrl: z.url({ protocol: /^rediss?$/ }).optional().describe("redis:// URL; when set (any role) keys, quotas and rate limits are shared through Redis"),
   primaryUrl: z.url({ protocol: /^https?$/ }).optional().describe("A replica's primary, base URL (e.g. http://10.0.0.5:8080)"),
   clusterSecret: z

@@ -66,7 +66,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const sandboxDb = openSandboxDatabase(join(settings.dataDir, SANDBOX_FILE), registry);
   const sandbox = new Sandbox({ db: sandboxDb, registry, dataDir: settings.dataDir, log: log.info, error: log.error, importPriority: settings.importPriority });
   const exportsDir = join(settings.dataDir, EXPORTS_DIR);
-  // MEHIR_REDIS_URL: keys, quotas and rate limits shared through Redis (README "Scale out").
+  // MEHIR_REDIS_URL: keys, quotas and rate limits shared through Redis (docs/operations.md "Scale out").
   const shared = createSharedAccess(settings, db, log);
   const deps = createServices(settings, db, { registry, data, sandbox, exports: new ExportStore(exportsDir), ...(shared ? { access: shared.access } : {}) });
   const app = createApp(deps);

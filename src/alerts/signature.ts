@@ -17,7 +17,7 @@ function hmacHex(secret: string, timestamp: number, body: string): string {
 
 /**
  * Checks a `Mehir-Signature` header as a receiver should: some `v1` matches (constant-time) and
- * `t` is within `toleranceSeconds` of `nowSeconds`. The README shows the same in TypeScript and Python.
+ * `t` is within `toleranceSeconds` of `nowSeconds`. docs/api.md shows the same in TypeScript and Python.
  */
 export function verifySignature(header: string, secret: string, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
   const parts = header.split(",").map((p) => p.trim().split("="));

@@ -74,7 +74,7 @@ Options:
   --sources-file FILE   Portal overrides, JSON slug → { base_url, username, password } (MEHIR_SOURCES_FILE)
 
 Network: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured, and a per-chain "proxy" in the
-sources file (several portals refuse non-Israeli and data-centre addresses: README "Egress");
+sources file (several portals refuse non-Israeli and data-centre addresses: docs/operations.md "Egress");
 MEHIR_USER_AGENT replaces the User-Agent. NODE_EXTRA_CA_CERTS adds CA certificates (the Cerberus HTTPS site
 has been seen without its intermediate certificate; its FTP fallback, ftp:// or ftps://,
 switches to TLS when the server asks).

@@ -20,7 +20,7 @@ const CASES: [key: string, label: string][] = [
 ];
 
 /**
- * A file's case counts (empty when none); the README's "Import report" says what each means.
+ * A file's case counts (empty when none); docs/api.md "Import report" says what each means.
  * @example caseCounts(file.counts) // "2 awaiting product, 1 bad dates"
  */
 export function caseCounts(counts: Record<string, number>): string {

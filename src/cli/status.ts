@@ -57,7 +57,7 @@ dir's records, while the server runs or not:
 
   STATUS        ok; stale (newest imported data older than 36 h); failing (the last fetch
                 failed); blocked (the portal refused this address: a challenge page, HTTP 247
-                or 403, or no answer — see README "Egress"); no_data (nothing imported yet)
+                or 403, or no answer — see docs/operations.md "Egress"); no_data (nothing imported yet)
   NEWEST FILE   publication time of the newest file the chain's portal listed, and its age
   LAST ATTEMPT  when the portal was last tried; LAST SUCCESS when a fetch last succeeded
   NEXT RUN      when the collection loop lists the chain next (live mode)

@@ -23,7 +23,7 @@ export interface RunningRole {
 }
 
 /**
- * Starts what a server's MEHIR_ROLE adds (README "Scale out"):
+ * Starts what a server's MEHIR_ROLE adds (docs/operations.md "Scale out"):
  * - primary: a snapshot after every new data version, served to replicas on the internal
  *   snapshot endpoints (authenticated by the cluster secret);
  * - replica: follows the primary's snapshots, serving each once verified and indexed;

@@ -13,7 +13,7 @@ export class DatabaseDamagedError extends Error {
   ) {
     super(
       `${path} is damaged (PRAGMA quick_check: ${problems.slice(0, 3).join("; ")}); the server will not serve it. ` +
-        `Stop mehir, copy ${basename(path)} from the newest backup made by \`mehir backup\` into the data dir (README "Backups") ` +
+        `Stop mehir, copy ${basename(path)} from the newest backup made by \`mehir backup\` into the data dir (docs/operations.md "Backups") ` +
         `and start again${basename(path) === "prices.sqlite" ? "; or move the file away to start with no price data (the next import or fetch fills it)" : ""}.`,
     );
   }

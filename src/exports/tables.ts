@@ -3,7 +3,7 @@ import type { CsvValue } from "./csv.ts";
 import { formatIls } from "../lib/time.ts";
 import { localityCentre } from "../geo/locality-centroids.ts";
 
-/** A column of an export file: its header and what it holds (README and OpenAPI list these). */
+/** A column of an export file: its header and what it holds (docs/operations.md and OpenAPI list these). */
 export interface ExportColumn {
   name: string;
   about: string;
@@ -75,7 +75,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       { name: "region", about: "Region slug (`tel-aviv`, `haifa`, …); empty when the city is unknown" },
       { name: "zip", about: "ZIP code as published" },
       { name: "store_type", about: "`physical`, `online` or `both` (StoreType 1, 2, 3)" },
-      { name: "status", about: "`open`, or `closed` once a newer full Stores list of the chain no longer lists it (or its code fell silent: README, Stores close)" },
+      { name: "status", about: "`open`, or `closed` once a newer full Stores list of the chain no longer lists it (or its code fell silent: docs/api.md, Stores close)" },
       { name: "latitude", about: "WGS84 degrees: as the Stores file published, else the city's centre" },
       { name: "longitude", about: "WGS84 degrees, likewise" },
       { name: "coordinates_approximate", about: "`true` when latitude/longitude are the city's centre, `false` when published by the chain; empty when unknown" },

@@ -34,7 +34,7 @@ const COLUMNS =
  * client-supplied identifier (prices, history, basket, widget data, batch prices, alerts, MCP)
  * resolves it here, so one identifier means one product everywhere.
  *
- * Contract (the README's "Product identity"):
+ * Contract (docs/api.md "Product identity"):
  * - `barcode` is a barcode or chain-internal item code (1–20 digits, leading zeros not
  *   significant) or a generic product id (`g-tomatoes`); anything else → `invalid`.
  * - A generic id names its generic product (`chain_id` then only narrows stores, as for a GTIN).

@@ -10,5 +10,5 @@ export const TAGS = [
   { name: "alerts", description: "Price alerts delivered by signed webhook" },
   { name: "exports", description: "Daily bulk exports" },
   { name: "mcp", description: "The API as MCP tools for AI assistants" },
-  { name: "operations", description: "Health probes (metrics are served on a listener of their own: README \"Logs and metrics\")" },
+  { name: "operations", description: "Health probes (metrics are served on a listener of their own: docs/operations.md \"Logs and metrics\")" },
 ];

@@ -1,5 +1,5 @@
 /**
- * The chain price index, as pure functions (see the README's domain rules):
+ * The chain price index, as pure functions (see docs/api.md, "Domain rules"):
  *
  * - The common basket: the shared-GTIN products carried by at least BASKET_CHAIN_SHARE (80 %) of
  *   the chains with data in the scope (the Consumer Council's rule), in product id order.

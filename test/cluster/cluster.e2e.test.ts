@@ -1,5 +1,5 @@
 /**
- * The scale-out cluster with real servers on loopback (README "Scale out"): redis-server, a
+ * The scale-out cluster with real servers on loopback (docs/operations.md "Scale out"): redis-server, a
  * primary on the demo data and three replicas, each `bun src/main.ts serve` in its own process
  * and data dir. Skipped, saying why, when redis-server is not installed (CI installs Debian's).
  * Server logs are kept and printed only when a test fails or times out. Waits are for the state

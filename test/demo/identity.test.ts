@@ -89,9 +89,9 @@ describe("the identity rule on the embedded demo data", () => {
     expect(((await basket.json()) as any).data.stores.length).toBe(sellers.length);
   });
 
-  test("the identifiers in the OpenAPI document and the README exist in the embedded data and have prices", async () => {
+  test("the identifiers in the OpenAPI document, the README and the guides exist in the embedded data and have prices", async () => {
     const { docs, answers } = withoutResponseExamples((await get(ctx.app, "/docs/json")).body);
-    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+    const readme = ["../../README.md", "../../docs/api.md", "../../docs/operations.md", "../../docs/mcp.md"].map((f) => readFileSync(join(import.meta.dir, f), "utf8")).join("\n");
     const named = new Map<string, { barcode: string; chain_id?: string }>();
     for (const text of [docs, readme]) {
       for (const m of text.matchAll(/barcode=(\d{6,20}|\d{1,5}|g-[a-z0-9-]+)(?:&chain_id=([a-z0-9-]+))?/g)) named.set(m[0], { barcode: m[1]!, chain_id: m[2] });

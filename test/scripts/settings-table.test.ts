@@ -20,14 +20,14 @@ test("the settings table has one row per setting, with both spellings and the re
   expect(table).toContain("`demo`, `live`");
 });
 
-test("the README carries the current table (regenerate with bun scripts/settings-table.ts)", async () => {
-  const doc = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+test("the operations guide carries the current table (regenerate with bun scripts/settings-table.ts)", async () => {
+  const doc = await Bun.file(new URL("../../docs/operations.md", import.meta.url)).text();
   expect(doc).toContain(settingsTable());
 });
 
-test("the README documents running the binary as a service, behind TLS, backups and upgrades", async () => {
-  const doc = await Bun.file(new URL("../../README.md", import.meta.url)).text();
-  for (const heading of ["### Running as a service (systemd)", "### Behind a reverse proxy with TLS", "### Backups", "### Upgrades", "### Settings"]) {
+test("the operations guide documents running the binary as a service, behind TLS, backups and upgrades", async () => {
+  const doc = await Bun.file(new URL("../../docs/operations.md", import.meta.url)).text();
+  for (const heading of ["## Running as a service (systemd)", "## Behind a reverse proxy with TLS", "## Backups", "## Upgrades", "## Settings"]) {
     expect(doc).toContain(heading);
   }
   for (const file of ["deploy/mehir.service", "deploy/Caddyfile", "deploy/nginx.conf", "deploy/env.example"]) {

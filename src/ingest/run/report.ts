@@ -38,7 +38,7 @@ export interface ImportReport {
   dataVersion: number | null;
   /** True when the previous price data was deleted first (source switch). */
   replaced: boolean;
-  /** Per file: `counts` holds the loader's figures and the cases of what was not used (see the README, "Import report"). */
+  /** Per file: `counts` holds the loader's figures and the cases of what was not used (see docs/api.md, "Import report"). */
   files: FileReport[];
   totals: ImportTotals;
   error: string | null;

@@ -5,7 +5,9 @@
 export const API_DESCRIPTION = `
 Prices of products sold by Israel's supermarket chains, from the files every chain must publish under the
 price-transparency regulations, refreshed daily. Create a key in the developer portal at \`/portal/\`, type it in the
-authentication box of this page, and every example below runs as it is.
+authentication box of this page, and every example below runs as it is. The guides beside this reference are in the
+project's \`docs/\` folder: \`api.md\` (the rules behind every figure), \`operations.md\` (running a server), \`data.md\`,
+\`mcp.md\` and \`architecture.md\`.
 
 ## Authentication
 
@@ -93,5 +95,5 @@ header.
 \`POST /mcp\` offers these operations as tools for AI assistants over the Model Context Protocol (Streamable HTTP,
 JSON-RPC, stateless), with the same keys (also as \`Authorization: Bearer\`), plans and quota: each tool call counts as the
 API call it makes. This document describes the endpoint only as JSON-RPC over HTTP (its status codes and errors); the
-endpoint's \`tools/list\` describes its tools, and the project's README how to connect an assistant.
+endpoint's \`tools/list\` describes its tools, and the project's docs/mcp.md how to connect an assistant.
 `;

@@ -8,7 +8,7 @@ import { ExportFileParams, ExportsResponse } from "./model.ts";
 
 const PATH = "/api/v1/exports";
 
-/** The column lists of the files, for the docs (the README has the same, generated from EXPORT_TABLES). */
+/** The column lists of the files, for the docs (docs/operations.md has the same, generated from EXPORT_TABLES). */
 const COLUMNS_DOC = EXPORT_TABLES.map((t) => `- \`${t.file}\`: ${t.about} Columns: ${t.columns.map((c) => `\`${c.name}\` (${c.about})`).join(", ")}.`).join("\n");
 
 export const LIST_EXPORTS = operation({
