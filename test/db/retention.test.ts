@@ -11,7 +11,7 @@ import { testApp, commitData, get, FIXED_NOW } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { loadSettings } from "../../src/config.ts";
-import { pruneDatabase, pruneHistory, ENDED_PROMOTION_DAYS, RUN_DAYS, RUN_FILE_DAYS } from "../../src/db/retention.ts";
+import { pruneDatabase, pruneHistory, HISTORY_PASS_EVERY_DAYS, ENDED_PROMOTION_DAYS, RUN_DAYS, RUN_FILE_DAYS } from "../../src/db/retention.ts";
 
 // FIXED_NOW is 2026-11-22 (Israel): 25 months keep from 2024-10-22, 6 months from 2026-05-22.
 
@@ -86,8 +86,10 @@ describe("history retention", () => {
     commitData(ctx.deps);
     expect(await histories(ctx, key, months)).toEqual(before);
 
-    // The window's start moves once a day: a second run the same day walks nothing.
+    // A later run the same day, or within the week, walks nothing; a week later it walks again.
     expect(pruneDatabase(ctx.db.prices, { historyMonths: 25 }, FIXED_NOW).historyFrom).toBeNull();
+    expect(pruneDatabase(ctx.db.prices, { historyMonths: 25 }, new Date(FIXED_NOW.getTime() + 6 * 86_400_000)).historyFrom).toBeNull();
+    expect(pruneDatabase(ctx.db.prices, { historyMonths: 25 }, new Date(FIXED_NOW.getTime() + HISTORY_PASS_EVERY_DAYS * 86_400_000)).historyFrom).toBe("2024-10-29");
     ctx.close();
   });
 

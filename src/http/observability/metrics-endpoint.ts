@@ -1,6 +1,7 @@
 import type { Services } from "../../services.ts";
 import { answerMetrics } from "./answer-metrics.ts";
 import { dataMetrics } from "./data-metrics.ts";
+import { databaseMetrics } from "./database-metrics.ts";
 import { processMetrics } from "./process-metrics.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
 import { ApiError, problemResponse } from "../encoding/problem.ts";
@@ -19,7 +20,7 @@ export type MetricsEndpoint = (request: Request) => Response;
  * (metrics-listener.ts), never on the API port: what it shows (routes, refusals, import state,
  * per-chain freshness) is for the operator. Anything else there is a 404 problem.
  */
-export function metricsEndpoint(deps: Pick<Services, "dataSets" | "roleMetrics">, metrics: HttpMetrics): MetricsEndpoint {
+export function metricsEndpoint(deps: Pick<Services, "dataSets" | "roleMetrics" | "db">, metrics: HttpMetrics): MetricsEndpoint {
   const { dataSets } = deps;
   return (request) => {
     const path = requestPath(request);
@@ -28,7 +29,7 @@ export function metricsEndpoint(deps: Pick<Services, "dataSets" | "roleMetrics">
     if ((request.method !== "GET" && request.method !== "HEAD") || (path !== METRICS_PATH && path !== `${METRICS_PATH}/`)) {
       return problemResponse(new ApiError("not_found", "The metrics listener serves GET /metrics only."), id);
     }
-    const text = metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + (deps.roleMetrics?.() ?? "") + processMetrics();
+    const text = metrics.render() + answerMetrics(dataSets) + dataMetrics(dataSets.live.db.prices, dataSets.live.now(), dataSets.live.data.current) + databaseMetrics({ prices: dataSets.live.db.prices, accounts: deps.db.accounts }) + (deps.roleMetrics?.() ?? "") + processMetrics();
     return new Response(request.method === "HEAD" ? null : text, { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
   };
 }
