@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** The `mehir` binary: serve | import | fetch | demo | accounts | keys | backup | export | compact. */
+/** The `mehir` binary: serve | import | fetch | demo | accounts | keys | backup | restore | export | compact. */
 import { UsageError, type Command } from "./cli/command.ts";
 import { SettingsError } from "./config.ts";
 import { NewerDatabaseError } from "./db/migrate.ts";
@@ -13,9 +13,10 @@ import { keysCommand } from "./cli/keys.ts";
 import { backupCommand } from "./cli/backup.ts";
 import { exportCommand } from "./cli/export.ts";
 import { compactCommand } from "./cli/compact.ts";
+import { restoreCommand } from "./cli/restore.ts";
 import { version } from "../package.json";
 
-const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand, compactCommand];
+const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, demoCommand, accountsCommand, keysCommand, backupCommand, restoreCommand, exportCommand, compactCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
