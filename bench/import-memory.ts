@@ -1,0 +1,56 @@
+/**
+ * No leaks over many imports (issue 45, part 5): a real server imports a different day N times in a
+ * row (default 30) through its import worker while requests flow; after each import (and a full GC)
+ * its RSS, heap, open file descriptors, threads and live timers are sampled.
+ * Targets: RSS after the last import within 15 % of the third's; fds, threads and timers after
+ * each import from the third on equal to the third's.
+ *
+ *   bun bench/import-memory.ts [--imports 30] [--stores 60] [--items 1500] [--products 12000] [--no-write]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { flag, numberOption } from "./lib/args.ts";
+import { machineLine, table, writeSection } from "./lib/results.ts";
+import { runImportMemory, type ImportSample } from "./lib/import-memory-run.ts";
+
+/** Whether the samples meet the targets, and why not. */
+export function judge(samples: ImportSample[]): { ok: boolean; problems: string[] } {
+  const problems: string[] = [];
+  const third = samples.find((s) => s.import === 3);
+  const last = samples.at(-1);
+  if (!third || !last) return { ok: false, problems: ["fewer than 3 imports sampled"] };
+  if (last.rssMiB > third.rssMiB * 1.15) problems.push(`RSS ${last.rssMiB} MiB after import ${last.import} > 1.15 × ${third.rssMiB} MiB (import 3)`);
+  for (const s of samples.filter((s) => s.import >= 3)) {
+    for (const field of ["fds", "threads", "timers"] as const) {
+      if (s[field] !== third[field]) problems.push(`${field} ${s[field]} after import ${s.import}, ${third[field]} after import 3`);
+    }
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const imports = numberOption(args, "imports", 30);
+  const plan = { stores: numberOption(args, "stores", 60), itemsPerStore: numberOption(args, "items", 1500), products: numberOption(args, "products", 12_000), chains: 6, promos: true };
+  const root = mkdtempSync(join(tmpdir(), "mehir-import-memory-"));
+  try {
+    const started = Date.now();
+    const run = await runImportMemory(root, plan, imports, (line) => console.log(line));
+    const verdict = judge(run.samples);
+    const body = [
+      machineLine(`${imports} imports of ${plan.stores} stores × ${plan.itemsPerStore} items (${plan.chains} chains, promotions), consecutive days; ${run.requests} requests meanwhile (${run.failures} failed); ${Math.round((Date.now() - started) / 1000)} s`),
+      "",
+      table(
+        ["after import", "import ms", "RSS MiB", "JS heap MiB", "open fds", "threads", "live timers"],
+        run.samples.map((s) => [s.import, s.ms, s.rssMiB, s.heapMiB, s.fds, s.threads, s.timers]),
+      ),
+      "",
+      `Target (RSS after the last import within 15 % of the third's; fds, threads and timers constant from the third on): **${verdict.ok ? "met" : "not met"}**${verdict.ok ? "" : ` — ${verdict.problems.slice(0, 5).join("; ")}`}.`,
+    ].join("\n");
+    console.log(body);
+    if (!flag(args, "no-write")) writeSection("Import memory: a server importing a different day many times (bench/import-memory.ts)", body);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,28 @@
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runImportMemory } from "../../bench/lib/import-memory-run.ts";
+
+// A server process importing eight times: sized for a loaded 2-core machine.
+setDefaultTimeout(240_000);
+
+const root = mkdtempSync(join(tmpdir(), "mehir-import-memory-test-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/**
+ * The small version of bench/import-memory.ts: a real server imports a different day 8 times
+ * while requests flow; from the third import on, its open file descriptors, threads (import and
+ * export workers ended) and live timers stay what they were (memory is the bench's: RESULTS.md).
+ */
+test("a server importing a different day 8 times keeps its fds, threads and timers constant", async () => {
+  const run = await runImportMemory(root, { stores: 4, itemsPerStore: 150, products: 800, chains: 2, promos: true }, 8);
+  expect(run.samples.map((s) => s.import)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  expect(run.samples.map((s) => s.dataVersion)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(run.requests).toBeGreaterThan(0);
+  expect(run.failures).toBe(0);
+  const third = run.samples[3]!;
+  for (const s of run.samples.slice(3)) {
+    expect({ import: s.import, fds: s.fds, threads: s.threads, timers: s.timers }).toEqual({ import: s.import, fds: third.fds, threads: third.threads, timers: third.timers });
+  }
+});
