@@ -8,26 +8,28 @@
  *   bun bench/lib/import-memory-child.ts --data-dir DIR --days DIR1,DIR2,… --ready-file FILE
  *
  * Timers are counted by wrapping setTimeout/setInterval before the server is loaded (Bun has no
- * list of them): created and not yet fired or cleared. Worker threads' own timers are not in it;
+ * list of them): created and not yet fired or cleared, one-shots of up to a second left out; fds,
+ * threads and timers are each the fewest over the second before the sample (see settled). Worker threads' own timers are not in it;
  * their threads are (/proc/self/task).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { option } from "./args.ts";
 
-const live = new Set<unknown>();
+/** Live timers and what they are ("interval 1000", "timeout 30000"). */
+const live = new Map<unknown, string>();
 const { setTimeout: st, setInterval: si, clearTimeout: ct, clearInterval: ci } = globalThis;
 globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
   const handle = st((...a: unknown[]) => {
     live.delete(handle);
     fn(...a);
   }, ms, ...args);
-  live.add(handle);
+  live.set(handle, `timeout ${ms ?? 0}`);
   return handle;
 }) as typeof setTimeout;
 globalThis.setInterval = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
   const handle = si(fn, ms, ...args);
-  live.add(handle);
+  live.set(handle, `interval ${ms ?? 0}`);
   return handle;
 }) as typeof setInterval;
 globalThis.clearTimeout = ((handle: unknown) => {
@@ -53,24 +55,36 @@ await Bun.write(readyFile, JSON.stringify({ url: server.url, pid: process.pid })
 
 const threadCount = () => readdirSync("/proc/self/task").length;
 
+const fdCount = () => readdirSync("/proc/self/fd").length;
+
+/** Live timers other than one-shots of up to a second (re-armed per use, e.g. the usage flush while requests flow). */
+const keptTimers = () => [...live.values()].filter((kind) => !(kind.startsWith("timeout ") && Number(kind.slice(8)) <= 1000)).length;
+
 /**
- * Waits until the threads of finished workers have exited (Worker.terminate returns before its
- * thread is gone): the thread count unchanged over 10 reads 50 ms apart, or 10 s.
+ * Reads fds, threads and kept timers every 50 ms for at least a second and until the thread count
+ * has been the same 10 times (Worker.terminate returns before its thread is gone), at most 10 s,
+ * and returns the fewest of each: what comes and goes (a worker finishing, a file being read) is
+ * not kept; a leak is in every read.
  */
-async function settled(): Promise<void> {
-  const until = Date.now() + 10_000;
+async function settled(): Promise<{ fds: number; threads: number; timers: number }> {
+  const started = Date.now();
   let last = threadCount();
   let same = 0;
-  while (same < 10 && Date.now() < until) {
+  const least = { fds: fdCount(), threads: last, timers: keptTimers() };
+  while ((same < 10 || Date.now() - started < 1000) && Date.now() - started < 10_000) {
     await Bun.sleep(50);
-    const now = threadCount();
-    same = now === last ? same + 1 : 0;
-    last = now;
+    const threads = threadCount();
+    same = threads === last ? same + 1 : 0;
+    last = threads;
+    least.threads = Math.min(least.threads, threads);
+    least.fds = Math.min(least.fds, fdCount());
+    least.timers = Math.min(least.timers, keptTimers());
   }
+  return least;
 }
 
 async function sample(i: number, ms: number, dataVersion: number | null) {
-  await settled();
+  const { fds, threads, timers } = await settled();
   Bun.gc(true);
   const status = readFileSync("/proc/self/status", "utf8");
   const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
@@ -81,9 +95,10 @@ async function sample(i: number, ms: number, dataVersion: number | null) {
     dataVersion,
     rssMiB: +(kib("VmRSS") / 1024).toFixed(1),
     heapMiB: +(memory.heapUsed / 2 ** 20).toFixed(1),
-    fds: readdirSync("/proc/self/fd").length,
-    threads: threadCount(),
-    timers: live.size,
+    fds,
+    threads,
+    timers,
+    kinds: [...live.values()].sort().join(", "),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ImportSample {
   fds: number;
   threads: number;
   timers: number;
+  /** The live timers at the sample, by kind and delay (e.g. "interval 1000, timeout 30000"). */
+  kinds: string;
 }
 
 export interface ImportMemoryRun {
@@ -71,7 +73,7 @@ export async function runImportMemory(root: string, plan: FilesPlan, imports: nu
         samples.push(s);
         // The child stops its server after the last sample: requests from then on are not the server's fault.
         if (s.import === imports) stop = true;
-        say(`import ${s.import}: ${s.ms} ms, RSS ${s.rssMiB} MiB, heap ${s.heapMiB} MiB, fds ${s.fds}, threads ${s.threads}, timers ${s.timers}`);
+        say(`import ${s.import}: ${s.ms} ms, RSS ${s.rssMiB} MiB, heap ${s.heapMiB} MiB, fds ${s.fds}, threads ${s.threads}, timers ${s.timers} (${s.kinds})`);
       }
     }),
     eachLine(child.stderr, (line) => errors.push(line)),
