@@ -55,6 +55,20 @@ await Bun.write(readyFile, JSON.stringify({ url: server.url, pid: process.pid })
 
 const threadCount = () => readdirSync("/proc/self/task").length;
 
+/**
+ * The runtime's own threads (JSC's JIT and GC helpers, the allocator's scavenger, Bun's I/O pool,
+ * which come and go with the work), by name; every other thread is a worker's.
+ */
+const RUNTIME_THREAD = /^(bun|bun\.exe|JITWorker|HeapHelper|JSCWarmUp|mi-scavenger|s Signal Sender|Bun Pool \d+)$/;
+const workerThreadCount = () =>
+  readdirSync("/proc/self/task").filter((tid) => {
+    try {
+      return !RUNTIME_THREAD.test(readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim());
+    } catch {
+      return false; // gone meanwhile
+    }
+  }).length;
+
 const fdCount = () => readdirSync("/proc/self/fd").length;
 
 /** Live timers other than one-shots of up to a second (re-armed per use, e.g. the usage flush while requests flow). */
@@ -66,11 +80,11 @@ const keptTimers = () => [...live.values()].filter((kind) => !(kind.startsWith("
  * and returns the fewest of each: what comes and goes (a worker finishing, a file being read) is
  * not kept; a leak is in every read.
  */
-async function settled(): Promise<{ fds: number; threads: number; timers: number }> {
+async function settled(): Promise<{ fds: number; threads: number; workerThreads: number; timers: number }> {
   const started = Date.now();
   let last = threadCount();
   let same = 0;
-  const least = { fds: fdCount(), threads: last, timers: keptTimers() };
+  const least = { fds: fdCount(), threads: last, workerThreads: workerThreadCount(), timers: keptTimers() };
   while ((same < 10 || Date.now() - started < 1000) && Date.now() - started < 10_000) {
     await Bun.sleep(50);
     const threads = threadCount();
@@ -78,13 +92,14 @@ async function settled(): Promise<{ fds: number; threads: number; timers: number
     last = threads;
     least.threads = Math.min(least.threads, threads);
     least.fds = Math.min(least.fds, fdCount());
+    least.workerThreads = Math.min(least.workerThreads, workerThreadCount());
     least.timers = Math.min(least.timers, keptTimers());
   }
   return least;
 }
 
 async function sample(i: number, ms: number, dataVersion: number | null) {
-  const { fds, threads, timers } = await settled();
+  const { fds, threads, workerThreads, timers } = await settled();
   Bun.gc(true);
   const status = readFileSync("/proc/self/status", "utf8");
   const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
@@ -97,6 +112,7 @@ async function sample(i: number, ms: number, dataVersion: number | null) {
     heapMiB: +(memory.heapUsed / 2 ** 20).toFixed(1),
     fds,
     threads,
+    workerThreads,
     timers,
     kinds: [...live.values()].sort().join(", "),
   };

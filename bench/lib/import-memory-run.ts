@@ -21,7 +21,10 @@ export interface ImportSample {
   rssMiB: number;
   heapMiB: number;
   fds: number;
+  /** Every thread of the process (the runtime's helpers come and go with the work). */
   threads: number;
+  /** Threads that are not the runtime's own: workers' (import, export, search, alerts). */
+  workerThreads: number;
   timers: number;
   /** The live timers at the sample, by kind and delay (e.g. "interval 1000, timeout 30000"). */
   kinds: string;
@@ -73,7 +76,7 @@ export async function runImportMemory(root: string, plan: FilesPlan, imports: nu
         samples.push(s);
         // The child stops its server after the last sample: requests from then on are not the server's fault.
         if (s.import === imports) stop = true;
-        say(`import ${s.import}: ${s.ms} ms, RSS ${s.rssMiB} MiB, heap ${s.heapMiB} MiB, fds ${s.fds}, threads ${s.threads}, timers ${s.timers} (${s.kinds})`);
+        say(`import ${s.import}: ${s.ms} ms, RSS ${s.rssMiB} MiB, heap ${s.heapMiB} MiB, fds ${s.fds}, threads ${s.threads} (workers' ${s.workerThreads}), timers ${s.timers} (${s.kinds})`);
       }
     }),
     eachLine(child.stderr, (line) => errors.push(line)),
