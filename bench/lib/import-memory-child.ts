@@ -9,7 +9,7 @@
  *
  * Timers are counted by wrapping setTimeout/setInterval before the server is loaded (Bun has no
  * list of them): created and not yet fired or cleared, one-shots of up to a second left out; fds,
- * threads and timers are each the fewest over the second before the sample (see settled). Worker threads' own timers are not in it;
+ * threads and timers are each the fewest over the seconds before the sample (see settled). Worker threads' own timers are not in it;
  * their threads are (/proc/self/task).
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -75,8 +75,8 @@ const fdCount = () => readdirSync("/proc/self/fd").length;
 const keptTimers = () => [...live.values()].filter((kind) => !(kind.startsWith("timeout ") && Number(kind.slice(8)) <= 1000)).length;
 
 /**
- * Reads fds, threads and kept timers every 50 ms for at least a second and until the thread count
- * has been the same 10 times (Worker.terminate returns before its thread is gone), at most 10 s,
+ * Reads fds, threads and kept timers every 50 ms for at least two seconds and until the thread count
+ * has been the same 20 times (Worker.terminate returns before its thread is gone), at most 20 s,
  * and returns the fewest of each: what comes and goes (a worker finishing, a file being read) is
  * not kept; a leak is in every read.
  */
@@ -85,7 +85,7 @@ async function settled(): Promise<{ fds: number; threads: number; workerThreads:
   let last = threadCount();
   let same = 0;
   const least = { fds: fdCount(), threads: last, workerThreads: workerThreadCount(), timers: keptTimers() };
-  while ((same < 10 || Date.now() - started < 1000) && Date.now() - started < 10_000) {
+  while ((same < 20 || Date.now() - started < 2000) && Date.now() - started < 20_000) {
     await Bun.sleep(50);
     const threads = threadCount();
     same = threads === last ? same + 1 : 0;
