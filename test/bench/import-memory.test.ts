@@ -30,5 +30,3 @@ test("a server importing a different day 8 times adds no fds, worker threads or 
   expect(grown).toEqual([]);
   expect(run.samples.at(-1)!.timers).toBe(third.timers);
 });
-  }
-});
