@@ -10,6 +10,7 @@ import { accessLayer, accessPlugin } from "./access/plugin.ts";
 import { observability, RequestObserver } from "./http/observability/plugin.ts";
 import { metricsEndpoint } from "./http/observability/metrics-endpoint.ts";
 import { chainFetchMetrics } from "./ingest/sources/chain-metrics.ts";
+import { databaseMetrics } from "./http/observability/database-metrics.ts";
 import { fastLane } from "./http/fast-lane.ts";
 import type { PeerSource } from "./http/request/client-address.ts";
 import type { MaybePromise } from "./lib/maybe-promise.ts";
@@ -67,7 +68,12 @@ export function createApp(services: Services, options: AppOptions = {}) {
   const observer = new RequestObserver(routes, deps.settings.trustProxy);
   // GET /metrics, served by the server on its own listener (MEHIR_METRICS_ADDR), not on this app's port.
   // The collection's per-chain figures come from the data side; the endpoint only renders what it is given.
-  if (deps.settings.metrics) deps.metricsEndpoint = metricsEndpoint(deps, observer.metrics, [() => chainFetchMetrics(deps.dataSets.live.db.prices, deps.dataSets.live.now())]);
+  if (deps.settings.metrics) {
+    deps.metricsEndpoint = metricsEndpoint(deps, observer.metrics, [
+      () => chainFetchMetrics(deps.dataSets.live.db.prices, deps.dataSets.live.now()),
+      () => databaseMetrics({ prices: deps.dataSets.live.db.prices, accounts: deps.db.accounts }),
+    ]);
+  }
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
   const lane = options.directRoutes === false ? null : fastLane({ access, observer }, features.flatMap((f) => f.fast?.(services) ?? []));
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.

@@ -66,6 +66,12 @@ export const SettingsSchema = z.object({
     .optional()
     .describe("Chains to fetch, comma-separated slugs (default every active chain)"),
   fetchBackfillDays: z.coerce.number().int().min(0).max(7).default(2).describe("Earlier days whose files are still fetched when not imported yet (late publications)"),
+  historyMonths: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(25)
+    .describe("Months of price history kept (the API serves up to 24, or this many when fewer); older history, ended promotions and old import records are pruned after each import (docs/operations.md \"Retention and disk\")"),
   userAgent: z.string().min(1).max(300).optional().describe("User-Agent sent to the portals (default an honest mehir product string; some portals' firewalls want a browser's)"),
   imageUrlTemplate: z.string().optional().describe("Product image URL with {barcode}; default: generated label images"),
   metrics: onOff.default(true).describe("Serve GET /metrics, on the metrics listener (on/off)"),

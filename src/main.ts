@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** The `mehir` binary: serve | import | fetch | status | demo | accounts | keys | backup | export. */
+/** The `mehir` binary: serve | import | fetch | status | demo | accounts | keys | backup | restore | export | compact. */
 import { UsageError, type Command } from "./cli/command.ts";
 import { SettingsError } from "./config.ts";
 import { NewerDatabaseError } from "./db/migrate.ts";
@@ -15,9 +15,11 @@ import { backupCommand } from "./cli/backup.ts";
 import { exportCommand } from "./cli/export.ts";
 import { NoMehirDataError } from "./cli/data-dir.ts";
 import { fileErrorSentence } from "./cli/file-error.ts";
+import { compactCommand } from "./cli/compact.ts";
+import { restoreCommand } from "./cli/restore.ts";
 import { version } from "../package.json";
 
-const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, statusCommand, demoCommand, accountsCommand, keysCommand, backupCommand, exportCommand];
+const COMMANDS: Command[] = [serveCommand, importCommand, fetchCommand, statusCommand, demoCommand, accountsCommand, keysCommand, backupCommand, restoreCommand, exportCommand, compactCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -156,12 +156,12 @@ export function planChains(n: number): string[] {
 
 /**
  * Writes one day's files (Stores per chain, PriceFull and optionally PromoFull per store) into
- * `dir`; stores are spread round-robin over the chains.
+ * `dir`; stores are spread round-robin over the chains. `day` varies the prices; `date` (YYYYMMDD) is the files' date
+ * (default 2026-11-(20 + day)).
  */
-export function writeDay(dir: string, plan: FilesPlan, day: number): WrittenFiles {
+export function writeDay(dir: string, plan: FilesPlan, day: number, date = `202611${pad(20 + day)}`): WrittenFiles {
   mkdirSync(dir, { recursive: true });
   const chains = planChains(plan.chains);
-  const date = `202611${pad(20 + day)}`;
   const ext = plan.plain ? "xml" : "gz";
   const out: WrittenFiles = { paths: [], priceRows: 0, bytes: 0 };
   const write = (name: string, xml: string) => {

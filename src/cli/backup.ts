@@ -58,7 +58,7 @@ export const backupCommand: Command = {
 Writes consistent copies of accounts.sqlite and prices.sqlite into DIR (created if needed,
 must not already hold a backup) while the server keeps running, and webhook-secrets.key (the
 key of the price alerts' signing secrets) when there is one. To restore: stop the
-server and copy the files back into the data dir.`,
+server and run \`mehir restore DIR --data-dir DATA-DIR\`.`,
   async run(args) {
     if (wantsHelp(args)) {
       console.log(this.help);

@@ -131,6 +131,7 @@ Exit status 1 when any chain failed.`,
             runImport,
             importPriority: settings.importPriority,
             archiveLimits: archiveLimitsOf(settings),
+            historyMonths: settings.historyMonths,
           });
         } catch (error) {
           if (error instanceof FetchUsageError) throw new UsageError(error.message);

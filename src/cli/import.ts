@@ -86,6 +86,7 @@ Exit status: 0 when at least one file was imported, or when every file was alrea
         source,
         replaceSource: values.replace === true,
         archiveLimits: archiveLimitsOf(settings),
+        historyMonths: settings.historyMonths,
         onProgress: tty ? (done, total, file) => process.stderr.write(progressLine(done, total, file, process.stderr.columns ?? 80)) : undefined,
       });
       if (tty) process.stderr.write("\r\x1b[2K");

@@ -20,6 +20,9 @@ export function openDatabase(path: string, migrations: Migration[], options: { r
   if (!options.readonly && path !== ":memory:" && path !== "") keepDatabasePrivate(path);
   db.run("PRAGMA busy_timeout = 10000");
   if (!options.readonly) {
+    // A new file gives pages freed by pruning back to the disk (src/db/compaction.ts); this must be
+    // set before its first table. An older file is switched by `mehir compact`.
+    if (path !== ":memory:" && path !== "" && Number(db.query("PRAGMA page_count").values()[0]?.[0]) === 0) db.run("PRAGMA auto_vacuum = INCREMENTAL");
     db.run("PRAGMA journal_mode = WAL");
     db.run("PRAGMA synchronous = NORMAL");
     db.run("PRAGMA foreign_keys = ON");

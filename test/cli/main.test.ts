@@ -22,7 +22,7 @@ test("a bad setting exits non-zero with one line naming it", () => {
 });
 
 test("every command has --help", () => {
-  for (const command of ["serve", "import", "fetch", "status", "demo", "accounts", "keys", "backup", "export"]) {
+  for (const command of ["serve", "import", "fetch", "status", "demo", "accounts", "keys", "backup", "restore", "export", "compact"]) {
     const r = run([command, "--help"]);
     expect(r.code, command).toBe(0);
     expect(r.stdout, command).toContain("mehir");

@@ -43,7 +43,7 @@ class Operations:
 
         Arguments:
             barcode: Product identifier: a barcode (GTIN-8/12/13/14), a chain-internal item code (pass the item's `chain_id` with it), or a generic product id (`g-…`) grouping …
-            months (optional): Months of history, 1–24 (default 12)
+            months (optional): Months of history, 1–24 (default 12); at most the server's MEHIR_HISTORY_MONTHS when that is lower
             chain_id (optional): Chain identifier, e.g. `rami-levy`
         """
         return self._call("getPriceHistory", "GET", "/api/v1/prices/{barcode}/history", {"barcode": barcode}, {"months": months, "chain_id": chain_id}, None, False, None)

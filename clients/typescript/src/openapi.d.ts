@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * Price history of one product per chain
-         * @description Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.
+         * @description Plan: Basic. One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12; a server that keeps fewer months of history (setting MEHIR_HISTORY_MONTHS below 24) allows up to that many (default 12 or that, whichever is lower).
          *
          *     Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.
          */
@@ -165,7 +165,7 @@ export interface paths {
          *
          *     **History** (`months`, 1–24): each chain's index on every day from `meta.from` to today, over today's basket, with each day's chain prices replayed from the price history (the most common price among the chain's stores of the scope outside Eilat after that day's changes). The index is recomputed after every import (once per data version and scope, then served from memory).
          *
-         *     Errors: 400 `invalid_parameter` (`region` not a region slug, `months` outside 1–24), 404 `city_not_found`, 401/403/429 as everywhere.
+         *     Errors: 400 `invalid_parameter` (`region` not a region slug, `months` outside 1–24, or above MEHIR_HISTORY_MONTHS when that setting is lower), 404 `city_not_found`, 401/403/429 as everywhere.
          */
         get: operations["getChainPriceIndex"];
         put?: never;
@@ -1620,7 +1620,7 @@ export interface operations {
     getPriceHistory: {
         parameters: {
             query?: {
-                /** @description Months of history, 1–24 (default 12) */
+                /** @description Months of history, 1–24 (default 12); at most the server's MEHIR_HISTORY_MONTHS when that is lower */
                 months?: number;
                 /**
                  * @description Chain identifier, e.g. `rami-levy`

@@ -30,6 +30,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       maxFileBytes: request.maxFileBytes,
       archiveLimits: request.archiveLimits,
       replaceSource: request.replaceSource,
+      historyMonths: request.historyMonths,
       onProgress: (done, total, file) => reply({ kind: "progress", done, total, file }),
       onCommitted: (dataVersion) => reply({ kind: "committed", dataVersion }),
     });

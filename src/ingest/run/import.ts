@@ -16,6 +16,8 @@ import { detach } from "../load/detach.ts";
 import type { Classifier } from "../load/products.ts";
 import type { FileOutcome } from "../load/types.ts";
 import { checkpointWal } from "../../db/checkpoint.ts";
+import { DEFAULT_HISTORY_MONTHS, pruneDatabase } from "../../db/retention.ts";
+import { reclaimFreePages } from "../../db/compaction.ts";
 import { saveRunReport, totalsOf, type FileReport, type ImportOrigin, type ImportReport } from "./report.ts";
 
 /** Default ceiling on a file's size, compressed and decompressed (the largest real files are ~40 MB of XML). */
@@ -36,6 +38,8 @@ export interface ImportOptions {
    * the run's report is written and the log checkpointed: a server can serve the new data at once.
    */
   onCommitted?: (dataVersion: number) => void;
+  /** Months of price history kept (MEHIR_HISTORY_MONTHS; default DEFAULT_HISTORY_MONTHS): older rows are pruned after the run. */
+  historyMonths?: number;
   /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
   maxFileBytes?: number;
   /** What the run's `.zip` archives of several files may write out (collect.ts; default DEFAULT_ARCHIVE_LIMITS). */
@@ -205,6 +209,16 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
     report.runId = saveRunReport(options.db, report);
   } catch (caught) {
     report.error = [report.error, `run report not saved: ${(caught as Error).message}`].filter(Boolean).join("; ");
+  }
+  // What the retention policy no longer keeps goes, in short transactions after the run's (readers
+  // see the same answers before and after: only rows outside every served window are removed).
+  if (dataVersion !== null) {
+    try {
+      const pruned = pruneDatabase(options.db, { historyMonths: options.historyMonths ?? DEFAULT_HISTORY_MONTHS }, now());
+      report.pruned = { ...pruned, reclaimedPages: reclaimFreePages(options.db) };
+    } catch (caught) {
+      report.error = [report.error, `pruning failed: ${(caught as Error).message}`].filter(Boolean).join("; ");
+    }
   }
   // The run's pages go into prices.sqlite itself (a copy of the file alone is then complete). A
   // failed run's rolled-back pages may have grown the log (on a full disk, to the last free

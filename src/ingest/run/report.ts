@@ -1,3 +1,4 @@
+import type { PruneResult } from "../../db/retention.ts";
 import type { Database } from "bun:sqlite";
 import type { FileOutcome } from "../load/types.ts";
 import type { SessionTimings } from "../load/session.ts";
@@ -44,6 +45,8 @@ export interface ImportReport {
   error: string | null;
   /** Milliseconds: reading files, decompressing and parsing them, then the database phases. */
   timings: { read: number; parse: number } & SessionTimings;
+  /** What the retention policy removed after the run (src/db/retention.ts), and the pages given back; absent when nothing was committed. */
+  pruned?: PruneResult & { reclaimedPages: number };
 }
 
 /**

@@ -10,6 +10,8 @@ export interface WorkerRequest {
   /** What the run's `.zip` archives may unpack (MEHIR_IMPORT_MAX_*_BYTES). */
   archiveLimits?: Partial<import("./collect.ts").ArchiveLimits>;
   replaceSource?: boolean;
+  /** Months of price history kept (MEHIR_HISTORY_MONTHS). */
+  historyMonths?: number;
   /** The registry's raw chain list (data/chains.json shape); default: the embedded one. */
   registry?: unknown;
   /** CPU priority of the import thread (default idle). */

@@ -30,6 +30,8 @@ export interface FetchAndImportOptions extends Omit<FetchChainsOptions, "sources
   importPriority?: ImportPriority;
   /** What `.zip` downloads of several files may unpack (MEHIR_IMPORT_MAX_*_BYTES; default DEFAULT_ARCHIVE_LIMITS). */
   archiveLimits?: Partial<ArchiveLimits>;
+  /** Months of price history kept (MEHIR_HISTORY_MONTHS; default 25). */
+  historyMonths?: number;
   /** Called as soon as the import commits, before its report and WAL checkpoint (serve the new data from then). */
   onCommitted?: (dataVersion: number) => void;
 }
@@ -109,6 +111,7 @@ async function run(options: FetchAndImportOptions, sourcesOverride: FetchAndImpo
       registry: options.registry.chains,
       priority: options.importPriority,
       archiveLimits: options.archiveLimits,
+      historyMonths: options.historyMonths,
       onProgress: importProgressLogger("fetch", (msg, fields) => log("info", msg, fields)),
       onCommitted: options.onCommitted,
     });

@@ -8,7 +8,7 @@ import { FetchUsageError } from "./fetch-chains.ts";
 
 type LiveSettings = Pick<
   Settings,
-  "dataDir" | "sourcesFile" | "importPriority" | "fetchAt" | "fetchEvery" | "fetchChains" | "fetchBackfillDays" | "userAgent" | "importMaxEntryBytes" | "importMaxArchiveBytes" | "importMaxRunBytes"
+  "dataDir" | "sourcesFile" | "importPriority" | "fetchAt" | "fetchEvery" | "fetchChains" | "fetchBackfillDays" | "userAgent" | "importMaxEntryBytes" | "importMaxArchiveBytes" | "importMaxRunBytes" | "historyMonths"
 >;
 
 /**
@@ -41,6 +41,7 @@ export function liveCollector(settings: LiveSettings, db: Databases, registry: R
           http: settings.userAgent ? { userAgent: settings.userAgent } : undefined,
           importPriority: settings.importPriority,
           archiveLimits: archiveLimitsOf(settings),
+          historyMonths: settings.historyMonths,
           onCommitted,
         })
       ).fetch,

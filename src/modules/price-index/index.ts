@@ -9,6 +9,7 @@ import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.
 import { servedData } from "../../serving/data-set.ts";
 import { PriceIndexQuery, PriceIndexResponse } from "./model.ts";
 import { cachedPriceIndex } from "./service.ts";
+import { servedMonths } from "../prices/served-months.ts";
 
 export const GET_PRICE_INDEX = operation({
   method: "get",
@@ -30,7 +31,7 @@ export const GET_PRICE_INDEX = operation({
     "A chain carrying under half of the basket (`coverage` < 0.5) is listed last with `index` and `rank` null: too few products to compare.\n\n" +
     "**History** (`months`, 1–24): each chain's index on every day from `meta.from` to today, over today's basket, with each day's chain prices replayed from the price history (the most common price among the chain's stores of the scope outside Eilat after that day's changes). " +
     "The index is recomputed after every import (once per data version and scope, then served from memory).\n\n" +
-    "Errors: 400 `invalid_parameter` (`region` not a region slug, `months` outside 1–24), 404 `city_not_found`, 401/403/429 as everywhere.",
+    "Errors: 400 `invalid_parameter` (`region` not a region slug, `months` outside 1–24, or above MEHIR_HISTORY_MONTHS when that setting is lower), 404 `city_not_found`, 401/403/429 as everywhere.",
 });
 
 /** GET /api/v1/chains/price-index/. */
@@ -38,7 +39,8 @@ export function priceIndexModule() {
   return new Elysia({ name: "module.price-index" }).use(prebuiltJson()).use(servedData).get(
     GET_PRICE_INDEX.path,
     ({ request, dataSet }) => {
-      const query = parseQuery(request, PriceIndexQuery);
+      const parsed = parseQuery(request, PriceIndexQuery);
+      const query = { ...parsed, months: parsed.months === undefined ? undefined : servedMonths(parsed.months, true, dataSet.settings.historyMonths) };
       requireData(dataSet);
       const city = query.city === undefined ? undefined : requireCity(dataSet, query.city);
       const { value, snapshot } = cachedPriceIndex(dataSet, { region: query.region, city }, query.months);

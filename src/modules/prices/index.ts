@@ -6,6 +6,7 @@ import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesRespon
 import { productPricesJson } from "./service.ts";
 import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
+import { monthsGiven, servedMonths } from "./served-months.ts";
 import { requireData } from "../../serving/require-data.ts";
 import { requestState } from "../../http/request/request-state.ts";
 import { documentedOnly, prebuiltJson, type PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
@@ -59,7 +60,7 @@ export const GET_PRICE_HISTORY = operation({
   summary: "Price history of one product per chain",
   tags: ["prices"],
   description:
-    "One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12.\n\n" +
+    "One record per chain per date on which that chain's price (the most common shelf price among its stores) changed, plus the first date of the window (`meta.from`); sorted by chain, then date. `months` 1–24, default 12; a server that keeps fewer months of history (setting MEHIR_HISTORY_MONTHS below 24) allows up to that many (default 12 or that, whichever is lower).\n\n" +
     ERRORS,
 });
 
@@ -89,7 +90,8 @@ export function pricesModule() {
     .get(
       GET_PRICE_HISTORY.path,
       ({ params, request, dataSet }) => {
-        const query = parseQuery(request, HistoryQuery);
+        const parsed = parseQuery(request, HistoryQuery);
+        const query = { ...parsed, months: servedMonths(parsed.months, monthsGiven(request), dataSet.settings.historyMonths) };
         requireData(dataSet);
         if (query.chain_id !== undefined) requireChain(dataSet, query.chain_id, "chain_id");
         const { value, snapshot } = cachedPriceHistory(dataSet, params.barcode, query.months, query.chain_id);

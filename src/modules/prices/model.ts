@@ -107,7 +107,7 @@ export const PricesResponse = z.object({
 export const HistoryParams = z.object({ barcode: Barcode });
 
 export const HistoryQuery = z.object({
-  months: WholeNumber(1, 24, 12).describe("Months of history, 1–24 (default 12)"),
+  months: WholeNumber(1, 24, 12).describe("Months of history, 1–24 (default 12); at most the server's MEHIR_HISTORY_MONTHS when that is lower"),
   chain_id: ChainSlug.optional(),
 });
 

@@ -151,6 +151,11 @@ describe("GET /metrics", () => {
     expect(values.get('mehir_chain_data_age_seconds{chain="rami-levy"}')).toBe(48 * 3600);
     expect(values.get('mehir_chain_last_data_timestamp_seconds{chain="shufersal"}')).toBe(Date.parse("2026-11-22T09:00:00+02:00") / 1000);
     expect(values.get("mehir_data_version")).toBe(1);
+    // Each database's size and free pages (what pruning freed).
+    for (const db of ["prices", "accounts"]) {
+      expect(values.get(`mehir_database_size_bytes{db="${db}"}`)!).toBeGreaterThan(0);
+      expect(values.get(`mehir_database_free_pages{db="${db}"}`)).toBeGreaterThanOrEqual(0);
+    }
     expect(values.get("process_resident_memory_bytes")!).toBeGreaterThan(1_000_000);
     expect(values.get("mehir_js_heap_used_bytes")!).toBeGreaterThan(0);
     // Every family is typed.

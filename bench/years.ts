@@ -1,0 +1,152 @@
+/**
+ * A year in an hour (issue 45, part 6): daily imports over two simulated years (default 730 days)
+ * with the clock under the bench's control, and per simulated month: the mean import time, the
+ * database's size and free pages, history rows, the p99 of prices / history / basket answers
+ * (in-process, uncached: a fresh data version every day) and the process's RSS.
+ * Targets (issue 45): import time and p99 flat (the last month within 1.2× of the third), the
+ * database's size flat once the retention window is full (here --history-months, default 12, so
+ * the second year shows it; at the default 25 months the window fills after two years).
+ *
+ *   bun bench/years.ts [--days 730] [--stores 20] [--items 800] [--products 4000] [--history-months 12] [--requests 200] [--no-write]
+ *
+ * Files: the synthetic national-shaped chains of bench/lib/price-files.ts (6 chains, shared GTINs,
+ * chain-internal codes, promotions), ~6 % of a store's prices changing each day.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { flag, numberOption } from "./lib/args.ts";
+import { machineLine, table, writeSection } from "./lib/results.ts";
+import { writeDay } from "./lib/price-files.ts";
+import { percentile } from "./lib/stats.ts";
+import { openDataDir } from "../src/db/open.ts";
+import { loadRegistry } from "../src/registry.ts";
+import { loadSettings } from "../src/config.ts";
+import { importPaths } from "../src/ingest/run/import.ts";
+import { createServices } from "../src/services.ts";
+import { createApp } from "../src/app.ts";
+import { DataState } from "../src/data/data-state.ts";
+import { syncRegistry } from "../src/db/sync-registry.ts";
+import { databaseSpace } from "../src/db/compaction.ts";
+import { checkpointWal } from "../src/db/checkpoint.ts";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { createKey } from "../src/accounts/keys.ts";
+import { setLogLevel } from "../src/lib/log.ts";
+
+setLogLevel("error");
+
+const args = process.argv.slice(2);
+const days = numberOption(args, "days", 730);
+const historyMonths = numberOption(args, "history-months", 12);
+const requests = numberOption(args, "requests", 200);
+const plan = { stores: numberOption(args, "stores", 20), itemsPerStore: numberOption(args, "items", 800), products: numberOption(args, "products", 4000), chains: 6, promos: true };
+const root = mkdtempSync(join(tmpdir(), "mehir-years-"));
+const START = Date.UTC(2025, 0, 1, 7, 0, 0); // 09:00 in Israel, the day's import
+
+interface Month {
+  month: string;
+  importMs: number;
+  dbMiB: number;
+  freeMiB: number;
+  historyRows: number;
+  pricesP99: number;
+  historyP99: number;
+  basketP99: number;
+  rssMiB: number;
+}
+
+try {
+  const dataDir = join(root, "data");
+  const db = openDataDir(dataDir);
+  const registry = loadRegistry();
+  syncRegistry(db.prices, registry);
+  let now = new Date(START);
+  const settings = loadSettings({ MEHIR_RATE_PRO: "100000000", MEHIR_QUOTA_PRO: "1000000000", MEHIR_HISTORY_MONTHS: String(historyMonths), MEHIR_EXPORTS: "off" });
+  const deps = createServices(settings, db, { registry, data: new DataState(db.prices), now: () => now });
+  const app = createApp(deps);
+  const account = createAccount(db.accounts, { email: "years@bench.invalid", plan: "pro" }, now);
+  const key = createKey(db.accounts, { accountId: account.id, kind: "live" }, now).key;
+
+  const months: Month[] = [];
+  let monthImports: number[] = [];
+  let barcodes: string[] = [];
+  const started = Date.now();
+  for (let d = 0; d < days; d++) {
+    now = new Date(START + d * 86_400_000);
+    const date = now.toISOString().slice(0, 10).replaceAll("-", "");
+    const dir = join(root, "day");
+    rmSync(dir, { recursive: true, force: true });
+    writeDay(dir, plan, d === 0 ? 1 : 2 + (d % 8), date);
+    const at = performance.now();
+    const report = await importPaths({ db: db.prices, registry, paths: [dir], origin: "fetch", source: "live", now: () => now, historyMonths, parseWorkers: 0 });
+    monthImports.push(performance.now() - at);
+    if (report.dataVersion === null) throw new Error(`day ${date}: ${report.error}`);
+    deps.data.refresh();
+    if (barcodes.length === 0) {
+      barcodes = (db.prices.query("SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id WHERE p.scope_chain_id = 0 GROUP BY p.id ORDER BY count(*) DESC LIMIT 50").values() as [string][]).map(([b]) => b);
+    }
+    const tomorrow = new Date(START + (d + 1) * 86_400_000);
+    if (tomorrow.getUTCMonth() === now.getUTCMonth() && d !== days - 1) continue;
+
+    // The month's last day: measure.
+    const time = async (path: string, init?: RequestInit) => {
+      const t = performance.now();
+      const res = await app.handle(new Request(`http://localhost${path}`, { ...init, headers: { "x-api-key": key, "content-type": "application/json" } }));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      return performance.now() - t;
+    };
+    const p99 = async (make: (i: number) => Promise<number>) => {
+      const samples: number[] = [];
+      for (let i = 0; i < requests; i++) samples.push(await make(i));
+      return +percentile(Float64Array.from(samples).sort(), 99).toFixed(2);
+    };
+    const pricesP99 = await p99((i) => time(`/api/v1/prices/?barcode=${barcodes[i % barcodes.length]}&granularity=store`));
+    const historyP99 = await p99((i) => time(`/api/v1/prices/${barcodes[i % barcodes.length]}/history/?months=${Math.min(12, historyMonths)}`));
+    const basketP99 = await p99((i) =>
+      time("/api/v1/basket/compare/", { method: "POST", body: JSON.stringify({ items: Array.from({ length: 10 }, (_, k) => ({ barcode: barcodes[(i + k * 3) % barcodes.length], quantity: 1 + (k % 3) })) }) }),
+    );
+    checkpointWal(db.prices);
+    const space = databaseSpace(db.prices);
+    Bun.gc(true);
+    const month: Month = {
+      month: now.toISOString().slice(0, 7),
+      importMs: Math.round(monthImports.reduce((a, b) => a + b, 0) / monthImports.length),
+      dbMiB: +(space.bytes / 2 ** 20).toFixed(1),
+      freeMiB: +(space.freeBytes / 2 ** 20).toFixed(1),
+      historyRows: (db.prices.query("SELECT count(*) AS n FROM price_history").get() as { n: number }).n,
+      pricesP99,
+      historyP99,
+      basketP99,
+      rssMiB: +(process.memoryUsage().rss / 2 ** 20).toFixed(1),
+    };
+    months.push(month);
+    monthImports = [];
+    console.log(JSON.stringify(month));
+  }
+
+  const third = months[2];
+  const last = months.at(-1)!;
+  const within = (field: "importMs" | "pricesP99" | "historyP99" | "basketP99") => (third ? `${(last[field] / third[field]).toFixed(2)}×` : "n/a");
+  const full = months.filter((_, i) => i >= historyMonths + 1);
+  const sizeFlat = full.length >= 2 ? `${full[0]!.dbMiB} → ${full.at(-1)!.dbMiB} MiB over the ${full.length} months after the window filled` : "window not full within the run";
+  const body = [
+    machineLine(`${days} simulated days, ${plan.stores} stores × ${plan.itemsPerStore} items (${plan.chains} chains, promotions), MEHIR_HISTORY_MONTHS=${historyMonths}, one import a day at 09:00 simulated Israel time; p99 over ${requests} in-process requests each (prices at store granularity, history of ${Math.min(12, historyMonths)} months, a 10-item basket), uncached (a new data version daily); ${Math.round((Date.now() - started) / 60_000)} min`),
+    "",
+    table(
+      ["month", "import ms (mean)", "prices.sqlite MiB", "free MiB", "history rows", "prices p99 ms", "history p99 ms", "basket p99 ms", "RSS MiB"],
+      months.map((m) => [m.month, m.importMs, m.dbMiB, m.freeMiB, m.historyRows.toLocaleString("en"), m.pricesP99, m.historyP99, m.basketP99, m.rssMiB]),
+    ),
+    "",
+    `Last month against the third (target ≤ 1.2×): import ${within("importMs")}, prices p99 ${within("pricesP99")}, history p99 ${within("historyP99")}, basket p99 ${within("basketP99")}. Database size once the window is full (target flat): ${sizeFlat}.`,
+  ].join("\n");
+  console.log(body);
+  if (!flag(args, "no-write")) writeSection("A year in an hour: daily imports over simulated years (bench/years.ts)", body);
+  deps.search.stop();
+  deps.access?.flush();
+  await Bun.sleep(100);
+  db.prices.close();
+  db.accounts.close();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
