@@ -6,6 +6,15 @@ import { openDatabase, PRICES_FILE } from "../db/open.ts";
 import { loadRegistry } from "../registry.ts";
 import { chainFreshness, type ChainFreshness } from "../ingest/sources/freshness.ts";
 import { toIsraelIso } from "../lib/time.ts";
+import { databaseSpace, type DatabaseSpace } from "../db/compaction.ts";
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** The prices database's size and the space pruning freed inside it (docs/operations.md "Retention and disk"). */
+function databaseLine(d: { file: string; bytes: number; free_bytes: number; free_pages: number; auto_vacuum: string }): string {
+  const giveBack = d.auto_vacuum === "incremental" ? "given back to the disk after each import" : "reused by new data; `mehir compact` gives it back";
+  return `\n${d.file}: ${mb(d.bytes)}, of which ${mb(d.free_bytes)} free (${d.free_pages} pages; ${giveBack})`;
+}
 
 /** `2026-11-22T05:30:00+02:00` → `2026-11-22 05:30` (Israel time, as stored); `-` when none. */
 const short = (iso: string | null): string => (iso ? iso.slice(0, 16).replace("T", " ") : "-");
@@ -63,8 +72,8 @@ dir's records, while the server runs or not:
   NEXT RUN      when the collection loop lists the chain next (live mode)
   PROBLEM       why the chain is not ok, or the last fetch error
 
-Times are Israel time. --json prints the same as one JSON object ({ data_dir, at, chains: [...] },
-times in ISO 8601). Nothing is written: a folder with no mehir data is refused, not created.
+Then the prices database's size and its free space (pages pruning freed). Times are Israel time.
+--json prints the same as one JSON object ({ data_dir, at, database, chains: [...] }, times in ISO 8601). Nothing is written: a folder with no mehir data is refused, not created.
 
 Options:
   --json           JSON instead of the table
@@ -81,13 +90,19 @@ Options:
     const now = new Date();
     const db = openDatabase(path, [], { readonly: true });
     let rows: ChainFreshness[];
+    let space: DatabaseSpace;
     try {
       rows = chainFreshness(db, loadRegistry(), now);
+      space = databaseSpace(db);
     } finally {
       db.close();
     }
-    if (values.json) console.log(JSON.stringify({ data_dir: settings.dataDir, at: toIsraelIso(now), chains: rows }, null, 2));
-    else console.log(formatStatus(rows, now, process.stdout.isTTY ? (process.stdout.columns ?? 160) : Infinity));
+    const database = { file: PRICES_FILE, bytes: space.bytes, free_bytes: space.freeBytes, free_pages: space.freePages, auto_vacuum: space.autoVacuum };
+    if (values.json) console.log(JSON.stringify({ data_dir: settings.dataDir, at: toIsraelIso(now), database, chains: rows }, null, 2));
+    else {
+      console.log(formatStatus(rows, now, process.stdout.isTTY ? (process.stdout.columns ?? 160) : Infinity));
+      console.log(databaseLine(database));
+    }
     return 0;
   },
 };

@@ -1,6 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { israelDate } from "../lib/time.ts";
-import { monthsBefore } from "../modules/prices/history.ts";
+import { israelDate, monthsBefore } from "../lib/time.ts";
 
 /**
  * What the prices database keeps, and the pruning that enforces it after every import

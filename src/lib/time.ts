@@ -62,3 +62,16 @@ export function formatIls(agorot: number): string {
   const abs = Math.abs(Math.round(agorot));
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
+
+/**
+ * `YYYY-MM-DD` minus whole months, the day clamped to the target month's length.
+ * @example monthsBefore("2026-03-31", 1) // "2026-02-28"
+ */
+export function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) - months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}

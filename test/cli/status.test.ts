@@ -44,13 +44,17 @@ test("mehir status prints a line per chain: status, newest file and its age, att
   // An active chain never fetched is listed too.
   expect(line("rami-levy")).toMatch(/^rami-levy +no_data +- +- +- +- +nothing imported for the chain yet$/);
   expect(r.stdout).toMatch(/chains: 1 ok, 1 stale, 1 blocked, \d+ no data \(at \d{4}-\d\d-\d\d \d\d:\d\d, Israel time\)/);
+  // The database's size and the space pruning freed in it (issue 45 part 2).
+  expect(r.stdout).toMatch(/\nprices\.sqlite: \d+\.\d MB, of which \d+\.\d MB free \(\d+ pages; (given back to the disk after each import|reused by new data; `mehir compact` gives it back)\)\n$/);
 });
 
 test("mehir status --json gives the same per chain", () => {
   const r = run(["--json", "--data-dir", dataDir]);
   expect(r.code).toBe(0);
-  const body = JSON.parse(r.stdout) as { data_dir: string; chains: Record<string, unknown>[] };
+  const body = JSON.parse(r.stdout) as { data_dir: string; database: Record<string, unknown>; chains: Record<string, unknown>[] };
   expect(body.data_dir).toBe(dataDir);
+  expect(body.database).toMatchObject({ file: "prices.sqlite", bytes: expect.any(Number), free_bytes: expect.any(Number), free_pages: expect.any(Number) });
+  expect(["none", "full", "incremental"]).toContain(body.database.auto_vacuum as string);
   const pharm = body.chains.find((c) => c.chain === "super-pharm")!;
   expect(pharm).toMatchObject({ status: "blocked", status_reason: expect.stringContaining("HTTP 247"), last_success_at: pharmSuccess });
   expect(Object.keys(pharm).sort()).toEqual(["chain", "last_attempt_at", "last_data_at", "last_error", "last_success_at", "name_en", "newest_file_at", "next_run_at", "stale_warned_at", "status", "status_reason"]);
