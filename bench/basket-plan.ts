@@ -23,8 +23,8 @@ import { ms, summarize } from "./lib/stats.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
 
 const args = process.argv.slice(2);
-const REQUESTS = numberOption(args, "--requests", 200);
-const RECORD = flag(args, "--record");
+const REQUESTS = numberOption(args, "requests", 200);
+const RECORD = flag(args, "record");
 const AT = { lat: 32.0853, lon: 34.7818 };
 const CHAINS = ["shufersal", "rami-levy", "victory", "osher-ad", "yochananof", "tiv-taam", "carrefour", "mahsanei-hashuk", "h-cohen", "super-yuda"];
 const PRODUCTS = 2000;
