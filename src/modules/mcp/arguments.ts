@@ -49,3 +49,18 @@ export const Cursor = z.string().min(1).max(2048).describe("`meta.next_cursor` o
 export function nearParam(point: { lat: number; lon: number } | undefined): string | undefined {
   return point === undefined ? undefined : `${point.lat},${point.lon}`;
 }
+
+/** A shopping list as the basket tools take it: 1–100 items by barcode (with the chain of an internal code), each 1–99 of it. */
+export const ShoppingList = z
+  .array(
+    z
+      .object({
+        barcode: Barcode,
+        chain_id: ChainId.optional().describe("The chain of a chain-internal item code (the search result's chain_id)"),
+        quantity: z.number().int().min(1).max(99).default(1).describe("How many (כמות), 1–99, default 1"),
+      })
+      .strict(),
+  )
+  .min(1)
+  .max(100)
+  .describe("The shopping list (רשימת קניות): 1–100 products by barcode");

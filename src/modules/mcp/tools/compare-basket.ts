@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
 import { COMPARE_BASKET } from "../../basket/index.ts";
-import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
+import { ShoppingList, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { ils, lines } from "../text.ts";
 
 /** A chain's basket as a line: total, shelf total, items found, the store priced. */
@@ -29,19 +29,7 @@ export const compareBasket = defineTool({
     "{Plan}. Cost: 1 API call for the whole basket.",
   input: z
     .object({
-      items: z
-        .array(
-          z
-            .object({
-              barcode: Barcode,
-              chain_id: ChainId.optional().describe("The chain of a chain-internal item code (the search result's chain_id)"),
-              quantity: z.number().int().min(1).max(99).default(1).describe("How many (כמות), 1–99, default 1"),
-            })
-            .strict(),
-        )
-        .min(1)
-        .max(100)
-        .describe("The shopping list (רשימת קניות): 1–100 products by barcode"),
+      items: ShoppingList,
       city: City.optional().describe("Price each chain's cheapest store in this city (עיר)"),
       near: Point.optional().describe("A point in Israel (the user's location / מיקום), e.g. { lat: 32.794, lon: 34.989 } in Haifa: price each chain's cheapest open store within radius_km of it"),
       radius_km: RadiusKm.optional(),

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
 import { PLAN_BASKET } from "../../basket/plan.ts";
-import { Barcode, ChainId, Point, RadiusKm, nearParam } from "../arguments.ts";
+import { ShoppingList, Point, RadiusKm, nearParam } from "../arguments.ts";
 import { ils } from "../text.ts";
 
 /** One store of the plan as a line: where, how far, what to buy there, its total. */
@@ -21,19 +21,7 @@ export const planBasket = defineTool({
     "{Plan}. Cost: 1 API call.",
   input: z
     .object({
-      items: z
-        .array(
-          z
-            .object({
-              barcode: Barcode,
-              chain_id: ChainId.optional().describe("The chain of a chain-internal item code (the search result's chain_id)"),
-              quantity: z.number().int().min(1).max(99).default(1).describe("How many (כמות), 1–99, default 1"),
-            })
-            .strict(),
-        )
-        .min(1)
-        .max(100)
-        .describe("The shopping list: 1–100 products by barcode"),
+      items: ShoppingList,
       near: Point.describe("The shopper's location (מיקום), e.g. { lat: 32.0853, lon: 34.7818 }"),
       radius_km: RadiusKm.optional(),
       max_stores: z.number().int().min(1).max(3).default(2).describe("At most this many stores, 1–3 (default 2)"),
