@@ -40,6 +40,8 @@ export interface ImportOptions {
   onCommitted?: (dataVersion: number) => void;
   /** Months of price history kept (MEHIR_HISTORY_MONTHS; default DEFAULT_HISTORY_MONTHS): older rows are pruned after the run. */
   historyMonths?: number;
+  /** False: nothing is pruned after the run (a test reading old published files back as they were); default true. */
+  prune?: boolean;
   /** Largest file accepted, compressed and decompressed (zip-bomb guard). */
   maxFileBytes?: number;
   /** What the run's `.zip` archives of several files may write out (collect.ts; default DEFAULT_ARCHIVE_LIMITS). */
@@ -212,7 +214,7 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
   }
   // What the retention policy no longer keeps goes, in short transactions after the run's (readers
   // see the same answers before and after: only rows outside every served window are removed).
-  if (dataVersion !== null) {
+  if (dataVersion !== null && options.prune !== false) {
     try {
       const pruned = pruneDatabase(options.db, { historyMonths: options.historyMonths ?? DEFAULT_HISTORY_MONTHS }, now());
       report.pruned = { ...pruned, reclaimedPages: reclaimFreePages(options.db) };
