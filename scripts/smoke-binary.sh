@@ -18,7 +18,7 @@ trap cleanup EXIT
 "$bin" serve --help >/dev/null
 
 headers=()
-if "$bin" accounts create --email ci@example.com --plan pro --data-dir "$dir" >/dev/null 2>&1; then
+if "$bin" accounts create --create --email ci@example.com --plan pro --data-dir "$dir" >/dev/null 2>&1; then
   key=$("$bin" keys create --email ci@example.com --kind test --data-dir "$dir" | tail -n 1)
   headers=(-H "X-API-Key: $key")
 fi
