@@ -23,7 +23,7 @@ function freshness(data: Readiness): string {
  * Plain HTML and CSS, no script, readable at 390 px.
  */
 export function homePage(index: HomeIndex): string {
-  const link = (href: string, label: string, note: string) => `<li><a href="${href}">${label}</a> — ${note}</li>`;
+  const link = (href: string, label: string, note: string) => `<li><a href="${escape(href)}">${label}</a> — ${note}</li>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mehir — Israeli supermarket prices API</title>
