@@ -11,11 +11,13 @@
  *      loop, 32 connections;
  *   3. the mix open loop at half that capacity (latency from each request's scheduled send time),
  *      per kind: requests, p50, p99, errors; the server's RSS (sampled each second) and CPU per request;
- *   4. the bare Bun.serve JSON endpoint at the same rate (baseline).
+ *   4. each kind alone (one connection, a few seconds): server CPU per request, and so each kind's
+ *      share of the mix's server CPU (weight × CPU per request);
+ *   5. the bare Bun.serve JSON endpoint at the same rate (baseline).
  *
- *   bun bench/operations.ts [--scale 1] [--seconds 60] [--capacity-seconds 15] [--quick] [--record]
+ *   bun bench/operations.ts [--scale 1] [--seconds 60] [--capacity-seconds 15] [--kind-seconds 2] [--quick] [--record]
  *
- * --quick: scale 0.05 (unless --scale), 12 s run, 5 s capacity and baseline. Figures go to
+ * --quick: scale 0.05 (unless --scale), 12 s run, 5 s capacity and baseline, 1 s per kind alone. Figures go to
  * bench/RESULTS.md under "## Operations at national size" only with --record. Exits 1 when a
  * request of the timed run failed.
  */
@@ -24,7 +26,7 @@ import { BENCH_ENV, createBenchKeys } from "./lib/bench-key.ts";
 import { makeBaskets } from "./basket.ts";
 import { runLoadgen, startApi } from "./lib/processes.ts";
 import { catalogPaths, mixData, searchPaths, type MixData } from "./lib/mix-data.ts";
-import { bareBaseline, checkKinds, cores, mib, mixCapacity, rssSampler, warmUp } from "./lib/mixed-load.ts";
+import { bareBaseline, checkKinds, cores, kindCosts, mib, mixCapacity, rssSampler, warmUp } from "./lib/mixed-load.ts";
 import { localityCentre } from "../src/geo/locality-centroids.ts";
 import { flag, numberOption } from "./lib/args.ts";
 import { int, ms } from "./lib/stats.ts";
@@ -37,6 +39,8 @@ export interface OperationsBenchOptions {
   seconds: number;
   /** Seconds of the closed-loop capacity probe (and of the bare baseline, at most 20). */
   capacitySeconds: number;
+  /** Seconds of each kind alone (CPU per request). */
+  kindSeconds: number;
   record: boolean;
 }
 
@@ -119,11 +123,14 @@ export async function operationsBench(options: OperationsBenchOptions): Promise<
     say(`capacity ${int(cap.rps)} req/s; the mix at ${rate} req/s for ${options.seconds} s`);
     const rss = rssSampler(api);
     const run = await runLoadgen({ baseUrl: api.url, kinds, rate, durationS: options.seconds, maxInFlight: 2048 }, { serverPid: api.pid });
-    measured = { kinds, about, firstAnswers, cap, rate, run, memory: rss.stop() };
+    const memory = rss.stop();
+    say(`each kind alone, ${options.kindSeconds} s each`);
+    const costs = await kindCosts(api, kinds, options.kindSeconds);
+    measured = { kinds, about, firstAnswers, cap, rate, run, memory, costs };
   } finally {
     await api.stop();
   }
-  const { kinds, about, firstAnswers, cap, rate, run, memory } = measured;
+  const { kinds, about, firstAnswers, cap, rate, run, memory, costs } = measured;
   const baselineSeconds = Math.min(20, options.capacitySeconds);
   say(`bare Bun.serve at ${rate} req/s for ${baselineSeconds} s`);
   const bare = await bareBaseline(rate, baselineSeconds);
@@ -145,7 +152,19 @@ export async function operationsBench(options: OperationsBenchOptions): Promise<
       cores(run.cpu),
     ],
   ];
-  const perKind = run.report.kinds.map((k, i) => [k.name, kinds[i]!.weight, int(k.count), ms(k.p50), ms(k.p99), ms(k.max), String(k.errors), ms(firstAnswers[i]!)]);
+  const mixCost = kinds.reduce((sum, k, i) => sum + k.weight * costs[i]!, 0);
+  const perKind = run.report.kinds.map((k, i) => [
+    k.name,
+    kinds[i]!.weight,
+    int(k.count),
+    ms(k.p50),
+    ms(k.p99),
+    ms(k.max),
+    String(k.errors),
+    ms(firstAnswers[i]!),
+    int(costs[i]!),
+    `${((100 * kinds[i]!.weight * costs[i]!) / mixCost).toFixed(1)} %`,
+  ]);
   const markdown = [
     machineLine(`scale ${options.scale}, open loop (latency counted from each request's scheduled send time), server ready ${readySeconds.toFixed(0)} s after start`),
     "",
@@ -153,7 +172,7 @@ export async function operationsBench(options: OperationsBenchOptions): Promise<
     "",
     `Per kind at ${int(rate)} req/s (weights out of 100; "cold" is the slowest of the kind's first three requests after start, one at a time, before the warm-up: the price index's are its first computations of the data version):`,
     "",
-    table(["kind", "weight", "requests", "p50 ms", "p99 ms", "max ms", "errors", "cold ms"], perKind),
+    table(["kind", "weight", "requests", "p50 ms", "p99 ms", "max ms", "errors", "cold ms", "alone: server µs CPU/req", "share of the mix's server CPU"], perKind),
     "",
     `The mix: ${about}`,
     `Status counts: ${Object.entries(run.report.statuses).map(([s, n]) => `${s}: ${int(n)}`).join(", ")}.` +
@@ -170,6 +189,7 @@ if (import.meta.main) {
     scale: numberOption(args, "scale", quick ? 0.05 : 1),
     seconds: numberOption(args, "seconds", quick ? 12 : 60),
     capacitySeconds: numberOption(args, "capacity-seconds", quick ? 5 : 15),
+    kindSeconds: numberOption(args, "kind-seconds", quick ? 1 : 2),
     record: flag(args, "record"),
   });
   console.log(markdown);

@@ -64,6 +64,20 @@ export async function mixCapacity(api: ServerProcess, kinds: RequestKind[], seco
   return { rps: report.requestsPerSecond, cpu, p99: report.latency.p99 };
 }
 
+/**
+ * Server CPU per request of each kind alone (µs): one connection, `seconds` per kind, on a warm
+ * server. Robust against other work on the machine, unlike latency; weighted by the mix, it says
+ * which kinds the mix's capacity goes to.
+ */
+export async function kindCosts(api: ServerProcess, kinds: RequestKind[], seconds: number): Promise<number[]> {
+  const out: number[] = [];
+  for (const kind of kinds) {
+    const { cpu } = await runLoadgen({ baseUrl: api.url, kinds: [{ ...kind, weight: 1 }], concurrency: 1, durationS: seconds }, { serverPid: api.pid });
+    out.push(cpu?.serverUsPerRequest ?? NaN);
+  }
+  return out;
+}
+
 export interface BareRun extends LoadgenRun {
   seconds: number;
   /** Peak resident set size of the bare server, bytes. */
