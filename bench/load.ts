@@ -18,11 +18,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join, resolve } from "node:path";
 import { PRICES_FILE } from "../src/db/open.ts";
 import { BENCH_DATA, ensureNational } from "./national.ts";
-import { popularBarcodes } from "./lib/national-build.ts";
 import { BENCH_ENV, createBenchKeys } from "./lib/bench-key.ts";
 import { writeDay, type FilesPlan } from "./lib/price-files.ts";
 import { makeBaskets } from "./basket.ts";
-import { runLoadgen, startApi, startBare, type CpuShare, type ServerProcess } from "./lib/processes.ts";
+import { runLoadgen, startApi, type CpuShare } from "./lib/processes.ts";
+import { catalogPaths, mixData, searchPaths } from "./lib/mix-data.ts";
+import { bareBaseline, cores, mib, mixCapacity, routesOf, rssSampler, warmUp, type Capacity } from "./lib/mixed-load.ts";
 import { flag, numberOption } from "./lib/args.ts";
 import { int, ms, summarize, type LatencySummary } from "./lib/stats.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
@@ -67,38 +68,21 @@ function importFiles(stores: number): string[] {
   return written.paths;
 }
 
-/** Which of the optional routes this build has (from its own OpenAPI document). */
-export async function routesOf(api: ServerProcess): Promise<Set<string>> {
-  const doc = (await (await fetch(`${api.url}/docs/json`)).json()) as { paths: Record<string, unknown> };
-  return new Set(Object.keys(doc.paths).map((p) => p.replace(/\/$/, "")));
-}
-
 /** The mix: request kinds with weights, over paths that stay valid across data versions. */
 export function mixOf(dataDir: string, routes: Set<string>, keys: { secret: string; publishable: string }): RequestKind[] {
-  const db = new Database(join(dataDir, PRICES_FILE));
-  const barcodes = popularBarcodes(db, 2000);
-  const city = (db.query("SELECT city FROM stores WHERE city <> 'אילת' GROUP BY city ORDER BY count(*) DESC LIMIT 1 OFFSET 3").get() as { city: string }).city;
-  const chains = (db.query("SELECT c.slug FROM stores s JOIN chains c ON c.id = s.chain_id GROUP BY c.slug ORDER BY count(*) DESC LIMIT 5").all() as { slug: string }[]).map((r) => r.slug);
-  const categories = (db.query("SELECT DISTINCT category FROM products WHERE category IS NOT NULL LIMIT 20").all() as { category: string }[]).map((r) => r.category);
-  const names = db.query("SELECT name FROM products ORDER BY id LIMIT 2000").all() as { name: string }[];
-  db.close();
-  const terms = new Set<string>();
-  for (const { name } of names) {
-    const parts = name.split(" ");
-    terms.add(parts[0]!);
-    if (parts[1]) terms.add(`${parts[0]} ${parts[1]}`);
-  }
+  const d = mixData(dataDir);
+  const city = d.cities[3] ?? d.cities[0]!;
   const enc = encodeURIComponent;
-  const top = (n: number) => barcodes.slice(0, n);
+  const top = (n: number) => d.barcodes.slice(0, n);
   const kinds: RequestKind[] = [
-    { name: "prices (chain)", weight: 35, paths: barcodes.map((b) => `/api/v1/prices/?barcode=${b}`) },
+    { name: "prices (chain)", weight: 35, paths: d.barcodes.map((b) => `/api/v1/prices/?barcode=${b}`) },
     { name: "prices (store, city)", weight: 10, paths: top(500).map((b) => `/api/v1/prices/?barcode=${b}&granularity=store&city=${enc(city)}`) },
     { name: "history", weight: 10, paths: top(500).map((b) => `/api/v1/prices/${b}/history/?months=6`) },
-    { name: "basket (20 items)", weight: 3, method: "POST", paths: ["/api/v1/basket/compare/"], bodies: makeBaskets(barcodes, 300, 20, 11), headers: { "content-type": "application/json" } },
+    { name: "basket (20 items)", weight: 3, method: "POST", paths: ["/api/v1/basket/compare/"], bodies: makeBaskets(d.barcodes, 300, 20, 11), headers: { "content-type": "application/json" } },
     // First pages (a cursor would turn invalid with the import's new data version, as it should).
-    { name: "catalog", weight: 5, paths: chains.flatMap((c) => [`/api/v1/chains/${c}/catalog/?limit=20`, ...categories.map((k) => `/api/v1/chains/${c}/catalog/?limit=20&category=${enc(k)}`)]) },
+    { name: "catalog", weight: 5, paths: catalogPaths(d) },
   ];
-  if (routes.has("/api/v1/product-search")) kinds.push({ name: "search", weight: 17, paths: [...terms].map((t) => `/api/v1/product-search/?q=${enc(t)}&limit=20`) });
+  if (routes.has("/api/v1/product-search")) kinds.push({ name: "search", weight: 17, paths: searchPaths(d) });
   if (routes.has("/api/v1/widget/data")) {
     kinds.push({ name: "widget", weight: 20, paths: top(1000).map((b) => `/api/v1/widget/data/?barcode=${b}&key=${keys.publishable}`), headers: { origin: "https://shop.example" } });
   }
@@ -124,15 +108,14 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
   const dataDir = workingCopy(options.scale);
   const keys = createBenchKeys(dataDir, "load-bench");
   const api = await startApi(dataDir, BENCH_ENV);
-  const rssSamples: number[] = [];
   let imp: RunResult["imp"] = null;
   try {
     const kinds = mixOf(dataDir, await routesOf(api), keys);
     // Warm-up: every path once, then some; then the target rate for a while (not measured), so
     // the measured run starts from the steady state of a server that has been up (JIT, GC, caches).
-    await runLoadgen({ baseUrl: api.url, kinds, concurrency: 32, warmupRequests: 1, maxRequests: 2000 });
+    await warmUp(api, kinds);
     await runLoadgen({ baseUrl: api.url, kinds, rate, durationS: WARM_SECONDS, maxInFlight: 2048 });
-    const poll = setInterval(() => rssSamples.push(api.memory().rss), 1000);
+    const rss = rssSampler(api);
     const t0 = performance.now();
     const importJob = (async () => {
       if (files.length === 0) return;
@@ -147,7 +130,7 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
     })();
     const run = await runLoadgen({ baseUrl: api.url, kinds, rate, durationS: options.seconds, maxInFlight: 2048 }, { samples: true, serverPid: api.pid });
     await importJob;
-    clearInterval(poll);
+    const memory = rss.stop();
 
     const during: number[] = [];
     const outside: number[] = [];
@@ -179,8 +162,8 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
       outside: summarize(outside),
       during: summarize(during),
       worstSecond: [...perSecond.values()].map((v) => summarize(v).p99).reduce((a, b) => Math.max(a, b), 0),
-      rssPeak: Math.max(...rssSamples),
-      rssEnd: rssSamples[rssSamples.length - 1] ?? NaN,
+      rssPeak: memory.peak,
+      rssEnd: memory.end,
     };
   } finally {
     await api.stop();
@@ -189,22 +172,18 @@ async function runAtRate(options: LoadBenchOptions, rate: number, files: string[
 }
 
 /** Requests per second the server answers for the mix, closed loop at 32 connections, no import. */
-async function capacity(options: LoadBenchOptions): Promise<{ rps: number; cpu: CpuShare | null; p99: number }> {
+async function capacity(options: LoadBenchOptions): Promise<Capacity> {
   const dataDir = ensureNational(options.scale);
   const keys = createBenchKeys(dataDir, "load-capacity");
   const api = await startApi(dataDir, BENCH_ENV);
   try {
     const kinds = mixOf(dataDir, await routesOf(api), keys);
-    await runLoadgen({ baseUrl: api.url, kinds, concurrency: 32, warmupRequests: 1, maxRequests: 2000 });
-    const { report, cpu } = await runLoadgen({ baseUrl: api.url, kinds, concurrency: 32, durationS: 15 }, { serverPid: api.pid });
-    return { rps: report.requestsPerSecond, cpu, p99: report.latency.p99 };
+    await warmUp(api, kinds);
+    return await mixCapacity(api, kinds, 15);
   } finally {
     await api.stop();
   }
 }
-
-const mib = (b: number) => `${int(b / 2 ** 20)} MiB`;
-const cores = (c: CpuShare | null) => (c ? `${c.server.toFixed(2)} / ${c.loadgen.toFixed(2)} / ${c.other.toFixed(2)}` : "–");
 
 function passes(r: RunResult): boolean {
   return r.report.errors === 0 && r.outside.p99 <= 25 && r.during.p99 <= 50 && r.report.requestsPerSecond >= r.rate * 0.98;
@@ -244,23 +223,10 @@ export async function loadBench(options: LoadBenchOptions) {
 
   // ---- baseline: bare Bun.serve at the target rate.
   const baselineSeconds = Math.min(20, options.seconds);
-  const bare = await startBare();
-  let baseline;
-  let bareRss = NaN;
-  try {
-    const kinds: RequestKind[] = [
-      { name: "bare small", weight: 1, paths: ["/small"] },
-      { name: "bare 11 KB", weight: 1, paths: ["/answer"] },
-    ];
-    await runLoadgen({ baseUrl: bare.url, kinds, rate: options.rate, maxRequests: options.rate * 2, warmupRequests: 1 });
-    baseline = await runLoadgen({ baseUrl: bare.url, kinds, rate: options.rate, durationS: baselineSeconds }, { serverPid: bare.pid });
-    bareRss = bare.memory().peak;
-  } finally {
-    await bare.stop();
-  }
+  const baseline = await bareBaseline(options.rate, baselineSeconds);
 
   const target = await runAtRate(options, options.rate, files);
-  let cap: Awaited<ReturnType<typeof capacity>> | null = null;
+  let cap: Capacity | null = null;
   let sustained: RunResult | null = null;
   if (options.sustainable) {
     cap = await capacity(options);
@@ -276,7 +242,7 @@ export async function loadBench(options: LoadBenchOptions) {
       ms(baseline.report.latency.p99),
       ms(baseline.report.latency.max),
       String(baseline.report.errors),
-      `${mib(bareRss)} peak`,
+      `${mib(baseline.rssPeak)} peak`,
       baseline.cpu ? int(baseline.cpu.serverUsPerRequest) : "–",
       cores(baseline.cpu),
     ],

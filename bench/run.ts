@@ -25,7 +25,7 @@ const QUICK_ARGS: Record<string, string[]> = {
 };
 
 /** Order: data-heavy benches share the cached national database; the rest follow alphabetically. */
-const FIRST = ["http.ts", "basket.ts", "load.ts"];
+const FIRST = ["http.ts", "basket.ts", "load.ts", "operations.ts"];
 
 function benches(only: string[]): string[] {
   const all = readdirSync(HERE)

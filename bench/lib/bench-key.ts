@@ -49,4 +49,6 @@ export const BENCH_ENV: Record<string, string> = {
   MEHIR_WIDGET_QUOTA: "1000000000",
   MEHIR_QUOTA_PRO: "1000000000",
   MEHIR_SOURCE: "demo",
+  // The metrics listener on a free port: a fixed one fails the start when another server holds it.
+  MEHIR_METRICS_ADDR: "127.0.0.1:0",
 };
