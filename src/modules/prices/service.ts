@@ -17,6 +17,7 @@ import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
+import { storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
 
 
 export type { PriceQuery } from "../../pricing/store-filter.ts";
@@ -107,11 +108,16 @@ export type Granularity = "chain" | "store";
 
 type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
 
-/** A cached answer: the entries as objects (for other modules; `json` then their serialization, made on first use), or the route's `data` serialized. */
+/**
+ * A cached answer: the entries as objects (for other modules; `json` then their serialization,
+ * made on first use), or the route's `data` serialized (`json`; a store answer's held deflated,
+ * with its entries' index in `entries`, see store-answer.ts).
+ */
 export interface Answer {
   product: ProductRow;
   prices?: readonly PriceEntry[];
   json?: PrebuiltJson;
+  entries?: StoreEntries;
 }
 
 /**
@@ -125,19 +131,34 @@ const ENTRY_BYTES = 900;
 /** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
 const MAX_REUSE_MS = 15 * 60_000;
 
+/**
+ * Bound of the serialized store-granularity answers (kind `q`), apart from the others: an answer
+ * over every store of the country is ≈1 MB of JSON, so sharing one bound, the popular ones pushed
+ * the chain answers out (and each other: 128 MiB held ≈130 of them). Held deflated (≈70 KB for
+ * 2,000 stores, weighed by those bytes), 64 MiB holds ≈900 such answers.
+ */
+export const STORE_CACHE_BYTES = 64 * 2 ** 20;
+
 /** A data set's /prices/ answers (createServices builds one per data set). */
 export function priceAnswers(pacing: Pacing): AnswerCache<Answer> {
   return AnswerCache.of<Answer>(pacing, CACHE_BYTES, "prices", pricesKeyFiling);
 }
 
+/** A data set's serialized store-granularity /prices/ answers (see STORE_CACHE_BYTES). */
+export function storePriceAnswers(pacing: Pacing): AnswerCache<Answer> {
+  return AnswerCache.of<Answer>(pacing, STORE_CACHE_BYTES, "store-prices", pricesKeyFiling);
+}
+
 declare module "../../deps.ts" {
   interface AnswerCaches {
     prices: AnswerCache<Answer>;
+    storePrices: AnswerCache<Answer>;
   }
 }
 
-function cacheOf(deps: DataSet) {
-  return deps.answers.prices;
+/** The cache of an answer kind: serialized store answers (`q`) have their own (STORE_CACHE_BYTES). */
+function cacheOf(deps: DataSet, kind: AnswerKind) {
+  return kind === "q" ? deps.answers.storePrices : deps.answers.prices;
 }
 
 /** Freezes a cached answer so no caller can change what later requests get. */
@@ -154,9 +175,11 @@ function freezeEntries<T extends object>(entries: T[]): readonly T[] {
  * Suspect entries after the others, each part in its own order: a price that is most likely a data
  * error is never listed as the cheapest (src/pricing/suspect.ts).
  */
-function suspectLast<T extends { suspect: boolean }>(entries: T[]): T[] {
-  return entries.some((e) => e.suspect) ? [...entries.filter((e) => !e.suspect), ...entries.filter((e) => e.suspect)] : entries;
+function suspectLast<T>(entries: T[], isSuspect: (entry: T) => boolean): T[] {
+  return entries.some(isSuspect) ? [...entries.filter((e) => !isSuspect(e)), ...entries.filter(isSuspect)] : entries;
 }
+
+const isSuspect = (entry: { suspect: boolean }) => entry.suspect;
 
 function computePrices(deps: DataSet, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
   const reference = chainPricesOf(deps.db.prices, product.id);
@@ -171,12 +194,13 @@ function computePrices(deps: DataSet, product: ProductRow, granularity: Granular
         const low = lows.byChain.get(chainId);
         return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
       }),
+      isSuspect,
     );
     if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
     return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
   }
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
-  const prices = suspectLast(
+  const listed = suspectLast(
     stores
       .sort(
         (a, b) =>
@@ -184,12 +208,13 @@ function computePrices(deps: DataSet, product: ProductRow, granularity: Granular
           hebrew.compare(a.row.chain_name, b.row.chain_name) ||
           Number(a.row.store_code) - Number(b.row.store_code),
       )
-      .map((s): PriceEntry => {
+      .map((s) => {
         const low = lows.byStore.get(s.row.store_db_id);
-        return storeEntry(s, product, { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) });
+        return { storeId: s.row.store_db_id, entry: storeEntry(s, product, { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) }) };
       }),
+    (e) => e.entry.suspect,
   );
-  return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+  return { prices: listed.map((e): PriceEntry => e.entry), listed, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
 }
 
 /**
@@ -230,10 +255,16 @@ function cachedAnswer(
   allowStale = true,
 ): Answered<Answer> {
   const generation = () => deps.data.current.version;
-  return cacheOf(deps).get(deps, key, () => {
+  return cacheOf(deps, serialized ? "q" : "o").get(deps, key, () => {
     const now = deps.now();
     const product = resolve();
-    const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
+    const computed = computePrices(deps, product, granularity, query, now);
+    const { prices, validUntil } = computed;
+    if (serialized && computed.listed) {
+      // Each entry serialized on its own, so a page can be cut out of the answer (store-answer.ts).
+      const entries = storeEntries(pricesData(product, []), computed.listed.map((e) => ({ json: JSON.stringify(e.entry), storeId: e.storeId })));
+      return { value: { product, json: entries.json, entries }, validUntil, weight: storeEntriesWeight(entries) + 512 };
+    }
     if (serialized) {
       const json = PrebuiltJson.of(pricesData(product, prices));
       return { value: { product, json }, validUntil, weight: json.size + 512 };
@@ -335,7 +366,7 @@ export function productPricesJson(
 ): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const kind = answerKind(granularity);
   // Held for the current data (most requests): found by its group and barcode, as the batch finds it.
-  const held = cacheOf(deps).heldAt(deps, pricesGroupOf(kind, granularity, query), barcodeKey(barcode));
+  const held = cacheOf(deps, kind).heldAt(deps, pricesGroupOf(kind, granularity, query), barcodeKey(barcode));
   if (held) return { json: answerJson(held.value), snapshot: held.snapshot };
   const resolve = () => requireProduct(deps, barcode, query.chainId);
   const { value, snapshot } = cachedAnswer(deps, pricesKey(kind, barcode, granularity, query), resolve, granularity, query, kind === "q", options.allowStale ?? true);
@@ -352,7 +383,8 @@ export function productPricesJsonLookup(
   granularity: Granularity,
   query: PriceQuery,
 ): (barcode: string, options?: { allowStale?: boolean }) => { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const held = cacheOf(deps).heldIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
+  const kind = answerKind(granularity);
+  const held = cacheOf(deps, kind).heldIn(deps, pricesGroupOf(kind, granularity, query));
   return (barcode, options) => {
     const hit = held(barcodeKey(barcode));
     return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
@@ -366,7 +398,8 @@ export function productPricesJsonLookup(
  * `entry.value.snapshot`. On a miss (undefined) ask productPricesJsonLookup's lookup.
  */
 export function heldPricesEntries(deps: DataSet, granularity: Granularity, query: PriceQuery): (barcode: string) => HeldEntry<{ value: Answer; snapshot: DataSnapshot }> | undefined {
-  const held = cacheOf(deps).heldEntriesIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
+  const kind = answerKind(granularity);
+  const held = cacheOf(deps, kind).heldEntriesIn(deps, pricesGroupOf(kind, granularity, query));
   return (barcode) => held(barcodeKey(barcode));
 }
 
