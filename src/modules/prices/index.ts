@@ -3,7 +3,8 @@ import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
-import { productPricesJson } from "./service.ts";
+import { productPricesJson, productPricesPage } from "./service.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { monthsGiven, servedMonths } from "./served-months.ts";
@@ -67,7 +68,18 @@ export const GET_PRICE_HISTORY = operation({
 /** GET /api/v1/prices/'s answer: `data` serialized once per cached answer, `meta` filled by the app. */
 export function pricesAnswer(request: Request, dataSet: DataSet): { data: PrebuiltJson; meta: Record<string, unknown> } {
   const query = parsePricesQuery(request);
+  const paged = query.limit !== undefined || query.cursor !== undefined;
+  if (paged && query.granularity !== "store") {
+    // Paging is for the long lists (a store per entry); a chain answer has some 30 entries.
+    const param = query.limit !== undefined ? "limit" : "cursor";
+    throw new ApiError("invalid_parameter", `\`${param}\` pages store entries: it needs granularity=store.`, { param });
+  }
   requireData(dataSet);
+  if (paged) {
+    const page = productPricesPage(dataSet, query.barcode, priceFilters(dataSet, query), { limit: query.limit, cursor: query.cursor });
+    requestState(request).snapshot = page.snapshot;
+    return { data: page.json, meta: { data_updated_at: page.snapshot.updatedAt, source: page.snapshot.source, next_cursor: page.nextCursor, total: page.total } };
+  }
   const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
   requestState(request).snapshot = snapshot;
   return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };

@@ -17,7 +17,8 @@ import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
-import { storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
+import { pageOf, storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
+import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
 
 
 export type { PriceQuery } from "../../pricing/store-filter.ts";
@@ -145,8 +146,8 @@ export function priceAnswers(pacing: Pacing): AnswerCache<Answer> {
 }
 
 /** A data set's serialized store-granularity /prices/ answers (see STORE_CACHE_BYTES). */
-export function storePriceAnswers(pacing: Pacing): AnswerCache<Answer> {
-  return AnswerCache.of<Answer>(pacing, STORE_CACHE_BYTES, "store-prices", pricesKeyFiling);
+export function storePriceAnswers(pacing: Pacing, maxBytes = STORE_CACHE_BYTES): AnswerCache<Answer> {
+  return AnswerCache.of<Answer>(pacing, maxBytes, "store-prices", pricesKeyFiling);
 }
 
 declare module "../../deps.ts" {
@@ -371,6 +372,46 @@ export function productPricesJson(
   const resolve = () => requireProduct(deps, barcode, query.chainId);
   const { value, snapshot } = cachedAnswer(deps, pricesKey(kind, barcode, granularity, query), resolve, granularity, query, kind === "q", options.allowStale ?? true);
   return { json: answerJson(value), snapshot };
+}
+
+/** A cursor's position in a store answer: entries given so far, and the store (db id) the last of them was. */
+type PagePosition = [given: number, lastStore: number];
+
+const isPagePosition = (k: unknown): k is PagePosition =>
+  Array.isArray(k) && k.length === 2 && Number.isSafeInteger(k[0]) && (k[0] as number) >= 1 && Number.isSafeInteger(k[1]);
+
+/**
+ * One page of a store-granularity answer (`limit` entries after the `cursor`'s), cut out of the
+ * cached answer of the current data (never the previous version's: a walk's pages come from one
+ * list). A cursor is bound to the data version, the question and the limit (src/http/encoding/
+ * cursor.ts: else 400 invalid_cursor) and names the store its page ended on: when that store is no
+ * longer there in the list (a promotion started or ended since, which can reorder the entries) the
+ * cursor is invalid_cursor too — a walk never skips or repeats an entry silently.
+ */
+export function productPricesPage(
+  deps: DataSet,
+  barcode: string,
+  query: PriceQuery,
+  page: { limit?: number; cursor?: string },
+): { json: PrebuiltJson; snapshot: DataSnapshot; nextCursor: string | null; total: number } {
+  const key = pricesKey("q", barcode, "store", query);
+  const held = cacheOf(deps, "q").heldAt(deps, pricesGroupOf("q", "store", query), barcodeKey(barcode));
+  const { value, snapshot } = held ?? cachedAnswer(deps, key, () => requireProduct(deps, barcode, query.chainId), "store", query, true, false);
+  const entries = value.entries!;
+  const total = entries.storeIds.length;
+  const scope = { dataSet: deps.data.name, version: snapshot.version };
+  const cursorKey = JSON.stringify(["prices", key, page.limit ?? null]);
+  let from = 0;
+  if (page.cursor !== undefined) {
+    const [given, lastStore] = decodeCursor(page.cursor, scope, cursorKey, isPagePosition);
+    if (given > total || entries.storeIds[given - 1] !== lastStore) {
+      throw new ApiError("invalid_cursor", "The prices of this product changed since this cursor was made (a promotion started or ended); start again from the first page.", { param: "cursor" });
+    }
+    from = given;
+  }
+  const to = Math.min(total, from + (page.limit ?? total));
+  const nextCursor = to < total ? encodeCursor<PagePosition>(scope, cursorKey, [to, entries.storeIds[to - 1]!]) : null;
+  return { json: pageOf(entries, from, to), snapshot, nextCursor, total };
 }
 
 /**
