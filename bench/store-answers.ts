@@ -91,7 +91,7 @@ try {
   const pass = firstRatio <= 10 && usPerAnswer <= 1000 && report.errors === 0;
   const lines = [
     `(a) first answers, ${cold.length} barcodes never asked before, chain then store of each, one connection, gzip: ` +
-      `chain p50 ${ms(chainP50)} ms, store p50 ${ms(storeP50)} ms (${int(storeBytes / cold.length / 1024)} KB gzipped, up to ${int(stores)} entries): ` +
+      `chain p50 ${ms(chainP50)} ms, store p50 ${ms(storeP50)} ms (${int(storeBytes / cold.length / 1024)} KB of JSON, sent gzipped; up to ${int(stores)} entries): ` +
       `store/chain ${firstRatio.toFixed(2)}× (target ≤ 10×; per barcode median ${summarize(ratios).p50.toFixed(2)}×); ` +
       `server CPU ${ms((chainCpu * 1000) / cold.length)} ms per chain answer, ${ms((storeCpu * 1000) / cold.length)} ms per store answer (10 ms ticks, summed).`,
     `(b) ${POPULAR} popular store answers round robin, ${CONNECTIONS} connections, ${seconds} s: ${int(report.requestsPerSecond)} answers/s, ` +
