@@ -17,6 +17,7 @@ import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
+import { storeEntryJson } from "./store-entry-json.ts";
 import { pageOf, storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
 import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
 
@@ -182,24 +183,29 @@ function suspectLast<T>(entries: T[], isSuspect: (entry: T) => boolean): T[] {
 
 const isSuspect = (entry: { suspect: boolean }) => entry.suspect;
 
-function computePrices(deps: DataSet, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+/** A product's chain entries, cheapest first, and until when they hold. */
+function chainPrices(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { prices: PriceEntry[]; validUntil: number } {
   const reference = chainPricesOf(deps.db.prices, product.id);
   const lows = recentLows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, now, storeFilterOf(deps, query).filter);
-  if (granularity === "chain") {
-    // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
-    const { chains, validUntil } = chainSummary(deps, product, query, now);
-    const chainIdOf = storeTable(deps).chainIdOf!;
-    let prices: PriceEntry[] = suspectLast(
-      sortChains(chains).map((c) => {
-        const chainId = chainIdOf(c.chainSlug) ?? 0;
-        const low = lows.byChain.get(chainId);
-        return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
-      }),
-      isSuspect,
-    );
-    if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
-    return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
-  }
+  // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
+  const { chains, validUntil } = chainSummary(deps, product, query, now);
+  const chainIdOf = storeTable(deps).chainIdOf!;
+  let prices: PriceEntry[] = suspectLast(
+    sortChains(chains).map((c) => {
+      const chainId = chainIdOf(c.chainSlug) ?? 0;
+      const low = lows.byChain.get(chainId);
+      return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
+    }),
+    isSuspect,
+  );
+  if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
+  return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/** A product's store figures in the order of its store entries, each with its notes, and until when they hold. */
+function listedStores(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { listed: { s: StoreFigure; notes: EntryNotes }[]; validUntil: number } {
+  const reference = chainPricesOf(deps.db.prices, product.id);
+  const lows = recentLows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, now, storeFilterOf(deps, query).filter);
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
   const listed = suspectLast(
     stores
@@ -211,11 +217,17 @@ function computePrices(deps: DataSet, product: ProductRow, granularity: Granular
       )
       .map((s) => {
         const low = lows.byStore.get(s.row.store_db_id);
-        return { storeId: s.row.store_db_id, entry: storeEntry(s, product, { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) }) };
+        return { s, notes: { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) } };
       }),
-    (e) => e.entry.suspect,
+    (e) => e.notes.suspect !== null,
   );
-  return { prices: listed.map((e): PriceEntry => e.entry), listed, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+  return { listed, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/** A product's store entries as objects (for other modules), cheapest first, and until when they hold. */
+function storeEntryObjects(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { prices: PriceEntry[]; validUntil: number } {
+  const { listed, validUntil } = listedStores(deps, product, query, now);
+  return { prices: listed.map((e) => storeEntry(e.s, product, e.notes)), validUntil };
 }
 
 /**
@@ -259,13 +271,14 @@ function cachedAnswer(
   return cacheOf(deps, serialized ? "q" : "o").get(deps, key, () => {
     const now = deps.now();
     const product = resolve();
-    const computed = computePrices(deps, product, granularity, query, now);
-    const { prices, validUntil } = computed;
-    if (serialized && computed.listed) {
-      // Each entry serialized on its own, so a page can be cut out of the answer (store-answer.ts).
-      const entries = storeEntries(pricesData(product, []), computed.listed.map((e) => ({ json: JSON.stringify(e.entry), storeId: e.storeId })));
+    if (granularity === "store" && serialized) {
+      // Each entry serialized on its own (no entry objects), so a page can be cut out of the answer (store-answer.ts).
+      const { listed, validUntil } = listedStores(deps, product, query, now);
+      const table = storeTable(deps);
+      const entries = storeEntries(pricesData(product, []), listed.map((e) => ({ json: storeEntryJson(e.s, product, e.notes, table), storeId: e.s.row.store_db_id })));
       return { value: { product, json: entries.json, entries }, validUntil, weight: storeEntriesWeight(entries) + 512 };
     }
+    const { prices, validUntil } = granularity === "store" ? storeEntryObjects(deps, product, query, now) : chainPrices(deps, product, query, now);
     if (serialized) {
       const json = PrebuiltJson.of(pricesData(product, prices));
       return { value: { product, json }, validUntil, weight: json.size + 512 };

@@ -4,7 +4,7 @@ import { testApp, commitData, get, FIXED_NOW } from "../../helpers/app.ts";
 import { Fixture } from "../../helpers/fixture.ts";
 import { newKey } from "../../helpers/keys.ts";
 import { PricesResponse } from "../../../src/modules/prices/model.ts";
-import { storePriceAnswers } from "../../../src/modules/prices/service.ts";
+import { productPrices, storePriceAnswers } from "../../../src/modules/prices/service.ts";
 
 // 23 stores of three chains (Hebrew branch names), one product; a promotion that ends on
 // 2026-11-25 makes the store "r-9" the cheapest until then.
@@ -83,6 +83,22 @@ describe("GET /api/v1/prices/?granularity=store with limit and cursor", () => {
     expect(gzipped.headers.get("content-encoding")).toBe("gzip");
     const unzipped = JSON.parse(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString("utf8"));
     expect(unzipped.data).toEqual(plain.body.data);
+  });
+
+  test("the served store answer (written as text) is the entry objects other modules read, serialized", async () => {
+    for (const query of ["", "&city=חיפה", "&near=32.79,34.99&radius_km=50"]) {
+      const served = await call(`/api/v1/prices/?barcode=${BARCODE}&granularity=store${query}`);
+      expect(served.status).toBe(200);
+      const params = new URLSearchParams(query);
+      const near = params.get("near")?.split(",").map(Number);
+      const objects = productPrices(ctx.deps.dataSets.live, BARCODE, "store", {
+        city: params.get("city") ?? undefined,
+        ...(near ? { near: { lat: near[0]!, lon: near[1]!, radiusKm: 50 } } : {}),
+      });
+      expect(served.body.data).toEqual(JSON.parse(JSON.stringify(objects)));
+      expect(served.body.data.prices.length).toBeGreaterThan(0);
+      if (near) expect(served.body.data.prices.every((p: any) => typeof p.distance_km === "number")).toBe(true);
+    }
   });
 
   test("an unpaged answer sent gzipped and not is the same JSON (the answer is held deflated only)", async () => {
