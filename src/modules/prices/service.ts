@@ -17,7 +17,7 @@ import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
-import { storeEntryJson } from "./store-entry-json.ts";
+import { storeEntryParts } from "./store-entry-json.ts";
 import { pageOf, storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
 import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
 
@@ -275,7 +275,7 @@ function cachedAnswer(
       // Each entry serialized on its own (no entry objects), so a page can be cut out of the answer (store-answer.ts).
       const { listed, validUntil } = listedStores(deps, product, query, now);
       const table = storeTable(deps);
-      const entries = storeEntries(pricesData(product, []), listed.map((e) => ({ json: storeEntryJson(e.s, product, e.notes, table), storeId: e.s.row.store_db_id })));
+      const entries = storeEntries(pricesData(product, []), listed.map((e) => ({ ...storeEntryParts(e.s, product, e.notes, table), storeId: e.s.row.store_db_id })));
       return { value: { product, json: entries.json, entries }, validUntil, weight: storeEntriesWeight(entries) + 512 };
     }
     const { prices, validUntil } = granularity === "store" ? storeEntryObjects(deps, product, query, now) : chainPrices(deps, product, query, now);

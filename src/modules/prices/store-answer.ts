@@ -23,13 +23,14 @@ const PAGE_CLOSE = encoder.encode("]}");
 
 /**
  * The answer's `data`: `head`, an object whose last field is an empty array (the entries' place),
- * with the entries (each already JSON) in it, UTF-8 encoded once into one buffer, then deflated.
+ * with the entries in it — each JSON: `prefix` (UTF-8) then `rest` (text) — written into one
+ * buffer, then deflated.
  */
-export function storeEntries(head: object, entries: readonly { json: string; storeId: number }[]): StoreEntries {
+export function storeEntries(head: object, entries: readonly { prefix: Uint8Array; rest: string; storeId: number }[]): StoreEntries {
   const headText = JSON.stringify(head);
   if (!headText.endsWith("[]}")) throw new Error("storeEntries: the head must end with an empty array");
   let chars = headText.length + entries.length;
-  for (const e of entries) chars += e.json.length;
+  for (const e of entries) chars += e.prefix.length + e.rest.length;
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the buffer is dropped once deflated.
   const out = unfilledBytes(chars * 3);
   let at = encoder.encodeInto(headText.slice(0, -2), out).written;
@@ -38,8 +39,11 @@ export function storeEntries(head: object, entries: readonly { json: string; sto
   for (let i = 0; i < entries.length; i++) {
     if (i) out[at++] = 0x2c; // ,
     bounds[i] = at;
-    storeIds[i] = entries[i]!.storeId;
-    at += encoder.encodeInto(entries[i]!.json, out.subarray(at)).written;
+    const entry = entries[i]!;
+    storeIds[i] = entry.storeId;
+    out.set(entry.prefix, at);
+    at += entry.prefix.length;
+    at += encoder.encodeInto(entry.rest, out.subarray(at)).written;
   }
   bounds[entries.length] = entries.length === 0 ? at : at + 1;
   out[at++] = 0x5d; // ]

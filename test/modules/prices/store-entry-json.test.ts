@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { storeEntry } from "../../../src/modules/prices/service.ts";
-import { storeEntryJson } from "../../../src/modules/prices/store-entry-json.ts";
+import { storeEntryParts } from "../../../src/modules/prices/store-entry-json.ts";
 import type { StoreFigure } from "../../../src/pricing/figures.ts";
 import type { ProductRow, StorePriceRow } from "../../../src/pricing/queries.ts";
 import type { StoreTable } from "../../../src/pricing/store-table.ts";
@@ -25,7 +25,13 @@ function figure(over: Partial<StoreFigure> = {}, rowOver: Partial<StorePriceRow>
   return { row: r, shelf: r.price, effective: r.price, promotionId: null, club: null, inEilat: false, promotions: [], ...over };
 }
 
-describe("storeEntryJson", () => {
+/** An entry's JSON text: its fixed part (UTF-8) and the rest. */
+function storeEntryJson(...args: Parameters<typeof storeEntryParts>): string {
+  const { prefix, rest } = storeEntryParts(...args);
+  return new TextDecoder().decode(prefix) + rest;
+}
+
+describe("storeEntryParts", () => {
   const cases: [string, StoreFigure, ProductRow, { lowest: number | null; suspect: "placeholder" | "far_below_median" | "far_above_median" | null }][] = [
     ["plain", figure(), milk, { lowest: 690, suspect: null }],
     ["promotion, club, lowest unknown", figure({ effective: 500, promotionId: "rami-levy:R1", club: 450 }), milk, { lowest: null, suspect: null }],
@@ -36,7 +42,7 @@ describe("storeEntryJson", () => {
     ["generic sold per unit, distance 0", figure({ distanceKm: 0 }), loose, { lowest: 590, suspect: "far_above_median" }],
     ["negative and large figures", figure({ shelf: 123456789, effective: -5 }), milk, { lowest: 100000, suspect: null }],
   ];
-  test.each(cases)("%s: the text JSON.stringify gives of storeEntry", (_name, s, product, notes) => {
+  test.each(cases)("%s: together, the text JSON.stringify gives of storeEntry", (_name, s, product, notes) => {
     const table = { version: 1 } as unknown as StoreTable;
     const json = storeEntryJson(s, product, notes, table);
     expect(json).toBe(JSON.stringify(storeEntry(s, product, notes)));
