@@ -14,7 +14,7 @@ import { DataSets } from "./serving/data-set.ts";
 import { createAccessService, type AccessService } from "./access/service.ts";
 import { dataTables } from "./pricing/data-tables.ts";
 import { ProductSearch } from "./search/index.ts";
-import { priceAnswers } from "./modules/prices/service.ts";
+import { priceAnswers, storePriceAnswers } from "./modules/prices/service.ts";
 import { historyAnswers } from "./modules/prices/history.ts";
 import { catalogAnswers } from "./modules/catalog/service.ts";
 import { searchAnswers, searchItemRows } from "./modules/search/service.ts";
@@ -149,6 +149,7 @@ export function createDataSet(base: { settings: Settings; registry: Registry; no
     tables: dataTables(source),
     answers: {
       prices: priceAnswers(pacing),
+      storePrices: storePriceAnswers(pacing),
       history: historyAnswers(pacing),
       catalog: catalogAnswers(pacing),
       search: searchAnswers(pacing),

@@ -25,7 +25,7 @@ test("the OpenAPI document covers every API route with parameters, responses and
   expect(paths).toContain("/api/v1/prices");
   const prices = body.paths["/api/v1/prices"].get;
   const names = prices.parameters.filter((p: any) => p.in === "query").map((p: any) => p.name).sort();
-  expect(names).toEqual(["barcode", "chain_id", "city", "granularity", "near", "radius_km", "region"]);
+  expect(names).toEqual(["barcode", "chain_id", "city", "cursor", "granularity", "limit", "near", "radius_km", "region"]);
   expect(prices.parameters.find((p: any) => p.name === "barcode").required).toBe(true);
   expect(prices.parameters.find((p: any) => p.name === "granularity").required).toBeFalsy();
   expect(body.paths["/api/v1/basket/compare"].post.requestBody.content["application/json"].example.items.length).toBeGreaterThan(0);

@@ -157,6 +157,11 @@ export class AnswerCache<V> {
     return hit;
   }
 
+  /** The current generation's answers held, and their total weight (at most the cache's bound). */
+  get holding(): { entries: number; weight: number } {
+    return { entries: this.current.size, weight: this.current.heldWeight };
+  }
+
   /** The newest earlier generation's answer still valid, if any. */
   private peekPrevious(key: string, now: number): { value: V; snapshot: DataSnapshot } | undefined {
     for (const { cache, until } of this.previous) {

@@ -106,6 +106,11 @@ export class ResultCache<V> {
     return this.entries.size;
   }
 
+  /** Total weight of the entries held (at most the bound). */
+  get heldWeight(): number {
+    return this.weight;
+  }
+
   /** The data version the entries belong to (-1 before the first). */
   get version(): number {
     return this.cacheVersion;

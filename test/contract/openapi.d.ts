@@ -21,6 +21,8 @@ export interface paths {
          *
          *     Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.
          *
+         *     Store entries in pages (`granularity=store` only; at chain granularity `limit` or `cursor` is 400 `invalid_parameter`): without `limit` every store's entry comes in one answer; with `limit` (1–1000) that many, with `meta.total` (entries over all pages) and `meta.next_cursor` — pass it as `cursor` with the same `limit` and filters, null on the last page. Every page is cut out of the same list; a cursor of another question or limit, of an older data version, or made before a promotion started or ended and reordered the list is 400 `invalid_cursor` (start again).
+         *
          *     Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.
          *
          *     Examples (on the embedded demo data): `GET /api/v1/prices/?barcode=7291252436027&granularity=store&city=חיפה` (a GTIN), `GET /api/v1/prices/?barcode=4087&chain_id=osher-ad` (a chain-internal code: without `chain_id` it is `ambiguous_product`, several chains use 4087), `GET /api/v1/prices/?barcode=g-tomatoes` (tomatoes at every chain, per kilogram)
@@ -639,7 +641,10 @@ export interface operations {
                  * @example 7291252436027
                  */
                 barcode: string;
-                /** @description `chain` (default): one entry per chain; `store`: one per store */
+                /**
+                 * @description `chain` (default): one entry per chain; `store`: one per store
+                 * @example store
+                 */
                 granularity?: "chain" | "store";
                 /**
                  * @description Chain identifier, e.g. `rami-levy`
@@ -663,6 +668,10 @@ export interface operations {
                 near?: string;
                 /** @description Radius around `near` in kilometres, 0.1–50 (default 5); only with `near` */
                 radius_km?: number;
+                /** @description `granularity=store` only: store entries per page, 1–1000; without it every entry comes in one answer (the default). Pass `meta.next_cursor` as `cursor` for the next page */
+                limit?: number;
+                /** @description `granularity=store` only: `meta.next_cursor` of the previous page (with the same `limit` and filters) */
+                cursor?: string;
             };
             header?: {
                 /** @description An ETag of an earlier answer, or `*`: 304 when it still matches (or, for `*`, when the answer exists) */
@@ -709,29 +718,36 @@ export interface operations {
                      *           {
                      *             "chain_id": "shufersal",
                      *             "chain_name": "שופרסל",
-                     *             "granularity": "chain",
+                     *             "granularity": "store",
+                     *             "store": {
+                     *               "store_id": "34",
+                     *               "branch_name": "דיל חיפה- חוצות המפרץ",
+                     *               "city": "חיפה",
+                     *               "region": "haifa"
+                     *             },
                      *             "price_ils": "6.90",
                      *             "effective_price_ils": "6.90",
-                     *             "min_price_ils": "6.90",
-                     *             "max_price_ils": "6.90",
-                     *             "store_count": 1,
                      *             "currency": "ILS",
                      *             "vat_included": true,
                      *             "vat_rate": 0.18,
                      *             "collected_at": "2026-11-22T08:47:00+02:00",
                      *             "is_on_promotion": false,
+                     *             "promotion_id": null,
                      *             "club_price_ils": null,
                      *             "lowest_price_30d_ils": "6.90",
                      *             "suspect": false,
                      *             "suspect_reason": null,
                      *             "price_per_measure_ils": "0.69",
-                     *             "measure": "100ml"
+                     *             "measure": "100ml",
+                     *             "distance_km": 0
                      *           }
                      *         ]
                      *       },
                      *       "meta": {
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *         "source": "demo",
+                     *         "next_cursor": null,
+                     *         "total": 1,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
                      *         "livemode": true,
                      *         "quota_remaining": 99999
@@ -812,6 +828,10 @@ export interface operations {
                             /** @description true: live data (live and publishable keys); false: test mode (an sk_test_ key), whose data is the sandbox — the embedded demo dataset — unless the service's live data is that demo itself */
                             livemode: boolean;
                             source: string;
+                            /** @description Paged store answers (`limit` given): the next page's `cursor`, null on the last page; absent when not paged */
+                            next_cursor?: string | null;
+                            /** @description Paged store answers (`limit` given): the number of store entries over all pages */
+                            total?: number;
                         };
                     };
                 };
@@ -827,7 +847,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter` (see /docs/errors) */
+            /** @description Ambiguous product code and others: `ambiguous_product`, `invalid_request`, `invalid_parameter`, `invalid_cursor` (see /docs/errors) */
             400: {
                 headers: {
                     /** @description The request's id, given by the server (or its trusted reverse proxy): a client's own `X-Request-Id` is logged with it, never taken as it. Quote it when reporting a problem. */
@@ -847,7 +867,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter";
+                        code?: "ambiguous_product" | "invalid_request" | "invalid_parameter" | "invalid_cursor";
                     };
                 };
             };

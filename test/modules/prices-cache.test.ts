@@ -106,8 +106,10 @@ describe("cached /prices/ answers", () => {
   });
 
   test("an answer held for the current data is found by its group and barcode: no keyed lookup (AnswerCache.get) on a hit", async () => {
-    const cache = ctx.deps.dataSets.live.answers.prices;
+    const answers = ctx.deps.dataSets.live.answers;
     for (const query of ["barcode=7290000066318", "barcode=7290000066318&granularity=store", "barcode=7290000066318&city=חיפה"]) {
+      // Serialized store answers have a cache of their own (STORE_CACHE_BYTES).
+      const cache = query.includes("granularity=store") ? answers.storePrices : answers.prices;
       await get(ctx.app, `/api/v1/prices/?${query}`, key);
       const keyed = spyOn(cache, "get");
       const hits = cache.counts.hit;

@@ -10,7 +10,7 @@ class Operations:
     Mixed into :class:`mehir.Client`, which provides ``_call`` (one request, retried on 429/503) and ``_items`` (the pages).
     """
 
-    def get_prices(self, *, barcode: str, granularity: Optional[str] = None, chain_id: Optional[str] = None, city: Optional[str] = None, region: Optional[str] = None, near: Optional[str] = None, radius_km: Optional[float] = None) -> Dict[str, Any]:
+    def get_prices(self, *, barcode: str, granularity: Optional[str] = None, chain_id: Optional[str] = None, city: Optional[str] = None, region: Optional[str] = None, near: Optional[str] = None, radius_km: Optional[float] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> Dict[str, Any]:
         """Prices of one product across chains (``GET /api/v1/prices``).
 
         Arguments:
@@ -21,8 +21,10 @@ class Operations:
             region (optional): Region slug: `jerusalem`, `tel-aviv`, `center`, `sharon`, `haifa`, `north`, `south`, `shfela`, `judea-samaria`
             near (optional): A point, `lat,lon` in decimal degrees (WGS84) inside Israel; only stores within `radius_km` of it count, each with its `distance_km`
             radius_km (optional): Radius around `near` in kilometres, 0.1–50 (default 5); only with `near`
+            limit (optional): `granularity=store` only: store entries per page, 1–1000; without it every entry comes in one answer (the default)
+            cursor (optional): `granularity=store` only: `meta.next_cursor` of the previous page (with the same `limit` and filters)
         """
-        return self._call("getPrices", "GET", "/api/v1/prices", {}, {"barcode": barcode, "granularity": granularity, "chain_id": chain_id, "city": city, "region": region, "near": near, "radius_km": radius_km}, None, False, None)
+        return self._call("getPrices", "GET", "/api/v1/prices", {}, {"barcode": barcode, "granularity": granularity, "chain_id": chain_id, "city": city, "region": region, "near": near, "radius_km": radius_km, "limit": limit, "cursor": cursor}, None, False, None)
 
     def get_prices_batch(self, *, items: List[Any], granularity: Optional[str] = None, chain_ids: Optional[List[Any]] = None, city: Optional[str] = None, region: Optional[str] = None, near: Optional[str] = None, radius_km: Optional[float] = None) -> Dict[str, Any]:
         """Prices of many products in one call (``POST /api/v1/prices/batch``).

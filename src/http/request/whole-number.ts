@@ -16,3 +16,15 @@ export function WholeNumber(min: number, max: number, fallback: number) {
     .default(fallback)
     .meta({ type: "integer", minimum: min, maximum: max });
 }
+
+/** WholeNumber without a default: undefined when the parameter is absent. */
+export function OptionalWholeNumber(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,6}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message))
+    .optional()
+    .meta({ type: "integer", minimum: min, maximum: max });
+}

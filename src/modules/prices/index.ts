@@ -3,7 +3,8 @@ import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
-import { productPricesJson } from "./service.ts";
+import { productPricesJson, productPricesPage } from "./service.ts";
+import { ApiError } from "../../errors/api-error.ts";
 import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
 import { monthsGiven, servedMonths } from "./served-months.ts";
@@ -23,7 +24,7 @@ export const GET_PRICES = operation({
   operationId: "getPrices",
   audience: "free",
   query: PricesQuery,
-  examples: { barcode: "7291252436027", city: "חיפה", region: "haifa", chain_id: "shufersal", near: "32.7940,34.9896" },
+  examples: { barcode: "7291252436027", granularity: "store", city: "חיפה", region: "haifa", chain_id: "shufersal", near: "32.7940,34.9896" },
   success: { schema: PricesResponse },
   errors: ["ambiguous_product", "product_not_found", "chain_not_found", "city_not_found"],
   conditional: true,
@@ -40,6 +41,7 @@ export const GET_PRICES = operation({
     "Identifiers: `barcode` is a search or catalog item's `barcode`, passed with its `chain_id` when that is not null (a chain-internal item code names one chain's item, never merged with another chain's code or a GTIN of the same digits), or a generic product id (`g-…`: loose produce grouped across chains, priced per kilogram or per unit). " +
     "A bare internal code several chains use is 400 `ambiguous_product`, never a silent pick.\n\n" +
     "Filters: `chain_id` (unknown → 404 `chain_not_found`), `city` (any common spelling, English name or CBS code), `region` (one of the region slugs); at chain granularity they narrow the stores a chain's figures are taken over.\n\n" +
+    "Store entries in pages (`granularity=store` only; at chain granularity `limit` or `cursor` is 400 `invalid_parameter`): without `limit` every store's entry comes in one answer; with `limit` (1–1000) that many, with `meta.total` (entries over all pages) and `meta.next_cursor` — pass it as `cursor` with the same `limit` and filters, null on the last page. Every page is cut out of the same list; a cursor of another question or limit, of an older data version, or made before a promotion started or ended and reordered the list is 400 `invalid_cursor` (start again).\n\n" +
     ERRORS +
     "\n\nExamples (on the embedded demo data): `GET /api/v1/prices/?barcode=7291252436027&granularity=store&city=חיפה` (a GTIN), " +
     "`GET /api/v1/prices/?barcode=4087&chain_id=osher-ad` (a chain-internal code: without `chain_id` it is `ambiguous_product`, several chains use 4087), " +
@@ -67,7 +69,18 @@ export const GET_PRICE_HISTORY = operation({
 /** GET /api/v1/prices/'s answer: `data` serialized once per cached answer, `meta` filled by the app. */
 export function pricesAnswer(request: Request, dataSet: DataSet): { data: PrebuiltJson; meta: Record<string, unknown> } {
   const query = parsePricesQuery(request);
+  const paged = query.limit !== undefined || query.cursor !== undefined;
+  if (paged && query.granularity !== "store") {
+    // Paging is for the long lists (a store per entry); a chain answer has some 30 entries.
+    const param = query.limit !== undefined ? "limit" : "cursor";
+    throw new ApiError("invalid_parameter", `\`${param}\` pages store entries: it needs granularity=store.`, { param });
+  }
   requireData(dataSet);
+  if (paged) {
+    const page = productPricesPage(dataSet, query.barcode, priceFilters(dataSet, query), { limit: query.limit, cursor: query.cursor });
+    requestState(request).snapshot = page.snapshot;
+    return { data: page.json, meta: { data_updated_at: page.snapshot.updatedAt, source: page.snapshot.source, next_cursor: page.nextCursor, total: page.total } };
+  }
   const { json, snapshot } = productPricesJson(dataSet, query.barcode, query.granularity, priceFilters(dataSet, query));
   requestState(request).snapshot = snapshot;
   return { data: json, meta: { data_updated_at: snapshot.updatedAt, source: snapshot.source } };

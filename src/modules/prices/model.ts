@@ -2,7 +2,7 @@ import * as z from "zod";
 import { IsoDate } from "../../openapi/formats.ts";
 import { DateTime } from "../../openapi/formats.ts";
 import { LiveMode } from "../../http/request/livemode.ts";
-import { WholeNumber } from "../../http/request/whole-number.ts";
+import { OptionalWholeNumber, WholeNumber } from "../../http/request/whole-number.ts";
 import { REGIONS } from "../../geo/geo.ts";
 import { ProductId } from "../../identity/product-id.ts";
 import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
@@ -11,6 +11,9 @@ import { NearQuery, RadiusKmQuery } from "../../http/request/near-params.ts";
 export const Barcode = ProductId;
 
 export const ChainSlug = z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a chain id: lowercase letters, digits and hyphens, e.g. `rami-levy`").describe("Chain identifier, e.g. `rami-levy`");
+
+/** Most store entries one page of GET /api/v1/prices/ gives (`limit`); without `limit`, every entry. */
+export const STORE_PAGE_MAX = 1000;
 
 /** What `granularity` takes: one entry per chain (the default) or per store. */
 export const GRANULARITIES = ["chain", "store"] as const;
@@ -28,6 +31,10 @@ export const PricesQuery = z.object({
   region: z.enum(REGIONS).optional().describe(`Region slug: ${REGIONS.map((r) => `\`${r}\``).join(", ")}`),
   near: NearQuery.optional(),
   radius_km: RadiusKmQuery,
+  limit: OptionalWholeNumber(1, STORE_PAGE_MAX).describe(
+    `\`granularity=store\` only: store entries per page, 1–${STORE_PAGE_MAX}; without it every entry comes in one answer (the default). Pass \`meta.next_cursor\` as \`cursor\` for the next page`,
+  ),
+  cursor: z.string().min(1).max(2048).optional().describe("`granularity=store` only: `meta.next_cursor` of the previous page (with the same `limit` and filters)"),
 });
 
 const Money = z.string().regex(/^-?\d+\.\d{2}$/).describe("Decimal string in ILS, two places");
@@ -101,6 +108,8 @@ export const PricesResponse = z.object({
     request_id: z.string().optional(),
     livemode: LiveMode,
     source: z.string(),
+    next_cursor: z.string().nullable().optional().describe("Paged store answers (`limit` given): the next page's `cursor`, null on the last page; absent when not paged"),
+    total: z.number().int().optional().describe("Paged store answers (`limit` given): the number of store entries over all pages"),
   }),
 });
 

@@ -17,6 +17,9 @@ import { recentLows } from "../../pricing/recent-low.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { roundKm } from "../../geo/distance.ts";
 import { hebrew, sortChains, storeFiguresUntil, type ChainFigure, type StoreFigure } from "../../pricing/figures.ts";
+import { storeEntryParts } from "./store-entry-json.ts";
+import { pageOf, storeEntries, storeEntriesWeight, type StoreEntries } from "./store-answer.ts";
+import { decodeCursor, encodeCursor } from "../../http/encoding/cursor.ts";
 
 
 export type { PriceQuery } from "../../pricing/store-filter.ts";
@@ -107,11 +110,16 @@ export type Granularity = "chain" | "store";
 
 type PriceEntry = ReturnType<typeof chainEntry> | ReturnType<typeof storeEntry>;
 
-/** A cached answer: the entries as objects (for other modules; `json` then their serialization, made on first use), or the route's `data` serialized. */
+/**
+ * A cached answer: the entries as objects (for other modules; `json` then their serialization,
+ * made on first use), or the route's `data` serialized (`json`; a store answer's held deflated,
+ * with its entries' index in `entries`, see store-answer.ts).
+ */
 export interface Answer {
   product: ProductRow;
   prices?: readonly PriceEntry[];
   json?: PrebuiltJson;
+  entries?: StoreEntries;
 }
 
 /**
@@ -125,19 +133,34 @@ const ENTRY_BYTES = 900;
 /** Upper bound on how long an answer is reused even when no promotion boundary comes sooner. */
 const MAX_REUSE_MS = 15 * 60_000;
 
+/**
+ * Bound of the serialized store-granularity answers (kind `q`), apart from the others: an answer
+ * over every store of the country is ≈1 MB of JSON, so sharing one bound, the popular ones pushed
+ * the chain answers out (and each other: 128 MiB held ≈130 of them). Held deflated (≈70 KB for
+ * 2,000 stores, weighed by those bytes), 64 MiB holds ≈900 such answers.
+ */
+export const STORE_CACHE_BYTES = 64 * 2 ** 20;
+
 /** A data set's /prices/ answers (createServices builds one per data set). */
 export function priceAnswers(pacing: Pacing): AnswerCache<Answer> {
   return AnswerCache.of<Answer>(pacing, CACHE_BYTES, "prices", pricesKeyFiling);
 }
 
+/** A data set's serialized store-granularity /prices/ answers (see STORE_CACHE_BYTES). */
+export function storePriceAnswers(pacing: Pacing, maxBytes = STORE_CACHE_BYTES): AnswerCache<Answer> {
+  return AnswerCache.of<Answer>(pacing, maxBytes, "store-prices", pricesKeyFiling);
+}
+
 declare module "../../deps.ts" {
   interface AnswerCaches {
     prices: AnswerCache<Answer>;
+    storePrices: AnswerCache<Answer>;
   }
 }
 
-function cacheOf(deps: DataSet) {
-  return deps.answers.prices;
+/** The cache of an answer kind: serialized store answers (`q`) have their own (STORE_CACHE_BYTES). */
+function cacheOf(deps: DataSet, kind: AnswerKind) {
+  return kind === "q" ? deps.answers.storePrices : deps.answers.prices;
 }
 
 /** Freezes a cached answer so no caller can change what later requests get. */
@@ -154,29 +177,37 @@ function freezeEntries<T extends object>(entries: T[]): readonly T[] {
  * Suspect entries after the others, each part in its own order: a price that is most likely a data
  * error is never listed as the cheapest (src/pricing/suspect.ts).
  */
-function suspectLast<T extends { suspect: boolean }>(entries: T[]): T[] {
-  return entries.some((e) => e.suspect) ? [...entries.filter((e) => !e.suspect), ...entries.filter((e) => e.suspect)] : entries;
+function suspectLast<T>(entries: T[], isSuspect: (entry: T) => boolean): T[] {
+  return entries.some(isSuspect) ? [...entries.filter((e) => !isSuspect(e)), ...entries.filter(isSuspect)] : entries;
 }
 
-function computePrices(deps: DataSet, product: ProductRow, granularity: Granularity, query: PriceQuery, now: Date) {
+const isSuspect = (entry: { suspect: boolean }) => entry.suspect;
+
+/** A product's chain entries, cheapest first, and until when they hold. */
+function chainPrices(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { prices: PriceEntry[]; validUntil: number } {
   const reference = chainPricesOf(deps.db.prices, product.id);
   const lows = recentLows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, now, storeFilterOf(deps, query).filter);
-  if (granularity === "chain") {
-    // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
-    const { chains, validUntil } = chainSummary(deps, product, query, now);
-    const chainIdOf = storeTable(deps).chainIdOf!;
-    let prices: PriceEntry[] = suspectLast(
-      sortChains(chains).map((c) => {
-        const chainId = chainIdOf(c.chainSlug) ?? 0;
-        const low = lows.byChain.get(chainId);
-        return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
-      }),
-    );
-    if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
-    return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
-  }
+  // Grouped in SQLite (chain-summary.ts): the same figures as chainFigures(storeFigures(…)).
+  const { chains, validUntil } = chainSummary(deps, product, query, now);
+  const chainIdOf = storeTable(deps).chainIdOf!;
+  let prices: PriceEntry[] = suspectLast(
+    sortChains(chains).map((c) => {
+      const chainId = chainIdOf(c.chainSlug) ?? 0;
+      const low = lows.byChain.get(chainId);
+      return chainEntry(c, product, { lowest: low === undefined ? c.price : Math.min(low, c.price), suspect: suspectReason(c.price, chainId, reference) });
+    }),
+    isSuspect,
+  );
+  if (product.scope_chain_id === GENERIC_SCOPE) prices = withMemberItems(deps, product, prices);
+  return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/** A product's store figures in the order of its store entries, each with its notes, and until when they hold. */
+function listedStores(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { listed: { s: StoreFigure; notes: EntryNotes }[]; validUntil: number } {
+  const reference = chainPricesOf(deps.db.prices, product.id);
+  const lows = recentLows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, now, storeFilterOf(deps, query).filter);
   const { stores, validUntil } = storeFiguresUntil(deps, product, query, now);
-  const prices = suspectLast(
+  const listed = suspectLast(
     stores
       .sort(
         (a, b) =>
@@ -184,12 +215,19 @@ function computePrices(deps: DataSet, product: ProductRow, granularity: Granular
           hebrew.compare(a.row.chain_name, b.row.chain_name) ||
           Number(a.row.store_code) - Number(b.row.store_code),
       )
-      .map((s): PriceEntry => {
+      .map((s) => {
         const low = lows.byStore.get(s.row.store_db_id);
-        return storeEntry(s, product, { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) });
+        return { s, notes: { lowest: low === undefined ? s.shelf : Math.min(low, s.shelf), suspect: suspectReason(s.shelf, s.row.chain_db_id, reference) } };
       }),
+    (e) => e.notes.suspect !== null,
   );
-  return { prices, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+  return { listed, validUntil: Math.min(validUntil, now.getTime() + MAX_REUSE_MS) };
+}
+
+/** A product's store entries as objects (for other modules), cheapest first, and until when they hold. */
+function storeEntryObjects(deps: DataSet, product: ProductRow, query: PriceQuery, now: Date): { prices: PriceEntry[]; validUntil: number } {
+  const { listed, validUntil } = listedStores(deps, product, query, now);
+  return { prices: listed.map((e) => storeEntry(e.s, product, e.notes)), validUntil };
 }
 
 /**
@@ -230,10 +268,17 @@ function cachedAnswer(
   allowStale = true,
 ): Answered<Answer> {
   const generation = () => deps.data.current.version;
-  return cacheOf(deps).get(deps, key, () => {
+  return cacheOf(deps, serialized ? "q" : "o").get(deps, key, () => {
     const now = deps.now();
     const product = resolve();
-    const { prices, validUntil } = computePrices(deps, product, granularity, query, now);
+    if (granularity === "store" && serialized) {
+      // Each entry serialized on its own (no entry objects), so a page can be cut out of the answer (store-answer.ts).
+      const { listed, validUntil } = listedStores(deps, product, query, now);
+      const table = storeTable(deps);
+      const entries = storeEntries(pricesData(product, []), listed.map((e) => ({ ...storeEntryParts(e.s, product, e.notes, table), storeId: e.s.row.store_db_id })));
+      return { value: { product, json: entries.json, entries }, validUntil, weight: storeEntriesWeight(entries) + 512 };
+    }
+    const { prices, validUntil } = granularity === "store" ? storeEntryObjects(deps, product, query, now) : chainPrices(deps, product, query, now);
     if (serialized) {
       const json = PrebuiltJson.of(pricesData(product, prices));
       return { value: { product, json }, validUntil, weight: json.size + 512 };
@@ -335,11 +380,51 @@ export function productPricesJson(
 ): { json: PrebuiltJson; snapshot: DataSnapshot } {
   const kind = answerKind(granularity);
   // Held for the current data (most requests): found by its group and barcode, as the batch finds it.
-  const held = cacheOf(deps).heldAt(deps, pricesGroupOf(kind, granularity, query), barcodeKey(barcode));
+  const held = cacheOf(deps, kind).heldAt(deps, pricesGroupOf(kind, granularity, query), barcodeKey(barcode));
   if (held) return { json: answerJson(held.value), snapshot: held.snapshot };
   const resolve = () => requireProduct(deps, barcode, query.chainId);
   const { value, snapshot } = cachedAnswer(deps, pricesKey(kind, barcode, granularity, query), resolve, granularity, query, kind === "q", options.allowStale ?? true);
   return { json: answerJson(value), snapshot };
+}
+
+/** A cursor's position in a store answer: entries given so far, and the store (db id) the last of them was. */
+type PagePosition = [given: number, lastStore: number];
+
+const isPagePosition = (k: unknown): k is PagePosition =>
+  Array.isArray(k) && k.length === 2 && Number.isSafeInteger(k[0]) && (k[0] as number) >= 1 && Number.isSafeInteger(k[1]);
+
+/**
+ * One page of a store-granularity answer (`limit` entries after the `cursor`'s), cut out of the
+ * cached answer of the current data (never the previous version's: a walk's pages come from one
+ * list). A cursor is bound to the data version, the question and the limit (src/http/encoding/
+ * cursor.ts: else 400 invalid_cursor) and names the store its page ended on: when that store is no
+ * longer there in the list (a promotion started or ended since, which can reorder the entries) the
+ * cursor is invalid_cursor too — a walk never skips or repeats an entry silently.
+ */
+export function productPricesPage(
+  deps: DataSet,
+  barcode: string,
+  query: PriceQuery,
+  page: { limit?: number; cursor?: string },
+): { json: PrebuiltJson; snapshot: DataSnapshot; nextCursor: string | null; total: number } {
+  const key = pricesKey("q", barcode, "store", query);
+  const held = cacheOf(deps, "q").heldAt(deps, pricesGroupOf("q", "store", query), barcodeKey(barcode));
+  const { value, snapshot } = held ?? cachedAnswer(deps, key, () => requireProduct(deps, barcode, query.chainId), "store", query, true, false);
+  const entries = value.entries!;
+  const total = entries.storeIds.length;
+  const scope = { dataSet: deps.data.name, version: snapshot.version };
+  const cursorKey = JSON.stringify(["prices", key, page.limit ?? null]);
+  let from = 0;
+  if (page.cursor !== undefined) {
+    const [given, lastStore] = decodeCursor(page.cursor, scope, cursorKey, isPagePosition);
+    if (given > total || entries.storeIds[given - 1] !== lastStore) {
+      throw new ApiError("invalid_cursor", "The prices of this product changed since this cursor was made (a promotion started or ended); start again from the first page.", { param: "cursor" });
+    }
+    from = given;
+  }
+  const to = Math.min(total, from + (page.limit ?? total));
+  const nextCursor = to < total ? encodeCursor<PagePosition>(scope, cursorKey, [to, entries.storeIds[to - 1]!]) : null;
+  return { json: pageOf(entries, from, to), snapshot, nextCursor, total };
 }
 
 /**
@@ -352,7 +437,8 @@ export function productPricesJsonLookup(
   granularity: Granularity,
   query: PriceQuery,
 ): (barcode: string, options?: { allowStale?: boolean }) => { json: PrebuiltJson; snapshot: DataSnapshot } {
-  const held = cacheOf(deps).heldIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
+  const kind = answerKind(granularity);
+  const held = cacheOf(deps, kind).heldIn(deps, pricesGroupOf(kind, granularity, query));
   return (barcode, options) => {
     const hit = held(barcodeKey(barcode));
     return hit ? { json: answerJson(hit.value), snapshot: hit.snapshot } : productPricesJson(deps, barcode, granularity, query, options);
@@ -366,7 +452,8 @@ export function productPricesJsonLookup(
  * `entry.value.snapshot`. On a miss (undefined) ask productPricesJsonLookup's lookup.
  */
 export function heldPricesEntries(deps: DataSet, granularity: Granularity, query: PriceQuery): (barcode: string) => HeldEntry<{ value: Answer; snapshot: DataSnapshot }> | undefined {
-  const held = cacheOf(deps).heldEntriesIn(deps, pricesGroupOf(answerKind(granularity), granularity, query));
+  const kind = answerKind(granularity);
+  const held = cacheOf(deps, kind).heldEntriesIn(deps, pricesGroupOf(kind, granularity, query));
   return (barcode) => held(barcodeKey(barcode));
 }
 

@@ -101,9 +101,9 @@ describe("GET /metrics", () => {
   });
 
   test("answers per cache: computed once, then from the cache", async () => {
-    const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{data_set="live",cache="prices",outcome="${outcome}"}`) ?? 0;
+    const count = (values: Map<string, number>, outcome: string) => values.get(`mehir_answers_total{data_set="live",cache="store-prices",outcome="${outcome}"}`) ?? 0;
     const before = (await metrics()).values;
-    const path = "/api/v1/prices/?barcode=7290000066318&granularity=store"; // a key no other test asks for
+    const path = "/api/v1/prices/?barcode=7290000066318&granularity=store"; // a key no other test asks for (store answers: their own cache)
     expect((await get(ctx.app, path, pro)).status).toBe(200);
     expect((await get(ctx.app, path, pro)).status).toBe(200);
     const after = (await metrics()).values;

@@ -104,7 +104,7 @@ describe("handshake", () => {
     }
     const prices = tools.find((t) => t.name === "get_prices")!;
     expect(prices.inputSchema.required).toEqual(["barcode"]);
-    expect(Object.keys(prices.inputSchema.properties!)).toEqual(["barcode", "chain_id", "city", "near", "radius_km", "granularity"]);
+    expect(Object.keys(prices.inputSchema.properties!)).toEqual(["barcode", "chain_id", "city", "near", "radius_km", "granularity", "limit", "cursor"]);
     const basket = tools.find((t) => t.name === "compare_basket")!.inputSchema as any;
     expect(basket.properties.items.maxItems).toBe(100);
     expect(basket.properties.items.items.properties.quantity).toMatchObject({ minimum: 1, maximum: 99, default: 1 });
@@ -164,6 +164,22 @@ describe("each tool answers what the API answers", () => {
     expect(structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}&city=${encodeURIComponent("חיפה")}&granularity=store`));
     expect(structured.data.prices.map((p: any) => p.store.branch_name)).toEqual(["רמי לוי חיפה", "שופרסל דיל חיפה"]);
     expect(summary).toContain("- רמי לוי — רמי לוי חיפה, חיפה: ₪6.50");
+  });
+
+  test("get_prices per store in pages: the endpoint's pages, the next one named in the summary", async () => {
+    const first = await call("get_prices", { barcode: MILK, granularity: "store", limit: 1 });
+    expect(first.structured).toEqual(await direct(`/api/v1/prices/?barcode=${MILK}&granularity=store&limit=1`));
+    expect(first.structured.data.prices).toHaveLength(1);
+    expect(first.summary).toContain("call again with cursor = meta.next_cursor and the same limit");
+    const whole = await direct(`/api/v1/prices/?barcode=${MILK}&granularity=store`);
+    const walked = [...first.structured.data.prices];
+    for (let cursor = first.structured.meta.next_cursor; cursor; ) {
+      const next = await call("get_prices", { barcode: MILK, granularity: "store", limit: 1, cursor });
+      walked.push(...next.structured.data.prices);
+      cursor = next.structured.meta.next_cursor;
+    }
+    expect(walked).toEqual(whole.data.prices);
+    expect(walked.length).toBeGreaterThan(1);
   });
 
   test("find_stores near a point: the stores endpoint's answer, nearest first, approximate places flagged", async () => {

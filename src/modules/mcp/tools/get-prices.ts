@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { defineTool } from "../tool.ts";
 import { GET_PRICES } from "../../prices/index.ts";
-import { Barcode, ChainId, City, Point, RadiusKm, nearParam } from "../arguments.ts";
+import { Barcode, ChainId, City, Cursor, Point, RadiusKm, nearParam } from "../arguments.ts";
+import { STORE_PAGE_MAX } from "../../prices/model.ts";
 import { count, ils, lines } from "../text.ts";
 
 /** One price entry as a line: where, the price paid, and what lies behind it. */
@@ -37,6 +38,14 @@ export const getPrices = defineTool({
       near: Point.optional(),
       radius_km: RadiusKm.optional(),
       granularity: z.enum(["chain", "store"]).optional().describe("`chain` (default): one entry per chain; `store`: one per store (the default with `near`)"),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(STORE_PAGE_MAX)
+        .optional()
+        .describe(`Per store only: stores per page, 1–${STORE_PAGE_MAX} (default: every store at once — up to some 2,000 without a filter)`),
+      cursor: Cursor.optional(),
     })
     .strict(),
   request: (args) => ({
@@ -49,13 +58,16 @@ export const getPrices = defineTool({
       near: nearParam(args.near),
       radius_km: args.radius_km,
       granularity: args.granularity ?? (args.near ? "store" : undefined),
+      limit: args.limit,
+      cursor: args.cursor,
     },
   }),
-  summary: (data: any, _meta, args) => {
+  summary: (data: any, meta, args) => {
     const where = [args.city ? `in ${args.city}` : "", args.near ? `near ${args.near.lat},${args.near.lon}` : ""].filter(Boolean).join(" ");
     if (data.prices.length === 0) return `${data.name} (${data.barcode}): no prices${where ? ` ${where}` : ""}.`;
     const unit = data.prices[0].granularity === "store" ? "stores" : "chains";
     const head = `${data.name} (${data.barcode})${where ? ` ${where}` : ""} — ${data.prices.length} ${unit}, cheapest first:`;
-    return [head, ...lines(data.prices, 30, priceLine)].join("\n");
+    const more = meta.next_cursor ? [`More (${meta.total} stores in all): call again with cursor = meta.next_cursor and the same limit.`] : [];
+    return [head, ...lines(data.prices, 30, priceLine), ...more].join("\n");
   },
 });
