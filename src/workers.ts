@@ -15,6 +15,7 @@ export const WORKER_ENTRYPOINTS = [
   "cluster/snapshot-worker.ts",
   "cluster/snapshot-check-worker.ts",
   "db/integrity-check-worker.ts",
+  "modules/price-index/compute-worker.ts",
 ] as const;
 
 export type WorkerEntrypoint = (typeof WORKER_ENTRYPOINTS)[number];

@@ -8,7 +8,7 @@ import { requestState } from "../../http/request/request-state.ts";
 import { documentedOnly, prebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { servedData } from "../../serving/data-set.ts";
 import { PriceIndexQuery, PriceIndexResponse } from "./model.ts";
-import { cachedPriceIndex } from "./service.ts";
+import { priceIndexAnswer } from "./off-thread.ts";
 import { servedMonths } from "../prices/served-months.ts";
 
 export const GET_PRICE_INDEX = operation({
@@ -38,12 +38,12 @@ export const GET_PRICE_INDEX = operation({
 export function priceIndexModule() {
   return new Elysia({ name: "module.price-index" }).use(prebuiltJson()).use(servedData).get(
     GET_PRICE_INDEX.path,
-    ({ request, dataSet }) => {
+    async ({ request, dataSet }) => {
       const parsed = parseQuery(request, PriceIndexQuery);
       const query = { ...parsed, months: parsed.months === undefined ? undefined : servedMonths(parsed.months, true, dataSet.settings.historyMonths) };
       requireData(dataSet);
       const city = query.city === undefined ? undefined : requireCity(dataSet, query.city);
-      const { value, snapshot } = cachedPriceIndex(dataSet, { region: query.region, city }, query.months);
+      const { value, snapshot } = await priceIndexAnswer(dataSet, { region: query.region, city }, query.months);
       requestState(request).snapshot = snapshot;
       return {
         data: value.json,

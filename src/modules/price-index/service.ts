@@ -9,6 +9,9 @@ import { modeOfCounts } from "../../pricing/rules.ts";
 import { basketThreshold, indexFromSums, median, priceIndex, BASKET_CHAIN_SHARE, MIN_INDEX_COVERAGE, type ChainPrices } from "../../pricing/price-index.ts";
 import { monthsBefore } from "../prices/history.ts";
 
+/** What the index is computed from: the prices database, its per-version tables, the clock (also in a worker, see compute-worker.ts). */
+export type IndexData = Pick<DataSet, "db" | "tables" | "now">;
+
 /** Where the index is computed: every store, a region's or a city's (stored names, resolved by the route). */
 export interface IndexScope {
   region?: string;
@@ -40,7 +43,7 @@ export interface PriceIndexAnswer {
  * product nowhere else). In a region or city: the most common shelf price (tie → lower) of the
  * chain's stores there outside Eilat (Eilat's when every store of the scope is in Eilat).
  */
-function currentPrices(deps: DataSet, scope: IndexScope): Map<number, ChainPrices> {
+function currentPrices(deps: IndexData, scope: IndexScope): Map<number, ChainPrices> {
   const db = deps.db.prices;
   const out = new Map<number, ChainPrices>();
   const put = (product: number, chain: number, price: number) => {
@@ -77,7 +80,7 @@ function currentPrices(deps: DataSet, scope: IndexScope): Map<number, ChainPrice
 }
 
 /** The db ids of the stores whose prices count in the scope: its stores outside Eilat (all of them when all are in Eilat). */
-function scopeStores(deps: DataSet, scope: IndexScope): number[] {
+function scopeStores(deps: IndexData, scope: IndexScope): number[] {
   const table = storeTable(deps);
   const rows = deps.db.prices.query(`SELECT id FROM stores WHERE (?1 IS NULL OR region = ?1) AND (?2 IS NULL OR city = ?2)`).values(scope.region ?? null, scope.city ?? null) as [number][];
   const ids = rows.map((r) => r[0]);
@@ -101,7 +104,7 @@ function datesBetween(from: string, to: string): string[] {
  * prices changed and kept as per-day deltas (summed at the end), so a 24-month history of a
  * 2,000-product basket over 30 chains is a few seconds, once per data version and scope.
  */
-function dailyIndex(deps: DataSet, scope: IndexScope, chains: number[], basket: number[], from: string, today: string): Map<number, (number | null)[]> {
+function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket: number[], from: string, today: string): Map<number, (number | null)[]> {
   const days = datesBetween(from, today);
   const dayOf = new Map(days.map((d, i) => [d, i]));
   const table = storeTable(deps);
@@ -174,7 +177,7 @@ function dailyIndex(deps: DataSet, scope: IndexScope, chains: number[], basket: 
 }
 
 /** Every store outside Eilat (the national history's stores). */
-function nonEilatStores(deps: DataSet): number[] {
+function nonEilatStores(deps: IndexData): number[] {
   const table = storeTable(deps);
   const out: number[] = [];
   for (let id = 1; id < table.chainOf.length; id++) if (table.chainOf[id] && !table.eilat[id]) out.push(id);
@@ -186,7 +189,7 @@ function nonEilatStores(deps: DataSet): number[] {
  * last, by slug), with its daily history over the last `months` when asked. The 24-month
  * history is computed once per data version and scope and sliced (see cachedPriceIndex).
  */
-export function computePriceIndex(deps: DataSet, scope: IndexScope, withHistory: boolean): { entries: PriceIndexEntry[]; basket: number[]; chains: number; from: string | null; dates: string[] } {
+export function computePriceIndex(deps: IndexData, scope: IndexScope, withHistory: boolean): { entries: PriceIndexEntry[]; basket: number[]; chains: number; from: string | null; dates: string[] } {
   const table = storeTable(deps);
   const prices = currentPrices(deps, scope);
   const chainSet = new Set<number>();
@@ -212,10 +215,27 @@ export function computePriceIndex(deps: DataSet, scope: IndexScope, withHistory:
   return { entries, basket, chains: chains.length, from, dates };
 }
 
-interface FullAnswer {
+/** A scope's index with its whole 24-month history (when asked), before slicing per `months`. */
+export interface FullAnswer {
   entries: PriceIndexEntry[];
   basket: number;
   chains: number;
+}
+
+/** computePriceIndex as cached per scope. */
+export function fullPriceIndex(deps: IndexData, scope: IndexScope, withHistory: boolean): FullAnswer {
+  const { entries, basket, chains } = computePriceIndex(deps, scope, withHistory);
+  return { entries, basket: basket.length, chains };
+}
+
+/** The cache key of a scope's full computation. */
+export function priceIndexScopeKey(scope: IndexScope, withHistory: boolean): string {
+  return JSON.stringify([scope.region ?? null, scope.city ?? null, withHistory]);
+}
+
+/** The cache key of an answer served. */
+export function priceIndexAnswerKey(scope: IndexScope, months: number | undefined): string {
+  return JSON.stringify([priceIndexScopeKey(scope, months !== undefined), months ?? null]);
 }
 
 declare module "../../deps.ts" {
@@ -240,22 +260,23 @@ export function priceIndexAnswers(pacing: Pacing): AnswerCache<PriceIndexAnswer>
 /**
  * The index of a scope, cached per data version (and, with history, until midnight, when the
  * window moves): the whole 24-month history is computed once per scope and each `months` is a
- * slice of it, serialized once.
+ * slice of it, serialized once. `computed`: the scope's full computation of the current data
+ * version when the caller already has it (computed off the serving thread, see off-thread.ts).
  * @example cachedPriceIndex(deps, {}, 12).value.meta.basket_products // 1840
  */
-export function cachedPriceIndex(deps: DataSet, scope: IndexScope, months: number | undefined): Answered<PriceIndexAnswer> {
+export function cachedPriceIndex(deps: DataSet, scope: IndexScope, months: number | undefined, computed?: FullAnswer): Answered<PriceIndexAnswer> {
   const withHistory = months !== undefined;
-  const scopeKey = JSON.stringify([scope.region ?? null, scope.city ?? null, withHistory]);
+  const scopeKey = priceIndexScopeKey(scope, withHistory);
   const validUntil = () => (withHistory ? nextIsraelMidnight(deps.now().getTime()) : Infinity);
-  return deps.answers.priceIndex.get(deps, JSON.stringify([scopeKey, months ?? null]), () => {
+  return deps.answers.priceIndex.get(deps, priceIndexAnswerKey(scope, months), () => {
     // Never the previous version's computation inside this version's answer.
     const full = deps.answers.priceIndexFull.get(
       deps,
       scopeKey,
       () => {
-        const { entries, basket, chains } = computePriceIndex(deps, scope, withHistory);
-        const weight = entries.reduce((w, e) => w + 100 + (e.history?.length ?? 0) * 30, 0);
-        return { value: { entries, basket: basket.length, chains }, validUntil: validUntil(), weight };
+        const value = computed ?? fullPriceIndex(deps, scope, withHistory);
+        const weight = value.entries.reduce((w, e) => w + 100 + (e.history?.length ?? 0) * 30, 0);
+        return { value, validUntil: validUntil(), weight };
       },
       undefined,
       false,

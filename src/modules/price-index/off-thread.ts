@@ -1,0 +1,75 @@
+import type { DataSet } from "../../deps.ts";
+import type { Answered } from "../../serving/answer-cache.ts";
+import { israelDate } from "../../lib/time.ts";
+import { log } from "../../lib/log.ts";
+import { workerSpecifier } from "../../workers.ts";
+import { cachedPriceIndex, priceIndexAnswerKey, priceIndexScopeKey, type FullAnswer, type IndexScope, type PriceIndexAnswer } from "./service.ts";
+
+/** What the worker is asked: a scope of the database file at `path`, as of `now` (ms). */
+export interface IndexJob {
+  path: string;
+  scope: IndexScope;
+  withHistory: boolean;
+  now: number;
+}
+
+/** What it answers: the computation and the data version it read, or why it failed. */
+export type IndexJobResult = { kind: "done"; version: number; full: FullAnswer } | { kind: "failed"; message: string };
+
+/** Worker runs at most, when imports commit while it computes (its version is then not the one served). */
+const ATTEMPTS = 3;
+
+/** Computations under way, per data set's cache and data version + scope: one worker for every request waiting on it. */
+const running = new WeakMap<object, Map<string, Promise<{ version: number; full: FullAnswer } | null>>>();
+
+/**
+ * The price index answer without blocking the serving thread: a scope's computation (1–2 s at
+ * national size, 15–25 s with the 24-month history) runs in a worker on its own connection to
+ * the database file while the request waits; other requests are served meanwhile. Cached answers
+ * are given at once. An in-memory database (tests) or a worker that fails is computed here, as
+ * before.
+ * @example (await priceIndexAnswer(dataSet, {}, 24)).value.meta.from // "2024-11-29"
+ */
+export async function priceIndexAnswer(deps: DataSet, scope: IndexScope, months: number | undefined): Promise<Answered<PriceIndexAnswer>> {
+  const path = deps.db.prices.filename;
+  if (path === "" || path === ":memory:") return cachedPriceIndex(deps, scope, months);
+  const answered = deps.answers.priceIndex.held(deps)(priceIndexAnswerKey(scope, months));
+  if (answered) return { ...answered, stale: false };
+  const scopeKey = priceIndexScopeKey(scope, months !== undefined);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    if (deps.answers.priceIndexFull.held(deps)(scopeKey)) break;
+    const job = { path, scope, withHistory: months !== undefined, now: deps.now().getTime() };
+    const result = await shared(deps, `${deps.data.current.version}\u0000${scopeKey}`, job);
+    if (result === null) break;
+    // Only a computation of the version (and day) served now goes into its answer.
+    if (result.version === deps.data.current.version && israelDate(deps.now()) === israelDate(new Date(job.now))) return cachedPriceIndex(deps, scope, months, result.full);
+  }
+  return cachedPriceIndex(deps, scope, months);
+}
+
+/** The computation of `key`, started unless one is under way; null when the worker failed. */
+function shared(deps: DataSet, key: string, job: IndexJob): Promise<{ version: number; full: FullAnswer } | null> {
+  let byKey = running.get(deps.answers.priceIndexFull);
+  if (!byKey) running.set(deps.answers.priceIndexFull, (byKey = new Map()));
+  const under = byKey.get(key);
+  if (under) return under;
+  const started = computeOffThread(job)
+    .then((result) => {
+      if (result.kind === "done") return { version: result.version, full: result.full };
+      log.error("price index worker failed; computing on the serving thread", { error: result.message });
+      return null;
+    })
+    .finally(() => byKey.delete(key));
+  byKey.set(key, started);
+  return started;
+}
+
+/** One computation in a new worker, ended when it answers. */
+function computeOffThread(job: IndexJob): Promise<IndexJobResult> {
+  const worker = new Worker(workerSpecifier("modules/price-index/compute-worker.ts"));
+  return new Promise<IndexJobResult>((resolve) => {
+    worker.onmessage = (event: MessageEvent<IndexJobResult>) => resolve(event.data);
+    worker.onerror = (event) => resolve({ kind: "failed", message: event.message });
+    worker.postMessage(job);
+  }).finally(() => worker.terminate());
+}
