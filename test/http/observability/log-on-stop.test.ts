@@ -22,7 +22,7 @@ test(
   withLogs(
     () => server?.logs() ?? "",
     async () => {
-      const { dataDir, db } = await dayOneImported(root, { stores: 2, itemsPerStore: 50, products: 100, chains: 1 });
+      const { dataDir, db } = await dayOneImported(root, { stores: 2, itemsPerStore: 50, products: 100, chains: 1, promos: false });
       db.prices.close();
       db.accounts.close();
       server = await ServeProcess.start({ dataDir, env: { MEHIR_RATE_ANONYMOUS: "100000" } });
