@@ -39,9 +39,9 @@ function isPretty(): boolean {
   return format === "pretty" || (format === "auto" && isatty(logFd));
 }
 
-function write(level: Level, msg: string, fields: Record<string, unknown>): void {
+function write(level: Level, msg: string, fields: Record<string, unknown>, members?: (fields: Record<string, unknown>) => string): void {
   if (RANK[level] < threshold) return;
-  const line = pretty ? prettyLine(isoNow(), level, msg, fields) : lineOf(level, msg, fields);
+  const line = pretty ? prettyLine(isoNow(), level, msg, fields) : members ? `{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(msg)},${members(fields)}}` : lineOf(level, msg, fields);
   if (level === "error" || logFd === 2) {
     flushStdout();
     console.error(line);
@@ -123,6 +123,15 @@ function writeAll(bytes: Uint8Array): void {
 }
 
 process.on("exit", flushStdout);
+
+/**
+ * A line at `level` whose fields have one known, flat shape, written by `members` as JSON members
+ * (`"a":1,"b":"x"`, no braces) instead of JSON.stringify — for the line written per request. The
+ * pretty format reads `fields` as for any line.
+ */
+export function logShaped<T extends object>(level: Level, msg: string, fields: T, members: (fields: T) => string): void {
+  write(level, msg, fields as Record<string, unknown>, members as unknown as (fields: Record<string, unknown>) => string);
+}
 
 export const log = {
   debug: (msg: string, fields: Record<string, unknown> = {}) => write("debug", msg, fields),
