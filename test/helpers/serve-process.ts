@@ -19,6 +19,7 @@ export class ServeProcess {
   private readonly waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   private url_ = "";
   private metricsUrl_: string | null = null;
+  private drained_: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
@@ -40,6 +41,7 @@ export class ServeProcess {
     const server = new ServeProcess(proc, options.name ?? "serve");
     const listening = server.nextLine((line) => line.includes('"msg":"listening"'));
     const drained = Promise.all([eachLine(proc.stdout, (line) => server.remember(line)), eachLine(proc.stderr, (line) => server.remember(`[stderr] ${line}`))]);
+    server.drained_ = drained;
     const exited = drained.then(() => proc.exited).then((code) => {
       throw new Error(`${server.name} exited (${code}) before listening:\n${server.logs()}`);
     });
@@ -83,6 +85,11 @@ export class ServeProcess {
   /** Resolves once /readyz answers 200 at data version `version` (the server follows imports made by other processes). */
   async readyAt(version: number): Promise<void> {
     while ((await this.ready()).data_version !== version) await Bun.sleep(50);
+  }
+
+  /** Resolves once the process's stdout and stderr are read to their end (every line it wrote is in `lines`). */
+  async drained(): Promise<void> {
+    await this.drained_;
   }
 
   /** Sends `signal` and resolves with the exit code. */

@@ -1,4 +1,4 @@
-import { logShaped } from "../../lib/log.ts";
+import { log } from "../../lib/log.ts";
 
 /** The fields of the one log line written per request. */
 export interface RequestLine {
@@ -30,7 +30,9 @@ export interface RequestLine {
  */
 export function logRequest(line: RequestLine): void {
   line.duration_ms = Math.round(line.duration_ms * 100) / 100;
-  logShaped(line.status >= 500 && line.status !== 503 ? "warn" : "info", "request", line, requestMembers);
+  const fields = line as unknown as Record<string, unknown>;
+  if (line.status >= 500 && line.status !== 503) log.warn("request", fields, requestMembers);
+  else log.info("request", fields, requestMembers);
 }
 
 // Printable ASCII without `"` and `\`: a string JSON writes as it is.

@@ -39,6 +39,8 @@ test(
       }
       expect(ids.size).toBe(400);
       expect(await server.stop("SIGTERM")).toBe(0);
+      // The exit can be seen before the last of its output is read.
+      await server.drained();
       const logged = new Set(
         server.lines
           .filter((line) => line.startsWith("{") && line.includes('"msg":"request"'))

@@ -16,7 +16,7 @@ afterEach(() => {
 /** The lines logRequest writes to stdout (fd 1), parsed back. */
 function written(lines: RequestLine[]): string[] {
   const out: string[] = [];
-  const spy = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at = 0, length = bytes.length - at) => {
+  const spy = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
     if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
     return length;
   }) as typeof fs.writeSync);
