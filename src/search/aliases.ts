@@ -19,6 +19,15 @@ const GROUPS: string[][][] = table.groups.map((spellings, group) => {
   return forms;
 });
 
+/**
+ * True when some spelling starts with this search term: a document none of whose terms does has no aliases.
+ *
+ * @example startsAlias("קוקה") // → true;  startsAlias("חלב") // → false
+ */
+export function startsAlias(term: string): boolean {
+  return FORMS_BY_FIRST.has(term);
+}
+
 function startsAt(terms: string[], at: number, run: string[]): boolean {
   if (at + run.length > terms.length) return false;
   for (let j = 0; j < run.length; j++) if (terms[at + j] !== run[j]) return false;

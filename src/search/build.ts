@@ -1,15 +1,14 @@
 import type { Database } from "bun:sqlite";
 import MiniSearch from "minisearch";
 import { aliasTerms } from "./aliases.ts";
-import { CATEGORIES, classifyTerms, OTHER } from "./categories.ts";
+import { CATEGORIES, classifyWords, manufacturerCategories, OTHER } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
-import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
-import { expansion } from "./abbreviations.ts";
-import { numberKey, numberVariant } from "./morphology.ts";
+import { analyzeName, searchTerms } from "./hebrew.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
-import { IndexWriter } from "./writer.ts";
+import { Vocabulary, type TermFacts } from "./vocabulary.ts";
+import { IndexWriter, type TermSlot } from "./writer.ts";
 
 /** Words of manufacturer names that tell products apart from nothing (בע"מ, Ltd, לא ידוע). */
 const BRAND_STOP = new Set(["בעמ", "ltd", "inc", "llc", "gmbh", "ושות", "חברת", "לא", "ידוע", "כללי", "unknown", "יבואנ", "יבוא"]);
@@ -81,7 +80,7 @@ class TableBuilder {
   readonly headTerms: string[] = [];
   readonly barcodes = new BarcodeIndex();
   /** Manufacturer → its search terms (a few thousand manufacturers for 100,000 products). */
-  readonly brandTerms = new Map<string, string[]>();
+  readonly brands = new Map<string, BrandFacts>();
 
   constructor(chainIds: number[]) {
     chainIds.forEach((id, bit) => this.chainBit.set(id, bit));
@@ -147,31 +146,60 @@ class TableBuilder {
   }
 }
 
+/** A manufacturer's search terms (what tells products apart), as prepared once per build. */
+interface BrandFacts {
+  terms: string[];
+  facts: TermFacts[];
+  /** `manufacturerCategories` of its terms. */
+  categories: number[];
+  /** Some alias spelling starts with one of its terms. */
+  aliasStart: boolean;
+}
+
+const NO_BRAND: BrandFacts = { terms: [], facts: [], categories: [], aliasStart: false };
+const NONE: readonly never[] = [];
+
 /**
- * One product row → the MiniSearch document (surface terms; prefix-letter stems and other
- * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category
- * is the stored one, or the classifier's when the column is empty.
+ * One product row → the term slots of its MiniSearch fields (surface terms in `name`, the
+ * manufacturer's other words in `brand`; prefix-letter stems, number keys, expansions and other
+ * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category is
+ * the stored one, or the classifier's when the column is empty. Each distinct word is analysed
+ * once per build (`words`); membership of a document's term sets is marked on the slots with
+ * the document's stamp instead of building sets.
  */
-function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
+function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermSlot[][] {
   const grouped = row.grouped === 1;
   const analysed = analyzeName(row.name);
   const { key, quantity } = analysed;
+  const all = analysed.terms.map((t) => words.facts(t));
   // A grouped item keeps its row (barcode, filters) but no words: its generic product answers for them.
-  const terms = grouped ? [] : analysed.terms;
-  let brand: string[] = [];
+  const terms = grouped ? NONE : all;
+  let brand = NO_BRAND;
   if (row.manufacturer && !grouped) {
-    const known = table.brandTerms.get(row.manufacturer);
-    brand = known ?? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
-    if (!known) table.brandTerms.set(row.manufacturer, brand);
+    brand = table.brands.get(row.manufacturer) ?? NO_BRAND;
+    if (brand === NO_BRAND) {
+      const brandTerms = searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
+      const facts = brandTerms.map((t) => words.facts(t));
+      brand = { terms: brandTerms, facts, categories: manufacturerCategories(brandTerms), aliasStart: facts.some((f) => f.aliasStart) };
+      table.brands.set(row.manufacturer, brand);
+    }
   }
   const dense = table.productIds.length;
+  // The document's own terms (its name's, then its other names'): slots stamped `own`.
+  const stamp = dense + 1;
+  for (const f of terms) f.slot.own = stamp;
+  // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
+  const brandOnly: TermSlot[] = [];
+  for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
-  const own = new Set(terms);
-  const otherTerms: string[] = [];
+  const otherTerms: TermFacts[] = [];
   if (row.other_names && !grouped) {
     for (const name of row.other_names.split("\n")) {
       const other = analyzeName(name);
-      for (const t of other.terms) if (!own.has(t)) (own.add(t), otherTerms.push(t));
+      for (const t of other.terms) {
+        const f = words.facts(t);
+        if (f.slot.own !== stamp) (f.slot.own = stamp, otherTerms.push(f));
+      }
       const hash = hashString(other.key);
       const known = table.otherNames.get(hash);
       if (known === undefined) table.otherNames.set(hash, dense);
@@ -179,20 +207,24 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
       else if (!known.includes(dense)) known.push(dense);
     }
   }
-  const alt = new Set<string>(otherTerms);
-  for (const t of [...terms, ...otherTerms]) {
-    for (const word of expansion(t) ?? []) if (!own.has(word)) alt.add(numberVariant(word) ?? word);
-    const variant = numberVariant(t);
-    if (variant && !own.has(variant)) alt.add(variant);
-    for (const s of prefixStems(t)) {
-      if (!own.has(s)) alt.add(s);
-      const v = numberVariant(s);
-      if (v && !own.has(v)) alt.add(v);
+  // nameAlt: the other names' words, then each word's low-boost forms the document lacks, then aliases (slots stamped `alt`).
+  const alt: TermSlot[] = [];
+  const addAlt = (slot: TermSlot) => {
+    if (slot.alt !== stamp) (slot.alt = stamp, alt.push(slot));
+  };
+  for (const f of otherTerms) addAlt(f.slot);
+  let aliasStart = brand.aliasStart;
+  for (const list of [terms, otherTerms]) {
+    for (const f of list) {
+      const pairs = f.alt;
+      for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.own !== stamp) addAlt(pairs[i + 1]!);
+      aliasStart ||= f.aliasStart;
     }
   }
-  for (const t of aliasTerms([terms, brand, otherTerms])) alt.add(t);
-  // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
-  const brandOnly = brand.filter((t) => !terms.includes(t));
+  if (aliasStart) {
+    const names = terms.map((f) => f.slot.term);
+    for (const t of aliasTerms([names, brand.terms, otherTerms.map((f) => f.slot.term)])) addAlt(words.slot(t));
+  }
 
   let sizeAmount = row.size_amount ?? 0;
   let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
@@ -205,7 +237,16 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   // The name's pack count (4*150 גרם) when the stored size left it out.
   if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
-  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(analysed.terms, brand)));
+  table.categoryCodes.push(
+    table.categoryCode(
+      row.category ??
+        classifyWords(
+          analysed.terms,
+          all.map((f) => f.categories),
+          brand.categories,
+        ),
+    ),
+  );
   table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
   table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
@@ -214,9 +255,11 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.nameHashes.push(grouped ? 0 : hashString(key));
   table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
   // The head noun's number key; an abbreviated head (תפו"א) stands for its first word (תפוחי → תפוח).
-  table.heads.push(terms.length > 0 ? table.headId(numberKey(expansion(terms[0]!)?.[0] ?? terms[0]!)) : -1);
+  const head = terms[0];
+  if (head && head.headId < 0) head.headId = table.headId(head.head);
+  table.heads.push(head ? head.headId : -1);
   table.barcodes.add(row.barcode_key);
-  return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
+  return [terms.map((f) => f.slot), brandOnly, alt];
 }
 
 /**
@@ -236,6 +279,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const table = new TableBuilder(chainIds);
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
+  const words = new Vocabulary(writer);
   const sliceMs = options.sliceMs ?? SLICE_MS;
   const pace = options.pace ?? (() => yieldToLoop());
   // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
@@ -245,7 +289,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
     while (i < rows.length) {
       const started = performance.now();
       const until = started + sliceMs;
-      do writer.add(prepare(rows[i++]!, table));
+      do writer.addSlots(table.productIds.length, prepare(rows[i++]!, table, words));
       while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
       options.signal?.throwIfAborted();
