@@ -55,11 +55,22 @@ export function tokenize(text: string): string[] {
 export function canonicalToken(raw: string): string {
   const c = raw.charCodeAt(0);
   if (c >= 48 && c <= 57) {
+    if (isPlainInteger(raw)) return raw;
     const percent = raw.charCodeAt(raw.length - 1) === 37;
     return percent || raw.includes(".") ? String(Number.parseFloat(raw)) + (percent ? "%" : "") : String(Number(raw));
   }
   const t = foldFinals(raw.includes("'") || raw.includes('"') ? raw.replace(/["']/g, "") : raw);
   return UNIT_ALIASES.get(t) ?? t;
+}
+
+/** True for digits without a leading zero, few enough to be their own `String(Number(…))`. */
+function isPlainInteger(raw: string): boolean {
+  if (raw.length > 15 || (raw.charCodeAt(0) === 48 && raw.length > 1)) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** `searchTerm` of a token already in canonical form. */
