@@ -160,6 +160,9 @@ export function manufacturerCategories(manufacturerTerms: string[]): number[] {
   return [...hinted];
 }
 
+/** Scores of one classification (reused: the index builder classifies every product of a rebuild). */
+const SCORES = new Float64Array(CATEGORIES.length);
+
 /**
  * `classifyTerms` with each word's `wordCategories` and the manufacturer's
  * `manufacturerCategories` already at hand.
@@ -167,7 +170,7 @@ export function manufacturerCategories(manufacturerTerms: string[]): number[] {
  * @example classifyWords(["קוטג", "5%"], [wordCategories("קוטג"), wordCategories("5%")], manufacturerCategories(["תנובה"])) // → "dairy"
  */
 export function classifyWords(terms: readonly string[], words: readonly (readonly number[])[], hinted: readonly number[]): string {
-  const scores = new Float64Array(CATEGORIES.length);
+  const scores = SCORES.fill(0);
   for (let p = 0; p < terms.length; p++) {
     const single = words[p]!;
     for (let i = 0; i < single.length; i += 2) {
