@@ -57,13 +57,33 @@ const SLICE_MS = 10;
  */
 const READ_CHUNK = 128;
 
+/**
+ * The chain ids of a comma-separated list (`ProductRow.chains`), in order, written into `out`
+ * (reused: the table keeps the lists as read, a few bytes a product instead of an array).
+ *
+ * @example chainIdsOf("3,12", []) // → [3, 12]
+ */
+function chainIdsOf(list: string, out: number[]): number[] {
+  out.length = 0;
+  let id = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (c === 44) (out.push(id), (id = 0));
+    else if (c >= 48 && c <= 57) id = id * 10 + (c - 48);
+    else return list.split(",").map(Number); // not a list of plain ids (never written so): as it says
+  }
+  if (list.length > 0) out.push(id);
+  return out;
+}
+
 /** Accumulates the per-product arrays while documents are prepared. */
 class TableBuilder {
   readonly productIds: number[] = [];
   readonly categoryCodes: number[] = [];
   readonly categories = CATEGORIES.map((c) => c.slug);
   readonly chainBit = new Map<number, number>();
-  readonly chainLists: number[][] = [];
+  /** `chains.id` of the chains selling each product, as read (comma-separated; see `chainIdsOf`). */
+  readonly chainLists: string[] = [];
   /** Stores selling each product (all chains). */
   readonly storeCounts: number[] = [];
   readonly sizeAmounts: number[] = [];
@@ -116,13 +136,14 @@ class TableBuilder {
    */
   *finish(): Generator<void, ProductTable> {
     const n = this.productIds.length;
-    for (const list of this.chainLists) for (const id of list) if (!this.chainBit.has(id)) this.chainBit.set(id, this.chainBit.size);
+    const ids: number[] = [];
+    for (const list of this.chainLists) for (const id of chainIdsOf(list, ids)) if (!this.chainBit.has(id)) this.chainBit.set(id, this.chainBit.size);
     yield;
     const words = Math.max(1, Math.ceil(this.chainBit.size / 32));
     const chainWords = new Uint32Array(n * words);
     const popularity = new Float32Array(n);
     for (let dense = 0; dense < n; dense++) {
-      const list = this.chainLists[dense]!;
+      const list = chainIdsOf(this.chainLists[dense]!, ids);
       for (const id of list) {
         const bit = this.chainBit.get(id)!;
         chainWords[dense * words + (bit >>> 5)]! |= 1 << (bit & 31);
@@ -209,21 +230,24 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermS
   }
   // nameAlt: the other names' words, then each word's low-boost forms the document lacks, then aliases (slots stamped `alt`).
   const alt: TermSlot[] = [];
-  const addAlt = (slot: TermSlot) => {
-    if (slot.alt !== stamp) (slot.alt = stamp, alt.push(slot));
-  };
-  for (const f of otherTerms) addAlt(f.slot);
+  for (const f of otherTerms) (f.slot.alt = stamp), alt.push(f.slot);
   let aliasStart = brand.aliasStart;
-  for (const list of [terms, otherTerms]) {
-    for (const f of list) {
+  for (let l = 0; l < 2; l++) {
+    for (const f of l === 0 ? terms : otherTerms) {
       const pairs = f.alt;
-      for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.own !== stamp) addAlt(pairs[i + 1]!);
+      for (let i = 0; i < pairs.length; i += 2) {
+        const added = pairs[i + 1]!;
+        if (pairs[i]!.own !== stamp && added.alt !== stamp) (added.alt = stamp), alt.push(added);
+      }
       aliasStart ||= f.aliasStart;
     }
   }
   if (aliasStart) {
     const names = terms.map((f) => f.slot.term);
-    for (const t of aliasTerms([names, brand.terms, otherTerms.map((f) => f.slot.term)])) addAlt(words.slot(t));
+    for (const t of aliasTerms([names, brand.terms, otherTerms.map((f) => f.slot.term)])) {
+      const added = words.slot(t);
+      if (added.alt !== stamp) (added.alt = stamp), alt.push(added);
+    }
   }
 
   let sizeAmount = row.size_amount ?? 0;
@@ -247,7 +271,7 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermS
         ),
     ),
   );
-  table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
+  table.chainLists.push(row.chains ?? "");
   table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
   table.sizeUnits.push(sizeUnit);
