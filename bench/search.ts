@@ -213,7 +213,7 @@ async function main() {
   const two = figures["two common words"]!.search;
   const targets = [
     ["p95 two common words ≤ 10 ms", `${ms(two.p95)} ms`, two.p95 <= 10],
-    ["rebuild ≤ 5 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 5000],
+    ["rebuild ≤ 3 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 3000],
     [
       "longest event-loop stall during rebuild ≤ 100 ms",
       `${Math.max(first.maxStallMs, second.maxStallMs).toFixed(1)} ms wall, ${Math.max(first.maxOwnStallMs, second.maxOwnStallMs).toFixed(1)} ms of it this process' own CPU time; baseline of 10 ms slices ${idle.maxStallMs.toFixed(1)} ms`,
