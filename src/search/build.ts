@@ -177,18 +177,21 @@ interface BrandFacts {
   aliasStart: boolean;
 }
 
+/** The term slots of a document's fields (name, brand, nameAlt), as IndexWriter#addSlots takes them; reused from one product to the next. */
+type DocumentFields = [TermSlot[], TermSlot[], TermSlot[]];
+
 const NO_BRAND: BrandFacts = { terms: [], facts: [], categories: [], aliasStart: false };
 const NONE: readonly never[] = [];
 
 /**
- * One product row → the term slots of its MiniSearch fields (surface terms in `name`, the
+ * One product row → the term slots of its MiniSearch fields, written into `fields` (surface terms in `name`, the
  * manufacturer's other words in `brand`; prefix-letter stems, number keys, expansions and other
  * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category is
  * the stored one, or the classifier's when the column is empty. Each distinct word is analysed
  * once per build (`words`); membership of a document's term sets is marked on the slots with
  * the document's stamp instead of building sets.
  */
-function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermSlot[][] {
+function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields: DocumentFields): void {
   const grouped = row.grouped === 1;
   const analysed = analyzeName(row.name);
   const { key, quantity } = analysed;
@@ -210,7 +213,9 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermS
   const stamp = dense + 1;
   for (const f of terms) f.slot.own = stamp;
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
-  const brandOnly: TermSlot[] = [];
+  const [name, brandOnly, alt] = fields;
+  name.length = brandOnly.length = alt.length = 0;
+  for (const f of terms) name.push(f.slot);
   for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
   const otherTerms: TermFacts[] = [];
@@ -229,7 +234,6 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermS
     }
   }
   // nameAlt: the other names' words, then each word's low-boost forms the document lacks, then aliases (slots stamped `alt`).
-  const alt: TermSlot[] = [];
   for (const f of otherTerms) (f.slot.alt = stamp), alt.push(f.slot);
   let aliasStart = brand.aliasStart;
   for (let l = 0; l < 2; l++) {
@@ -283,7 +287,7 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary): TermS
   if (head && head.headId < 0) head.headId = table.headId(head.head);
   table.heads.push(head ? head.headId : -1);
   table.barcodes.add(row.barcode_key);
-  return [terms.map((f) => f.slot), brandOnly, alt];
+
 }
 
 /**
@@ -304,6 +308,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
   const words = new Vocabulary(writer);
+  const fields: DocumentFields = [[], [], []];
   const sliceMs = options.sliceMs ?? SLICE_MS;
   const pace = options.pace ?? (() => yieldToLoop());
   // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
@@ -313,8 +318,11 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
     while (i < rows.length) {
       const started = performance.now();
       const until = started + sliceMs;
-      do writer.addSlots(table.productIds.length, prepare(rows[i++]!, table, words));
-      while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
+      do {
+        const dense = table.productIds.length;
+        prepare(rows[i++]!, table, words, fields);
+        writer.addSlots(dense, fields);
+      } while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
       options.signal?.throwIfAborted();
     }
