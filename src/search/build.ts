@@ -287,13 +287,13 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields
   if (head && head.headId < 0) head.headId = table.headId(head.head);
   table.heads.push(head ? head.headId : -1);
   table.barcodes.add(row.barcode_key);
-
 }
 
 /**
  * Builds a product index from the price database without blocking the event loop: rows are
- * read and analysed in chunks, then added with `addAllAsync`. The result is labelled with the
- * data version read at the start.
+ * read in chunks, then analysed and added to the index (IndexWriter) in time slices, each
+ * distinct word analysed once (Vocabulary). The result is labelled with the data version read
+ * at the start.
  *
  * @example const index = await buildSearchIndex(db); index.search({ q: "במבה", limit: 20, offset: 0 })
  */

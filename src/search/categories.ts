@@ -127,7 +127,7 @@ export function classifyTerms(terms: string[], manufacturerTerms: string[]): str
  * once), flattened as pairs: category, points (-1: the word's position weight). What
  * `classifyWords` needs of each word; the index builder computes it once per distinct word.
  *
- * @example wordCategories("חלב") // → [dairyIndex, -1, …]
+ * @example wordCategories("חלב") // → [11, -1] (dairy, by position)
  */
 export function wordCategories(term: string): number[] {
   const out: number[] = [];
@@ -151,7 +151,7 @@ export function wordCategories(term: string): number[] {
  * The categories a manufacturer's search terms hint at (each once); the index builder computes
  * it once per manufacturer.
  *
- * @example manufacturerCategories(["תנובה"]) // → [dairyIndex]
+ * @example manufacturerCategories(["תנובה"]) // → [11] (dairy)
  */
 export function manufacturerCategories(manufacturerTerms: string[]): number[] {
   if (manufacturerTerms.length === 0) return [];
