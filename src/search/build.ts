@@ -213,9 +213,9 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields
   const stamp = dense + 1;
   for (const f of terms) f.slot.own = stamp;
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
-  const [name, brandOnly, alt] = fields;
-  name.length = brandOnly.length = alt.length = 0;
-  for (const f of terms) name.push(f.slot);
+  const [nameSlots, brandOnly, alt] = fields;
+  nameSlots.length = brandOnly.length = alt.length = 0;
+  for (const f of terms) nameSlots.push(f.slot);
   for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
   const otherTerms: TermFacts[] = [];
@@ -265,16 +265,7 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields
   // The name's pack count (4*150 גרם) when the stored size left it out.
   if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
-  table.categoryCodes.push(
-    table.categoryCode(
-      row.category ??
-        classifyWords(
-          analysed.terms,
-          all.map((f) => f.categories),
-          brand.categories,
-        ),
-    ),
-  );
+  table.categoryCodes.push(table.categoryCode(row.category ?? classifyWords(analysed.terms, all.map((f) => f.categories), brand.categories)));
   table.chainLists.push(row.chains ?? "");
   table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
