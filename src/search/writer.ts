@@ -7,7 +7,7 @@ import type MiniSearch from "minisearch";
  * and three map lookups per occurrence. The index ends up exactly as `add` would leave it.
  *
  * Uses MiniSearch internals of the pinned version 7.2.0 (`addDocumentId`, `addFieldLength`,
- * `_fieldIds`, `_documentCount`, `_index._tree`), checked in the constructor;
+ * `_fieldIds`, `_documentCount`, `_index._tree` and its `_size`), checked in the constructor;
  * test/search/writer.test.ts compares the result with `add`.
  */
 type Postings = Map<number, number>;
@@ -21,7 +21,7 @@ interface Internals {
   addFieldLength(shortId: number, fieldId: number, count: number, length: number): void;
   _fieldIds: Record<string, number>;
   _documentCount: number;
-  _index: { _tree: TreeNode; _size: number | undefined; fetch(term: string, create: () => TermData): TermData };
+  _index: { _tree: TreeNode; _size: number | undefined };
 }
 
 /** The label of the entry holding a term's data (MiniSearch's `LEAF`). */
