@@ -51,6 +51,8 @@ function catalogueDb(products: CorpusProduct[]): Database {
 interface LoopWatch<T> {
   result: T;
   ms: number;
+  /** CPU time (user + system, all threads: JIT and GC helpers included) the process used meanwhile: less sensitive than `ms` to other processes sharing the machine. */
+  cpuMs: number;
   /** Longest gap between ticks of a 1 ms timer (wall time: includes time the OS ran other processes). */
   maxStallMs: number;
   /** Longest gap counted in this process' CPU time (user + system) instead: the part it spent itself. */
@@ -81,11 +83,13 @@ async function watchLoop<T>(work: () => Promise<T>): Promise<LoopWatch<T>> {
   };
   setTimeout(tick, 1);
   const started = performance.now();
+  const startedCpu = process.cpuUsage();
   const result = await work();
   const elapsed = performance.now() - started;
+  const cpu = process.cpuUsage(startedCpu);
   running = false;
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  return { result, maxStallMs, maxOwnStallMs, peakHeap, ms: elapsed };
+  return { result, maxStallMs, maxOwnStallMs, peakHeap, ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 function heapAfterGc(): number {
@@ -175,7 +179,7 @@ async function main() {
   const search = new ProductSearch({ cacheEntries: 0 });
   const first = await watchLoop(() => search.rebuild(db));
   const heapIndex = heapAfterGc() - heapBefore;
-  console.log(`  rebuild: ${(first.ms / 1000).toFixed(2)} s, longest event-loop stall ${first.maxStallMs.toFixed(1)} ms (own CPU ${first.maxOwnStallMs.toFixed(1)} ms), index heap ${(heapIndex / MB).toFixed(0)} MB, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
+  console.log(`  rebuild: ${(first.ms / 1000).toFixed(2)} s (CPU ${(first.cpuMs / 1000).toFixed(2)} s), longest event-loop stall ${first.maxStallMs.toFixed(1)} ms (own CPU ${first.maxOwnStallMs.toFixed(1)} ms), index heap ${(heapIndex / MB).toFixed(0)} MB, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
 
   const kinds = queries(products);
   const run = (q: string) => search.search({ q, limit: 20, offset: 0 }).total;
@@ -213,7 +217,7 @@ async function main() {
   const two = figures["two common words"]!.search;
   const targets = [
     ["p95 two common words ≤ 10 ms", `${ms(two.p95)} ms`, two.p95 <= 10],
-    ["rebuild ≤ 5 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 5000],
+    ["rebuild ≤ 3 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 3000],
     [
       "longest event-loop stall during rebuild ≤ 100 ms",
       `${Math.max(first.maxStallMs, second.maxStallMs).toFixed(1)} ms wall, ${Math.max(first.maxOwnStallMs, second.maxOwnStallMs).toFixed(1)} ms of it this process' own CPU time; baseline of 10 ms slices ${idle.maxStallMs.toFixed(1)} ms`,
@@ -233,7 +237,7 @@ async function main() {
       ["", "time", "longest event-loop stall (wall / own CPU)", "heap"],
       [
         ["baseline: busy 10 ms slices, yielding in between, for 3 s", "3 s", `${idle.maxStallMs.toFixed(1)} / ${idle.maxOwnStallMs.toFixed(1)} ms`, ""],
-        ["first build", `${(first.ms / 1000).toFixed(2)} s`, `${first.maxStallMs.toFixed(1)} / ${first.maxOwnStallMs.toFixed(1)} ms`, `${(heapIndex / MB).toFixed(0)} MB retained by the index`],
+        ["first build", `${(first.ms / 1000).toFixed(2)} s (CPU ${(first.cpuMs / 1000).toFixed(2)} s)`, `${first.maxStallMs.toFixed(1)} / ${first.maxOwnStallMs.toFixed(1)} ms`, `${(heapIndex / MB).toFixed(0)} MB retained by the index`],
         [`rebuild while serving (${during.length} queries meanwhile, p95 ${ms(duringSummary.p95)} ms)`, `${(second.ms / 1000).toFixed(2)} s`, `${second.maxStallMs.toFixed(1)} / ${second.maxOwnStallMs.toFixed(1)} ms`, `${(peakOverBaseline / MB).toFixed(0)} MB peak (old + new index)`],
       ],
     ),

@@ -19,6 +19,15 @@ const GROUPS: string[][][] = table.groups.map((spellings, group) => {
   return forms;
 });
 
+/**
+ * True when some spelling starts with this search term: a document none of whose terms does has no aliases.
+ *
+ * @example startsAlias("קוקה") // → true;  startsAlias("חלב") // → false
+ */
+export function startsAlias(term: string): boolean {
+  return FORMS_BY_FIRST.has(term);
+}
+
 function startsAt(terms: string[], at: number, run: string[]): boolean {
   if (at + run.length > terms.length) return false;
   for (let j = 0; j < run.length; j++) if (terms[at + j] !== run[j]) return false;
@@ -32,15 +41,20 @@ function startsAt(terms: string[], at: number, run: string[]): boolean {
  * @example aliasTerms([["קוקה", "קולה", "זירו"]]) // → ["coca", "cola", "coke", "קוקקולה", "cocacola"]
  */
 export function aliasTerms(lists: string[][]): string[] {
-  const found = new Set<number>();
+  // Arrays rather than sets: a document finds a group or two (the index builder calls this for
+  // every product holding a word some spelling starts with), and the order is the sets' order.
+  let found: number[] | null = null;
   for (const terms of lists) {
     for (let i = 0; i < terms.length; i++) {
-      for (const form of FORMS_BY_FIRST.get(terms[i]!) ?? []) if (startsAt(terms, i, form.terms)) found.add(form.group);
+      const forms = FORMS_BY_FIRST.get(terms[i]!);
+      if (!forms) continue;
+      for (const form of forms) if (startsAt(terms, i, form.terms) && !found?.includes(form.group)) (found ??= []).push(form.group);
     }
   }
-  if (found.size === 0) return [];
-  const present = new Set(lists.flat());
-  const out = new Set<string>();
-  for (const group of found) for (const terms of GROUPS[group]!) for (const t of terms) if (!present.has(t)) out.add(t);
-  return [...out];
+  if (!found) return [];
+  const out: string[] = [];
+  for (const group of found) {
+    for (const terms of GROUPS[group]!) for (const t of terms) if (!out.includes(t) && !lists.some((list) => list.includes(t))) out.push(t);
+  }
+  return out;
 }

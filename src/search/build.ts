@@ -1,15 +1,14 @@
 import type { Database } from "bun:sqlite";
 import MiniSearch from "minisearch";
 import { aliasTerms } from "./aliases.ts";
-import { CATEGORIES, classifyTerms, OTHER } from "./categories.ts";
+import { CATEGORIES, classifyWords, manufacturerCategories, OTHER } from "./categories.ts";
 import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
-import { analyzeName, prefixStems, searchTerms } from "./hebrew.ts";
-import { expansion } from "./abbreviations.ts";
-import { numberKey, numberVariant } from "./morphology.ts";
+import { analyzeName, searchTerms } from "./hebrew.ts";
 import { hashString } from "./query.ts";
 import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
-import { IndexWriter } from "./writer.ts";
+import { Vocabulary, type TermFacts } from "./vocabulary.ts";
+import { IndexWriter, type TermSlot } from "./writer.ts";
 
 /** Words of manufacturer names that tell products apart from nothing (בע"מ, Ltd, לא ידוע). */
 const BRAND_STOP = new Set(["בעמ", "ltd", "inc", "llc", "gmbh", "ושות", "חברת", "לא", "ידוע", "כללי", "unknown", "יבואנ", "יבוא"]);
@@ -58,13 +57,33 @@ const SLICE_MS = 10;
  */
 const READ_CHUNK = 128;
 
+/**
+ * The chain ids of a comma-separated list (`ProductRow.chains`), in order, written into `out`
+ * (reused: the table keeps the lists as read, a few bytes a product instead of an array).
+ *
+ * @example chainIdsOf("3,12", []) // → [3, 12]
+ */
+function chainIdsOf(list: string, out: number[]): number[] {
+  out.length = 0;
+  let id = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (c === 44) (out.push(id), (id = 0));
+    else if (c >= 48 && c <= 57) id = id * 10 + (c - 48);
+    else return list.split(",").map(Number); // not a list of plain ids (never written so): as it says
+  }
+  if (list.length > 0) out.push(id);
+  return out;
+}
+
 /** Accumulates the per-product arrays while documents are prepared. */
 class TableBuilder {
   readonly productIds: number[] = [];
   readonly categoryCodes: number[] = [];
   readonly categories = CATEGORIES.map((c) => c.slug);
   readonly chainBit = new Map<number, number>();
-  readonly chainLists: number[][] = [];
+  /** `chains.id` of the chains selling each product, as read (comma-separated; see `chainIdsOf`). */
+  readonly chainLists: string[] = [];
   /** Stores selling each product (all chains). */
   readonly storeCounts: number[] = [];
   readonly sizeAmounts: number[] = [];
@@ -81,7 +100,7 @@ class TableBuilder {
   readonly headTerms: string[] = [];
   readonly barcodes = new BarcodeIndex();
   /** Manufacturer → its search terms (a few thousand manufacturers for 100,000 products). */
-  readonly brandTerms = new Map<string, string[]>();
+  readonly brands = new Map<string, BrandFacts>();
 
   constructor(chainIds: number[]) {
     chainIds.forEach((id, bit) => this.chainBit.set(id, bit));
@@ -117,13 +136,14 @@ class TableBuilder {
    */
   *finish(): Generator<void, ProductTable> {
     const n = this.productIds.length;
-    for (const list of this.chainLists) for (const id of list) if (!this.chainBit.has(id)) this.chainBit.set(id, this.chainBit.size);
+    const ids: number[] = [];
+    for (const list of this.chainLists) for (const id of chainIdsOf(list, ids)) if (!this.chainBit.has(id)) this.chainBit.set(id, this.chainBit.size);
     yield;
     const words = Math.max(1, Math.ceil(this.chainBit.size / 32));
     const chainWords = new Uint32Array(n * words);
     const popularity = new Float32Array(n);
     for (let dense = 0; dense < n; dense++) {
-      const list = this.chainLists[dense]!;
+      const list = chainIdsOf(this.chainLists[dense]!, ids);
       for (const id of list) {
         const bit = this.chainBit.get(id)!;
         chainWords[dense * words + (bit >>> 5)]! |= 1 << (bit & 31);
@@ -147,31 +167,65 @@ class TableBuilder {
   }
 }
 
+/** A manufacturer's search terms (what tells products apart), as prepared once per build. */
+interface BrandFacts {
+  terms: string[];
+  facts: TermFacts[];
+  /** `manufacturerCategories` of its terms. */
+  categories: number[];
+  /** Some alias spelling starts with one of its terms. */
+  aliasStart: boolean;
+}
+
+/** The term slots of a document's fields (name, brand, nameAlt), as IndexWriter#addSlots takes them; reused from one product to the next. */
+type DocumentFields = [TermSlot[], TermSlot[], TermSlot[]];
+
+const NO_BRAND: BrandFacts = { terms: [], facts: [], categories: [], aliasStart: false };
+const NONE: readonly never[] = [];
+
 /**
- * One product row → the MiniSearch document (surface terms; prefix-letter stems and other
- * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category
- * is the stored one, or the classifier's when the column is empty.
+ * One product row → the term slots of its MiniSearch fields, written into `fields` (surface terms in `name`, the
+ * manufacturer's other words in `brand`; prefix-letter stems, number keys, expansions and other
+ * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category is
+ * the stored one, or the classifier's when the column is empty. Each distinct word is analysed
+ * once per build (`words`); membership of a document's term sets is marked on the slots with
+ * the document's stamp instead of building sets.
  */
-function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
+function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields: DocumentFields): void {
   const grouped = row.grouped === 1;
   const analysed = analyzeName(row.name);
   const { key, quantity } = analysed;
+  const all = analysed.terms.map((t) => words.facts(t));
   // A grouped item keeps its row (barcode, filters) but no words: its generic product answers for them.
-  const terms = grouped ? [] : analysed.terms;
-  let brand: string[] = [];
+  const terms = grouped ? NONE : all;
+  let brand = NO_BRAND;
   if (row.manufacturer && !grouped) {
-    const known = table.brandTerms.get(row.manufacturer);
-    brand = known ?? searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
-    if (!known) table.brandTerms.set(row.manufacturer, brand);
+    brand = table.brands.get(row.manufacturer) ?? NO_BRAND;
+    if (brand === NO_BRAND) {
+      const brandTerms = searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
+      const facts = brandTerms.map((t) => words.facts(t));
+      brand = { terms: brandTerms, facts, categories: manufacturerCategories(brandTerms), aliasStart: facts.some((f) => f.aliasStart) };
+      table.brands.set(row.manufacturer, brand);
+    }
   }
   const dense = table.productIds.length;
+  // The document's own terms (its name's, then its other names'): slots stamped `own`.
+  const stamp = dense + 1;
+  for (const f of terms) f.slot.own = stamp;
+  // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
+  const [nameSlots, brandOnly, alt] = fields;
+  nameSlots.length = brandOnly.length = alt.length = 0;
+  for (const f of terms) nameSlots.push(f.slot);
+  for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
-  const own = new Set(terms);
-  const otherTerms: string[] = [];
+  const otherTerms: TermFacts[] = [];
   if (row.other_names && !grouped) {
     for (const name of row.other_names.split("\n")) {
       const other = analyzeName(name);
-      for (const t of other.terms) if (!own.has(t)) (own.add(t), otherTerms.push(t));
+      for (const t of other.terms) {
+        const f = words.facts(t);
+        if (f.slot.own !== stamp) (f.slot.own = stamp, otherTerms.push(f));
+      }
       const hash = hashString(other.key);
       const known = table.otherNames.get(hash);
       if (known === undefined) table.otherNames.set(hash, dense);
@@ -179,20 +233,26 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
       else if (!known.includes(dense)) known.push(dense);
     }
   }
-  const alt = new Set<string>(otherTerms);
-  for (const t of [...terms, ...otherTerms]) {
-    for (const word of expansion(t) ?? []) if (!own.has(word)) alt.add(numberVariant(word) ?? word);
-    const variant = numberVariant(t);
-    if (variant && !own.has(variant)) alt.add(variant);
-    for (const s of prefixStems(t)) {
-      if (!own.has(s)) alt.add(s);
-      const v = numberVariant(s);
-      if (v && !own.has(v)) alt.add(v);
+  // nameAlt: the other names' words, then each word's low-boost forms the document lacks, then aliases (slots stamped `alt`).
+  for (const f of otherTerms) (f.slot.alt = stamp), alt.push(f.slot);
+  let aliasStart = brand.aliasStart;
+  for (let l = 0; l < 2; l++) {
+    for (const f of l === 0 ? terms : otherTerms) {
+      const pairs = f.alt;
+      for (let i = 0; i < pairs.length; i += 2) {
+        const added = pairs[i + 1]!;
+        if (pairs[i]!.own !== stamp && added.alt !== stamp) (added.alt = stamp), alt.push(added);
+      }
+      aliasStart ||= f.aliasStart;
     }
   }
-  for (const t of aliasTerms([terms, brand, otherTerms])) alt.add(t);
-  // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
-  const brandOnly = brand.filter((t) => !terms.includes(t));
+  if (aliasStart) {
+    const names = terms.map((f) => f.slot.term);
+    for (const t of aliasTerms([names, brand.terms, otherTerms.map((f) => f.slot.term)])) {
+      const added = words.slot(t);
+      if (added.alt !== stamp) (added.alt = stamp), alt.push(added);
+    }
+  }
 
   let sizeAmount = row.size_amount ?? 0;
   let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
@@ -205,8 +265,8 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   // The name's pack count (4*150 גרם) when the stored size left it out.
   if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
   table.productIds.push(row.id);
-  table.categoryCodes.push(table.categoryCode(row.category ?? classifyTerms(analysed.terms, brand)));
-  table.chainLists.push(row.chains ? row.chains.split(",").map(Number) : []);
+  table.categoryCodes.push(table.categoryCode(row.category ?? classifyWords(analysed.terms, all.map((f) => f.categories), brand.categories)));
+  table.chainLists.push(row.chains ?? "");
   table.storeCounts.push(row.stores ?? 0);
   table.sizeAmounts.push(sizeAmount);
   table.sizeUnits.push(sizeUnit);
@@ -214,15 +274,17 @@ function prepare(row: ProductRow, table: TableBuilder): IndexedDoc {
   table.nameHashes.push(grouped ? 0 : hashString(key));
   table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
   // The head noun's number key; an abbreviated head (תפו"א) stands for its first word (תפוחי → תפוח).
-  table.heads.push(terms.length > 0 ? table.headId(numberKey(expansion(terms[0]!)?.[0] ?? terms[0]!)) : -1);
+  const head = terms[0];
+  if (head && head.headId < 0) head.headId = table.headId(head.head);
+  table.heads.push(head ? head.headId : -1);
   table.barcodes.add(row.barcode_key);
-  return { id: dense, name: terms.join(" "), brand: brandOnly.join(" "), nameAlt: [...alt].join(" ") };
 }
 
 /**
  * Builds a product index from the price database without blocking the event loop: rows are
- * read and analysed in chunks, then added with `addAllAsync`. The result is labelled with the
- * data version read at the start.
+ * read in chunks, then analysed and added to the index (IndexWriter) in time slices, each
+ * distinct word analysed once (Vocabulary). The result is labelled with the data version read
+ * at the start.
  *
  * @example const index = await buildSearchIndex(db); index.search({ q: "במבה", limit: 20, offset: 0 })
  */
@@ -236,6 +298,8 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const table = new TableBuilder(chainIds);
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
+  const words = new Vocabulary(writer);
+  const fields: DocumentFields = [[], [], []];
   const sliceMs = options.sliceMs ?? SLICE_MS;
   const pace = options.pace ?? (() => yieldToLoop());
   // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
@@ -245,8 +309,11 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
     while (i < rows.length) {
       const started = performance.now();
       const until = started + sliceMs;
-      do writer.add(prepare(rows[i++]!, table));
-      while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
+      do {
+        const dense = table.productIds.length;
+        prepare(rows[i++]!, table, words, fields);
+        writer.addSlots(dense, fields);
+      } while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
       options.signal?.throwIfAborted();
     }

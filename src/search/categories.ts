@@ -90,13 +90,13 @@ const compiled = compile();
 if (CATEGORIES.length > 31) throw new Error("categories.ts scores categories in a 31-bit mask");
 
 /** True when `run` occurs in `terms` starting at `at`. */
-function runAt(terms: string[], at: number, run: string[]): boolean {
+function runAt(terms: readonly string[], at: number, run: readonly string[]): boolean {
   if (at + run.length > terms.length) return false;
   for (let j = 0; j < run.length; j++) if (terms[at + j] !== run[j]) return false;
   return true;
 }
 
-function containsRun(terms: string[], run: string[]): boolean {
+function containsRun(terms: readonly string[], run: readonly string[]): boolean {
   for (let i = 0; i + run.length <= terms.length; i++) if (runAt(terms, i, run)) return true;
   return false;
 }
@@ -119,23 +119,65 @@ export function classify(name: string, manufacturer?: string | null): string {
  * @example classifyTerms(["קוטג", "5%"], ["תנובה"]) // → "dairy"
  */
 export function classifyTerms(terms: string[], manufacturerTerms: string[]): string {
-  const scores = new Float64Array(CATEGORIES.length);
+  return classifyWords(terms, terms.map(wordCategories), manufacturerCategories(manufacturerTerms));
+}
+
+/**
+ * The categories one word scores for by itself (the word, then its prefix stems; each category
+ * once), flattened as pairs: category, points (-1: the word's position weight). What
+ * `classifyWords` needs of each word; the index builder computes it once per distinct word.
+ *
+ * @example wordCategories("חלב") // → [11, -1] (dairy, by position)
+ */
+export function wordCategories(term: string): number[] {
+  const out: number[] = [];
+  let seen = 0; // categories this word already scored for (bitmask: fewer than 32 categories)
+  const score = (candidate: string) => {
+    const rules = compiled.single.get(candidate);
+    if (!rules) return;
+    for (const rule of rules) {
+      const bit = 1 << rule.category;
+      if (seen & bit) continue;
+      seen |= bit;
+      out.push(rule.category, rule.kind === "strong" ? rule.strong : -1);
+    }
+  };
+  score(term);
+  for (const stem of prefixStems(term)) score(stem);
+  return out;
+}
+
+/**
+ * The categories a manufacturer's search terms hint at (each once); the index builder computes
+ * it once per manufacturer.
+ *
+ * @example manufacturerCategories(["תנובה"]) // → [11] (dairy)
+ */
+export function manufacturerCategories(manufacturerTerms: string[]): number[] {
+  if (manufacturerTerms.length === 0) return [];
+  const hinted = new Set<number>();
+  for (const m of compiled.manufacturers) if (containsRun(manufacturerTerms, m.terms)) hinted.add(m.category);
+  return [...hinted];
+}
+
+/** Scores of one classification (reused: the index builder classifies every product of a rebuild). */
+const SCORES = new Float64Array(CATEGORIES.length);
+
+/**
+ * `classifyTerms` with each word's `wordCategories` and the manufacturer's
+ * `manufacturerCategories` already at hand.
+ *
+ * @example classifyWords(["קוטג", "5%"], [wordCategories("קוטג"), wordCategories("5%")], manufacturerCategories(["תנובה"])) // → "dairy"
+ */
+export function classifyWords(terms: readonly string[], words: readonly (readonly number[])[], hinted: readonly number[]): string {
+  const scores = SCORES.fill(0);
   for (let p = 0; p < terms.length; p++) {
-    const term = terms[p]!;
-    let seen = 0; // categories this word already scored for (bitmask: fewer than 32 categories)
-    const score = (candidate: string) => {
-      const rules = compiled.single.get(candidate);
-      if (!rules) return;
-      for (const rule of rules) {
-        const bit = 1 << rule.category;
-        if (seen & bit) continue;
-        seen |= bit;
-        scores[rule.category]! += rule.kind === "strong" ? rule.strong : positionWeight(p);
-      }
-    };
-    score(term);
-    for (const stem of prefixStems(term)) score(stem);
-    const multi = compiled.multi.get(term);
+    const single = words[p]!;
+    for (let i = 0; i < single.length; i += 2) {
+      const points = single[i + 1]!;
+      scores[single[i]!]! += points >= 0 ? points : positionWeight(p);
+    }
+    const multi = compiled.multi.get(terms[p]!);
     if (multi) {
       for (const rule of multi) {
         if (!runAt(terms, p, rule.terms)) continue;
@@ -143,11 +185,7 @@ export function classifyTerms(terms: string[], manufacturerTerms: string[]): str
       }
     }
   }
-  if (manufacturerTerms.length > 0) {
-    const hinted = new Set<number>();
-    for (const m of compiled.manufacturers) if (containsRun(manufacturerTerms, m.terms)) hinted.add(m.category);
-    for (const category of hinted) scores[category]! += MANUFACTURER;
-  }
+  for (const category of hinted) scores[category]! += MANUFACTURER;
   let best = -1;
   let bestScore = 0;
   for (let i = 0; i < scores.length; i++) {

@@ -28,6 +28,10 @@ const UNIT_ALIASES = new Map<string, string>([
   ["מטר", "מטר"], ["סמ", "סמ"],
 ]);
 
+/** 1 at the character code each unit spelling starts with: other words skip the lookup (NaN, an empty token's, reads undefined). */
+const UNIT_FIRST = new Uint8Array(0x10000);
+for (const unit of UNIT_ALIASES.keys()) UNIT_FIRST[unit.charCodeAt(0)] = 1;
+
 /**
  * True for a unit spelling or canonical unit token (`גרמ`, `ליטר`, `מל`, `קג`, `יח`, …).
  *
@@ -55,11 +59,31 @@ export function tokenize(text: string): string[] {
 export function canonicalToken(raw: string): string {
   const c = raw.charCodeAt(0);
   if (c >= 48 && c <= 57) {
+    if (isPlainInteger(raw)) return raw;
     const percent = raw.charCodeAt(raw.length - 1) === 37;
     return percent || raw.includes(".") ? String(Number.parseFloat(raw)) + (percent ? "%" : "") : String(Number(raw));
   }
-  const t = foldFinals(raw.includes("'") || raw.includes('"') ? raw.replace(/["']/g, "") : raw);
-  return UNIT_ALIASES.get(t) ?? t;
+  // One scan for quotes and final letters (most words have neither).
+  let quotes = false;
+  let finals = false;
+  for (let i = 0; i < raw.length; i++) {
+    const d = raw.charCodeAt(i);
+    if (d === 39 || d === 34) quotes = true;
+    else if (d === 0x5da || d === 0x5dd || d === 0x5df || d === 0x5e3 || d === 0x5e5) finals = true;
+  }
+  let t = quotes ? raw.replace(/["']/g, "") : raw;
+  if (finals) t = foldFinals(t);
+  return UNIT_FIRST[t.charCodeAt(0)] === 1 ? (UNIT_ALIASES.get(t) ?? t) : t;
+}
+
+/** True for digits without a leading zero, few enough to be their own `String(Number(…))`. */
+function isPlainInteger(raw: string): boolean {
+  if (raw.length > 15 || (raw.charCodeAt(0) === 48 && raw.length > 1)) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** `searchTerm` of a token already in canonical form. */
@@ -67,7 +91,7 @@ function termOfCanonical(t: string): string | null {
   if (t === "") return null;
   const c = t.charCodeAt(0);
   if (c >= 48 && c <= 57) return t.charCodeAt(t.length - 1) === 37 ? t : null;
-  if (UNIT_ALIASES.has(t)) return null;
+  if (UNIT_FIRST[c] === 1 && UNIT_ALIASES.has(t)) return null;
   if (t.length === 1 && c >= 0x5d0 && c <= 0x5ea) return null;
   return t;
 }

@@ -43,8 +43,8 @@ export function unitOf(piece: string): [SizeUnit, number] | null {
   return UNITS.get(key) ?? null;
 }
 
-/** Rounds away float noise (1.5 × 1000 → 1500). */
-const tidy = (n: number) => Number(n.toPrecision(12));
+/** Rounds away float noise (1.5 × 1000 → 1500); an integer of up to 12 digits has none. */
+const tidy = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e12 ? n : Number(n.toPrecision(12)));
 
 /** A quantity found in a list of pieces: its value and the pieces [from, to) it spans. */
 export interface QuantitySpan {
