@@ -11,12 +11,14 @@ export interface RawAnswer {
  * Sends `request` (bytes as written, e.g. a request line no client library would send: no Host,
  * an empty one, an absolute-form or un-normalized target) to 127.0.0.1:`port` and reads the
  * answer until the server closes the connection (send `Connection: close` with HTTP/1.1).
- * Resolves with status 0 when the connection ends with no answer.
+ * Resolves with status 0 when the connection ends with no answer. The client does not half-close
+ * its side after the request (a real client waits for the answer): Bun drops a GET whose client
+ * has already half-closed while an async handler is still making its answer.
  */
 export function rawRequest(port: number, request: string | Uint8Array): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: "127.0.0.1", port }, () => socket.end(request));
+    const socket = connect({ host: "127.0.0.1", port }, () => void socket.write(request));
     socket.on("data", (chunk: Buffer | string) => chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
     socket.on("error", reject);
     socket.on("close", () => {
