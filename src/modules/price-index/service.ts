@@ -6,6 +6,7 @@ import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { modeOfCounts } from "../../pricing/rules.ts";
+import { PriceCounts } from "../../pricing/price-counts.ts";
 import { basketThreshold, indexFromSums, median, priceIndex, BASKET_CHAIN_SHARE, MIN_INDEX_COVERAGE, type ChainPrices } from "../../pricing/price-index.ts";
 import { monthsBefore } from "../prices/history.ts";
 
@@ -63,13 +64,14 @@ function currentPrices(deps: IndexData, scope: IndexScope): ScopePrices {
       .map((r) => r[0])
       .filter((chain) => stmt(db, "SELECT 1 FROM chain_products cp JOIN products p ON p.id = cp.product_id WHERE cp.chain_id = ? AND p.scope_chain_id = 0 LIMIT 1").values(chain).length > 0);
     if (chains.length === 0) return { chains, prices: out };
-    // Both served by chain_products_by_product_figures, in its order (no sort): equal (product,
-    // chain) rows in price order, the last one kept (as reading them all did).
+    // Both served by chain_products_by_product_figures, in its order (no sort); of equal (product,
+    // chain) rows (barcode variants) the last, the highest price, is kept, as reading them all did.
     const rows = stmt(
       db,
-      `SELECT cp.product_id, cp.chain_id, cp.price_mode FROM chain_products cp JOIN products p ON p.id = cp.product_id
-        WHERE p.scope_chain_id = 0 AND cp.product_id IN (SELECT product_id FROM chain_products GROUP BY product_id HAVING count(DISTINCT chain_id) >= ?)
-        ORDER BY cp.product_id, cp.chain_id, cp.price_mode`,
+      `SELECT product_id, chain_id, price_mode FROM chain_products
+        WHERE product_id IN (SELECT product_id FROM chain_products GROUP BY product_id
+                              HAVING count(DISTINCT chain_id) >= ? AND (SELECT scope_chain_id FROM products WHERE id = product_id) = 0)
+        ORDER BY product_id, chain_id, price_mode`,
     ).values(basketThreshold(chains.length)) as [number, number, number][];
     for (const [product, chain, price] of rows) put(product, chain, price);
     return { chains, prices: out };
@@ -138,7 +140,7 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
   const dCount = new Int32Array(chains.length * width);
   // Per product, reused: each store's price (NaN: none), each chain's price → stores count and price.
   const storePrice = new Float64Array(table.chainOf.length).fill(NaN);
-  const counts: Map<number, number>[] = chains.map(() => new Map());
+  const counts = new PriceCounts(chains.length);
   const chainPrice = new Float64Array(chains.length);
   const contribution = new Float64Array(chains.length);
   const dirty = new Uint8Array(chains.length);
@@ -158,7 +160,8 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
     }
     perDay.fill(0);
     let n = 0;
-    for (const [store, date, price] of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      const [store, date, price] = rows[i]!;
       if (slotOf[store]! < 0 || date > today) continue;
       const day = date <= from ? 0 : dayOf.get(date);
       if (day === undefined) continue;
@@ -173,7 +176,7 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
     // perDay[d] is now where day d's rows end in `order`.
     chainPrice.fill(NaN);
     contribution.fill(NaN);
-    for (const c of counts) c.clear();
+    counts.clear();
     for (let k = 0, day = 0; k < n; day++) {
       if (k === perDay[day]) continue;
       for (; k < perDay[day]!; k++) {
@@ -183,13 +186,8 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
         const before = storePrice[store]!;
         const after = rowPrice[r]!;
         if (Object.is(before, after)) continue;
-        const count = counts[s]!;
-        if (!Number.isNaN(before)) {
-          const left = count.get(before)! - 1;
-          if (left === 0) count.delete(before);
-          else count.set(before, left);
-        }
-        if (!Number.isNaN(after)) count.set(after, (count.get(after) ?? 0) + 1);
+        if (!Number.isNaN(before)) counts.remove(s, before);
+        if (!Number.isNaN(after)) counts.add(s, after);
         storePrice[store] = after;
         dirty[s] = 1;
       }
@@ -197,7 +195,7 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
       for (let s = 0; s < chains.length; s++) {
         if (!dirty[s]) continue;
         dirty[s] = 0;
-        const price = counts[s]!.size === 0 ? NaN : modeOfCounts(counts[s]!);
+        const price = counts.mode(s);
         if (!Object.is(price, chainPrice[s])) moved = true;
         chainPrice[s] = price;
       }
@@ -208,7 +206,7 @@ function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket
   // The chains' contributions to the day's sums when their prices are chainPrice (as today's: ln(price ÷ the median chain price)).
   function record(day: number): void {
     prices.length = 0;
-    for (const price of chainPrice) if (!Number.isNaN(price)) prices.push(price);
+    for (let s = 0; s < chains.length; s++) if (!Number.isNaN(chainPrice[s]!)) prices.push(chainPrice[s]!);
     const mid = prices.length > 0 ? median(prices) : NaN;
     for (let s = 0; s < chains.length; s++) {
       const price = chainPrice[s]!;
