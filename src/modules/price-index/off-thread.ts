@@ -26,8 +26,8 @@ const ATTEMPTS = 3;
 const running = new WeakMap<object, Map<string, Promise<{ version: number; full: FullAnswer } | null>>>();
 
 /**
- * The price index answer without blocking the serving thread: a scope's computation (1–2 s at
- * national size, 15–25 s with the 24-month history) runs in a worker on its own connection to
+ * The price index answer without blocking the serving thread: a scope's computation (0.4–0.8 s at
+ * national size, 4–8 s CPU with the 24-month history) runs in a worker on its own connection to
  * the database file while the request waits; other requests are served meanwhile. Cached answers
  * are given at once. An in-memory database (tests) or a worker that fails is computed here, as
  * before.
