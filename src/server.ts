@@ -20,6 +20,7 @@ import { warmUp } from "./http/warm-up.ts";
 import { listenOptions, splitAddress } from "./http/listen-options.ts";
 import { listenOrExplain } from "./http/listen-error.ts";
 import { lastResortAnswer } from "./http/last-resort.ts";
+import { warmPriceIndex } from "./modules/price-index/warm.ts";
 
 export interface RunningServer {
   url: string;
@@ -102,6 +103,9 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     data.onChange(() => exporter.request());
     if (data.hasData && deps.exports!.list()[0]?.data_version !== data.current.version) exporter.request();
   }
+
+  // The national price index computed ahead after every import (and at start), in a worker at the imports' priority.
+  warmPriceIndex(deps.dataSets.live, settings.importPriority);
 
   // Follow imports made by this process's worker or by `mehir import` in another process.
   const poll = setInterval(() => {

@@ -9,7 +9,7 @@ import { productPrices } from "../prices/service.ts";
 import { cachedPriceHistory } from "../prices/history.ts";
 import { GET_PRICE_HISTORY } from "../prices/index.ts";
 import { GET_PRICE_INDEX } from "../price-index/index.ts";
-import { cachedPriceIndex } from "../price-index/service.ts";
+import { priceIndexAnswer } from "../price-index/off-thread.ts";
 import type { ChainPrice, ExploreView, ProductView, StorePrice } from "./explore-pages.ts";
 
 /**
@@ -30,13 +30,16 @@ export const includesIndex = (plan: Plan) => planAllows(plan, GET_PRICE_INDEX.au
 
 type Base = Pick<ExploreView, "lang" | "csrf" | "email" | "plan">;
 
-/** The search page: results for `q` (when given) and the price index. Errors the API would answer become one sentence. */
-export function exploreView(data: DataSet, base: Base, q: string, messages: { noData: string; invalid: string }): ExploreView {
+/**
+ * The search page: results for `q` (when given) and the price index (cached, or computed off the
+ * serving thread as the API's route does: off-thread.ts). Errors the API would answer become one sentence.
+ */
+export async function exploreView(data: DataSet, base: Base, q: string, messages: { noData: string; invalid: string }): Promise<ExploreView> {
   const view: ExploreView = { ...base, q, today: israelDate(data.now()), index: null };
   try {
     requireData(data);
     if (includesIndex(base.plan)) {
-      const { value } = cachedPriceIndex(data, {}, INDEX_MONTHS);
+      const { value } = await priceIndexAnswer(data, {}, INDEX_MONTHS);
       view.index = { entries: JSON.parse(new TextDecoder().decode(value.json.bytes)), from: value.meta.from! };
     }
     if (q) {

@@ -192,7 +192,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
    * bucket at its plan's rate (not the monthly quota), so the explorer is no faster a way to the
    * data than the API. Answers the page, or a redirect / 429 page.
    */
-  async function explorer(v: Visit, page: (base: { lang: Lang; csrf: string; email: string; plan: Plan }) => string): Promise<Response> {
+  async function explorer(v: Visit, page: (base: { lang: Lang; csrf: string; email: string; plan: Plan }) => string | Promise<string>): Promise<Response> {
     if (!v.session) return redirect(v, "/portal/signin");
     const account = findAccountById(db, v.session.accountId);
     if (!account) return redirect(v, "/portal/signin");
@@ -200,7 +200,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
     if (!verdict.allowed) return tooMany(v, verdict.retryAfter, "/portal/explore");
     const t = strings(v.lang);
     try {
-      return html(v, page({ lang: v.lang, csrf: v.session.csrf, email: account.email, plan: account.plan }));
+      return html(v, await page({ lang: v.lang, csrf: v.session.csrf, email: account.email, plan: account.plan }));
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status >= 500 && error.code !== "data_not_ready")) throw error;
       const text = error.code === "product_not_found" ? t.productNotFound : error.code === "data_not_ready" ? t.noData : error.message;
@@ -357,7 +357,7 @@ export function portalModule(deps: Pick<Services, "settings" | "db" | "now" | "a
       const v = visit(request, server);
       const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
       const t = strings(v.lang);
-      return explorer(v, (base) => explorePage(exploreView(deps.dataSets.live, base, q, { noData: t.noData, invalid: t.noResults })));
+      return explorer(v, async (base) => explorePage(await exploreView(deps.dataSets.live, base, q, { noData: t.noData, invalid: t.noResults })));
     }, { detail: { hide: true } })
     .get("/portal/explore/product", ({ request, server }) => {
       const v = visit(request, server);

@@ -7,13 +7,16 @@
 import { Database } from "bun:sqlite";
 import { DataState } from "../../data/data-state.ts";
 import { dataTables } from "../../pricing/data-tables.ts";
+import { runAtImportPriority } from "../../ingest/run/import-priority.ts";
 import { fullPriceIndex, type IndexScope } from "./service.ts";
 import type { IndexJob, IndexJobResult } from "./off-thread.ts";
 
 declare const self: Worker;
 
 self.onmessage = (event: MessageEvent<IndexJob>) => {
-  const { path, scope, withHistory, now } = event.data;
+  const { path, scope, withHistory, now, priority } = event.data;
+  // This thread only (one worker per computation): the serving thread keeps its priority.
+  runAtImportPriority(priority);
   let result: IndexJobResult;
   try {
     const db = new Database(path, { readonly: true, strict: true });

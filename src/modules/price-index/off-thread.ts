@@ -3,6 +3,7 @@ import type { Answered } from "../../serving/answer-cache.ts";
 import { israelDate } from "../../lib/time.ts";
 import { log } from "../../lib/log.ts";
 import { workerSpecifier } from "../../workers.ts";
+import type { ImportPriority } from "../../ingest/run/import-priority.ts";
 import { cachedPriceIndex, priceIndexAnswerKey, priceIndexScopeKey, type FullAnswer, type IndexScope, type PriceIndexAnswer } from "./service.ts";
 
 /** What the worker is asked: a scope of the database file at `path`, as of `now` (ms). */
@@ -11,6 +12,8 @@ export interface IndexJob {
   scope: IndexScope;
   withHistory: boolean;
   now: number;
+  /** The worker thread's CPU priority (as an import's): background computations run at the imports' (warm.ts). */
+  priority: ImportPriority;
 }
 
 /** What it answers: the computation and the data version it read, or why it failed. */
@@ -23,14 +26,14 @@ const ATTEMPTS = 3;
 const running = new WeakMap<object, Map<string, Promise<{ version: number; full: FullAnswer } | null>>>();
 
 /**
- * The price index answer without blocking the serving thread: a scope's computation (1–2 s at
- * national size, 15–25 s with the 24-month history) runs in a worker on its own connection to
+ * The price index answer without blocking the serving thread: a scope's computation (0.4–0.8 s at
+ * national size, 4–8 s CPU with the 24-month history) runs in a worker on its own connection to
  * the database file while the request waits; other requests are served meanwhile. Cached answers
  * are given at once. An in-memory database (tests) or a worker that fails is computed here, as
  * before.
  * @example (await priceIndexAnswer(dataSet, {}, 24)).value.meta.from // "2024-11-29"
  */
-export async function priceIndexAnswer(deps: DataSet, scope: IndexScope, months: number | undefined): Promise<Answered<PriceIndexAnswer>> {
+export async function priceIndexAnswer(deps: DataSet, scope: IndexScope, months: number | undefined, priority: ImportPriority = "normal"): Promise<Answered<PriceIndexAnswer>> {
   const path = deps.db.prices.filename;
   if (path === "" || path === ":memory:") return cachedPriceIndex(deps, scope, months);
   const answered = deps.answers.priceIndex.held(deps)(priceIndexAnswerKey(scope, months));
@@ -38,7 +41,7 @@ export async function priceIndexAnswer(deps: DataSet, scope: IndexScope, months:
   const scopeKey = priceIndexScopeKey(scope, months !== undefined);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (deps.answers.priceIndexFull.held(deps)(scopeKey)) break;
-    const job = { path, scope, withHistory: months !== undefined, now: deps.now().getTime() };
+    const job = { path, scope, withHistory: months !== undefined, now: deps.now().getTime(), priority };
     const result = await shared(deps, `${deps.data.current.version}\u0000${scopeKey}`, job);
     if (result === null) break;
     // Only a computation of the version (and day) served now goes into its answer.

@@ -6,6 +6,7 @@ import { AnswerCache, type Answered } from "../../serving/answer-cache.ts";
 import { PrebuiltJson } from "../../http/prebuilt/prebuilt-json.ts";
 import { storeTable } from "../../pricing/store-table.ts";
 import { modeOfCounts } from "../../pricing/rules.ts";
+import { PriceCounts } from "../../pricing/price-counts.ts";
 import { basketThreshold, indexFromSums, median, priceIndex, BASKET_CHAIN_SHARE, MIN_INDEX_COVERAGE, type ChainPrices } from "../../pricing/price-index.ts";
 import { monthsBefore } from "../prices/history.ts";
 
@@ -36,14 +37,21 @@ export interface PriceIndexAnswer {
   meta: { basket_products: number; chains_with_data: number; basket_min_chains: number; basket_chain_share: number; min_index_coverage: number; from: string | null };
 }
 
+/** The chains with prices in a scope (db ids) and their prices of the products that may join its basket. */
+interface ScopePrices {
+  chains: number[];
+  prices: Map<number, ChainPrices>;
+}
+
 /**
  * Each chain's price of each shared-GTIN product (generic and chain-internal products are not
  * comparable across chains). Everywhere: the chain price of /prices/ (chain_products.price_mode:
  * the most common shelf price of its stores outside Eilat, Eilat's only where it sells the
- * product nowhere else). In a region or city: the most common shelf price (tie → lower) of the
- * chain's stores there outside Eilat (Eilat's when every store of the scope is in Eilat).
+ * product nowhere else), read only for the products carried by enough chains to join the basket.
+ * In a region or city: the most common shelf price (tie → lower) of the chain's stores there
+ * outside Eilat (Eilat's when every store of the scope is in Eilat).
  */
-function currentPrices(deps: IndexData, scope: IndexScope): Map<number, ChainPrices> {
+function currentPrices(deps: IndexData, scope: IndexScope): ScopePrices {
   const db = deps.db.prices;
   const out = new Map<number, ChainPrices>();
   const put = (product: number, chain: number, price: number) => {
@@ -52,12 +60,24 @@ function currentPrices(deps: IndexData, scope: IndexScope): Map<number, ChainPri
     prices.set(chain, price);
   };
   if (scope.region === undefined && scope.city === undefined) {
-    const rows = stmt(db, "SELECT cp.product_id, cp.chain_id, cp.price_mode FROM chain_products cp JOIN products p ON p.id = cp.product_id WHERE p.scope_chain_id = 0").values() as [number, number, number][];
+    const chains = (stmt(db, "SELECT id FROM chains").values() as [number][])
+      .map((r) => r[0])
+      .filter((chain) => stmt(db, "SELECT 1 FROM chain_products cp JOIN products p ON p.id = cp.product_id WHERE cp.chain_id = ? AND p.scope_chain_id = 0 LIMIT 1").values(chain).length > 0);
+    if (chains.length === 0) return { chains, prices: out };
+    // Both served by chain_products_by_product_figures, in its order (no sort); of equal (product,
+    // chain) rows (barcode variants) the last, the highest price, is kept, as reading them all did.
+    const rows = stmt(
+      db,
+      `SELECT product_id, chain_id, price_mode FROM chain_products
+        WHERE product_id IN (SELECT product_id FROM chain_products GROUP BY product_id
+                              HAVING count(DISTINCT chain_id) >= ? AND (SELECT scope_chain_id FROM products WHERE id = product_id) = 0)
+        ORDER BY product_id, chain_id, price_mode`,
+    ).values(basketThreshold(chains.length)) as [number, number, number][];
     for (const [product, chain, price] of rows) put(product, chain, price);
-    return out;
+    return { chains, prices: out };
   }
   const stores = scopeStores(deps, scope);
-  if (stores.length === 0) return out;
+  if (stores.length === 0) return { chains: [], prices: out };
   const table = storeTable(deps);
   // (product, chain) → price → stores at that price; the chain price is their mode.
   const counts = new Map<number, Map<number, Map<number, number>>>();
@@ -76,7 +96,9 @@ function currentPrices(deps: IndexData, scope: IndexScope): Map<number, ChainPri
     byPrice.set(price, (byPrice.get(price) ?? 0) + 1);
   }
   for (const [product, byChain] of counts) for (const [chain, byPrice] of byChain) put(product, chain, modeOfCounts(byPrice));
-  return out;
+  const chains = new Set<number>();
+  for (const byChain of out.values()) for (const chain of byChain.keys()) chains.add(chain);
+  return { chains: [...chains], prices: out };
 }
 
 /** The db ids of the stores whose prices count in the scope: its stores outside Eilat (all of them when all are in Eilat). */
@@ -99,68 +121,102 @@ function datesBetween(from: string, to: string): string[] {
  * The index per day from `from` to today over today's common basket, replayed from price_history
  * (change-only rows per store): each day, a chain's price of a product is the most common price
  * among its stores of the scope (outside Eilat) then selling it, after that day's changes; the
- * index of the day is computed as today's from those prices. Cost: one ordered read of each basket
- * product's history; per product, the chains' contributions are recomputed only on days its
- * prices changed and kept as per-day deltas (summed at the end), so a 24-month history of a
- * 2,000-product basket over 30 chains is a few seconds, once per data version and scope.
+ * index of the day is computed as today's from those prices. Cost: one read of each basket
+ * product's history in primary key order (store, time: no sort), its rows bucketed by day in
+ * typed arrays (stable, so a store's last change of a day wins); each day with changes updates the
+ * price counts of the chains whose stores changed and recomputes only their modes, and the chains'
+ * contributions only when a chain price moved, kept as per-day deltas (summed at the end).
  */
 function dailyIndex(deps: IndexData, scope: IndexScope, chains: number[], basket: number[], from: string, today: string): Map<number, (number | null)[]> {
   const days = datesBetween(from, today);
   const dayOf = new Map(days.map((d, i) => [d, i]));
   const table = storeTable(deps);
-  const inScope = new Uint8Array(table.chainOf.length);
-  for (const id of scope.region === undefined && scope.city === undefined ? nonEilatStores(deps) : scopeStores(deps, scope)) inScope[id] = 1;
+  // store → its chain's slot, or -1 when the store's prices do not count in the scope.
+  const slotOf = new Int32Array(table.chainOf.length).fill(-1);
   const slot = new Map(chains.map((c, i) => [c, i]));
+  for (const id of scope.region === undefined && scope.city === undefined ? nonEilatStores(deps) : scopeStores(deps, scope)) slotOf[id] = slot.get(table.chainOf[id]!) ?? -1;
   const width = days.length + 1;
   const dSum = new Float64Array(chains.length * width);
   const dCount = new Int32Array(chains.length * width);
-  const read = stmt(deps.db.prices, "SELECT store_id, substr(valid_from, 1, 10) AS day, price FROM price_history WHERE product_id = ? AND substr(valid_from, 1, 10) <= ? ORDER BY valid_from, store_id");
+  // Per product, reused: each store's price (NaN: none), each chain's price → stores count and price.
+  const storePrice = new Float64Array(table.chainOf.length).fill(NaN);
+  const counts = new PriceCounts(chains.length);
+  const chainPrice = new Float64Array(chains.length);
+  const contribution = new Float64Array(chains.length);
+  const dirty = new Uint8Array(chains.length);
+  const prices: number[] = [];
+  // The product's rows bucketed by day (day 0 holds every change up to `from`).
+  const perDay = new Int32Array(days.length + 1);
+  let rowStore = new Int32Array(1024);
+  let rowPrice = new Float64Array(1024);
+  let rowDay = new Int32Array(1024);
+  let order = new Int32Array(1024);
+  const read = stmt(deps.db.prices, "SELECT store_id, substr(valid_from, 1, 10), price FROM price_history WHERE product_id = ? ORDER BY store_id, valid_from");
   for (const product of basket) {
-    const rows = read.values(product, today) as [number, string, number | null][];
-    // chain slot → store → price; the chain's price of the product is the mode of its stores' prices.
-    const storesOf: Map<number, number>[] = chains.map(() => new Map());
-    const contribution = new Float64Array(chains.length).fill(NaN);
-    let i = 0;
-    const apply = (upTo: string) => {
-      let changed = false;
-      for (; i < rows.length && rows[i]![1] <= upTo; i++) {
-        const [store, , price] = rows[i]!;
-        const s = slot.get(table.chainOf[store]!);
-        if (s === undefined || !inScope[store]) continue;
-        if (price === null) storesOf[s]!.delete(store);
-        else storesOf[s]!.set(store, price);
-        changed = true;
+    const rows = read.values(product) as [number, string, number | null][];
+    if (rows.length > order.length) {
+      const size = rows.length * 2;
+      [rowStore, rowPrice, rowDay, order] = [new Int32Array(size), new Float64Array(size), new Int32Array(size), new Int32Array(size)];
+    }
+    perDay.fill(0);
+    let n = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const [store, date, price] = rows[i]!;
+      if (slotOf[store]! < 0 || date > today) continue;
+      const day = date <= from ? 0 : dayOf.get(date);
+      if (day === undefined) continue;
+      rowStore[n] = store;
+      rowPrice[n] = price ?? NaN;
+      rowDay[n] = day;
+      perDay[day + 1]!++;
+      n++;
+    }
+    for (let d = 1; d <= days.length; d++) perDay[d]! += perDay[d - 1]!;
+    for (let r = 0; r < n; r++) order[perDay[rowDay[r]!]!++] = r;
+    // perDay[d] is now where day d's rows end in `order`.
+    chainPrice.fill(NaN);
+    contribution.fill(NaN);
+    counts.clear();
+    for (let k = 0, day = 0; k < n; day++) {
+      if (k === perDay[day]) continue;
+      for (; k < perDay[day]!; k++) {
+        const r = order[k]!;
+        const store = rowStore[r]!;
+        const s = slotOf[store]!;
+        const before = storePrice[store]!;
+        const after = rowPrice[r]!;
+        if (Object.is(before, after)) continue;
+        if (!Number.isNaN(before)) counts.remove(s, before);
+        if (!Number.isNaN(after)) counts.add(s, after);
+        storePrice[store] = after;
+        dirty[s] = 1;
       }
-      return changed;
-    };
-    const record = (day: number) => {
-      const prices: number[] = [];
-      const chainPrice = storesOf.map((stores) => {
-        if (stores.size === 0) return NaN;
-        const counts = new Map<number, number>();
-        for (const p of stores.values()) counts.set(p, (counts.get(p) ?? 0) + 1);
-        const price = modeOfCounts(counts);
-        prices.push(price);
-        return price;
-      });
-      const mid = prices.length > 0 ? median(prices) : NaN;
-      chainPrice.forEach((price, s) => {
-        const next = Number.isNaN(price) ? NaN : Math.log(price / mid);
-        const prev = contribution[s]!;
-        if (Object.is(next, prev)) return;
-        const at = s * width + day;
-        dSum[at]! += (Number.isNaN(next) ? 0 : next) - (Number.isNaN(prev) ? 0 : prev);
-        dCount[at]! += (Number.isNaN(next) ? 0 : 1) - (Number.isNaN(prev) ? 0 : 1);
-        contribution[s] = next;
-      });
-    };
-    // The state on the window's first day includes every earlier change.
-    apply(from);
-    record(0);
-    for (; i < rows.length; ) {
-      const day = dayOf.get(rows[i]![1]);
-      const upTo = rows[i]![1];
-      if (apply(upTo) && day !== undefined) record(day);
+      let moved = false;
+      for (let s = 0; s < chains.length; s++) {
+        if (!dirty[s]) continue;
+        dirty[s] = 0;
+        const price = counts.mode(s);
+        if (!Object.is(price, chainPrice[s])) moved = true;
+        chainPrice[s] = price;
+      }
+      if (moved) record(day);
+    }
+    for (let r = 0; r < n; r++) storePrice[rowStore[r]!] = NaN;
+  }
+  // The chains' contributions to the day's sums when their prices are chainPrice (as today's: ln(price ÷ the median chain price)).
+  function record(day: number): void {
+    prices.length = 0;
+    for (let s = 0; s < chains.length; s++) if (!Number.isNaN(chainPrice[s]!)) prices.push(chainPrice[s]!);
+    const mid = prices.length > 0 ? median(prices) : NaN;
+    for (let s = 0; s < chains.length; s++) {
+      const price = chainPrice[s]!;
+      const next = Number.isNaN(price) ? NaN : Math.log(price / mid);
+      const prev = contribution[s]!;
+      if (Object.is(next, prev)) continue;
+      const at = s * width + day;
+      dSum[at]! += (Number.isNaN(next) ? 0 : next) - (Number.isNaN(prev) ? 0 : prev);
+      dCount[at]! += (Number.isNaN(next) ? 0 : 1) - (Number.isNaN(prev) ? 0 : 1);
+      contribution[s] = next;
     }
   }
   const series = new Map<number, (number | null)[]>(chains.map((c) => [c, []]));
@@ -191,10 +247,8 @@ function nonEilatStores(deps: IndexData): number[] {
  */
 export function computePriceIndex(deps: IndexData, scope: IndexScope, withHistory: boolean): { entries: PriceIndexEntry[]; basket: number[]; chains: number; from: string | null; dates: string[] } {
   const table = storeTable(deps);
-  const prices = currentPrices(deps, scope);
-  const chainSet = new Set<number>();
-  for (const byChain of prices.values()) for (const chain of byChain.keys()) chainSet.add(chain);
-  const chains = [...chainSet].sort((a, b) => table.chains.get(a)!.slug.localeCompare(table.chains.get(b)!.slug));
+  const { chains: withData, prices } = currentPrices(deps, scope);
+  const chains = withData.sort((a, b) => table.chains.get(a)!.slug.localeCompare(table.chains.get(b)!.slug));
   const { basket, chains: indexed } = priceIndex(chains, prices);
   const today = israelDate(deps.now());
   const from = withHistory ? monthsBefore(today, MAX_HISTORY_MONTHS) : null;
