@@ -34,6 +34,15 @@ export interface RetentionPolicy {
   historyMonths: number;
 }
 
+export interface PruneOptions {
+  /**
+   * price_history holds at most one row per product and store, each with a price (an import's
+   * first run into an empty table, see LoadSession.historyOneRowEach): its pass has nothing to
+   * remove, so the walk is left out and only recorded as done.
+   */
+  historyOneRowEach?: boolean;
+}
+
 export interface PruneResult {
   /** The first day of the kept history window (`YYYY-MM-DD`), or null when history was not walked (its last pass is recent). */
   historyFrom: string | null;
@@ -50,16 +59,18 @@ const DAY_MS = 86_400_000;
  * Removes what the policy no longer keeps, in short transactions of bounded size (readers on other
  * connections are never blocked; another writer waits at most one batch). History is walked when
  * the window's start has moved HISTORY_PASS_EVERY_DAYS past the last pass (`meta.history_kept_from`),
- * or the setting shortened the window, so the many runs of a day or a week cost one pass.
+ * or the setting shortened the window, so the many runs of a day or a week cost one pass (a
+ * history with one priced row per product and store has nothing to remove: `options`).
  *
  * @example pruneDatabase(db, { historyMonths: 25 }, new Date()) // { historyFrom: "2024-10-22", historyRows: 183211, … }
  */
-export function pruneDatabase(db: Database, policy: RetentionPolicy, now: Date): PruneResult {
+export function pruneDatabase(db: Database, policy: RetentionPolicy, now: Date, options: PruneOptions = {}): PruneResult {
   const started = performance.now();
   const from = monthsBefore(israelDate(now), policy.historyMonths);
   const done = (db.query("SELECT value FROM meta WHERE key = 'history_kept_from'").get() as { value: string } | null)?.value;
   const due = done === undefined || Date.parse(from) - Date.parse(done) >= HISTORY_PASS_EVERY_DAYS * DAY_MS;
-  const historyRows = due ? pruneHistory(db, from) : 0;
+  // One row with a price per product and store is the row in effect, kept whatever its age.
+  const historyRows = due && !options.historyOneRowEach ? pruneHistory(db, from) : 0;
   if (due) db.run("INSERT INTO meta (key, value) VALUES ('history_kept_from', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [from]);
   const promotions = pruneEndedPromotions(db, israelDate(new Date(now.getTime() - ENDED_PROMOTION_DAYS * DAY_MS)));
   const { runs, runFiles } = pruneRuns(db, now);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,8 +61,8 @@ async function histories(ctx: ReturnType<typeof testApp>, key: Record<string, st
   return out;
 }
 
-const rowsBefore = (ctx: ReturnType<typeof testApp>, day: string) =>
-  ctx.db.prices.query("SELECT product_id, store_id, count(*) AS n, sum(price IS NULL) AS nulls FROM price_history WHERE valid_from < ? GROUP BY 1, 2").all(day) as {
+const rowsBefore = (db: Database, day: string) =>
+  db.query("SELECT product_id, store_id, count(*) AS n, sum(price IS NULL) AS nulls FROM price_history WHERE valid_from < ? GROUP BY 1, 2").all(day) as {
     n: number;
     nulls: number;
   }[];
@@ -72,14 +73,14 @@ describe("history retention", () => {
     const months = Array.from({ length: 24 }, (_, i) => i + 1);
     const before = await histories(ctx, key, months);
     const total = (ctx.db.prices.query("SELECT count(*) AS n FROM price_history").get() as { n: number }).n;
-    expect(rowsBefore(ctx, "2024-10-22").some((r) => r.n > 1)).toBe(true);
+    expect(rowsBefore(ctx.db.prices, "2024-10-22").some((r) => r.n > 1)).toBe(true);
 
     const pruned = pruneDatabase(ctx.db.prices, { historyMonths: 25 }, FIXED_NOW);
     expect(pruned.historyFrom).toBe("2024-10-22");
     expect(pruned.historyRows).toBeGreaterThan(0);
     const after = (ctx.db.prices.query("SELECT count(*) AS n FROM price_history").get() as { n: number }).n;
     expect(after).toBe(total - pruned.historyRows);
-    for (const pair of rowsBefore(ctx, "2024-10-22")) {
+    for (const pair of rowsBefore(ctx.db.prices, "2024-10-22")) {
       expect(pair.n).toBe(1);
       expect(pair.nulls).toBe(0);
     }
@@ -172,6 +173,44 @@ describe("promotion and run retention", () => {
 });
 
 describe("an import prunes after its run", () => {
+  test("a first import with one priced history row per product and store leaves the walk out (nothing to remove) and records the pass; with changes and removals it walks", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mehir-retention-"));
+    try {
+      const plan = { stores: 4, itemsPerStore: 60, products: 150, chains: 2, promos: false };
+      writeDay(join(root, "day1"), plan, 1);
+      writeDay(join(root, "day2"), plan, 2);
+      // Every row is older than a month before this: all of them are before the window.
+      const now = () => new Date("2027-06-01T10:00:00Z");
+      const firstImport = async (paths: string[]) => {
+        const db = openDatabase(join(root, `prices-${paths.length}.sqlite`), PRICE_MIGRATIONS);
+        const report = await importPaths({ db, registry: loadRegistry(), paths, origin: "cli", source: "live", now, historyMonths: 1, parseWorkers: 0 });
+        return { db, report };
+      };
+
+      const one = await firstImport([join(root, "day1")]);
+      expect(one.report.status).toBe("ok");
+      expect(one.report.pruned).toMatchObject({ historyFrom: "2027-05-01", historyRows: 0 });
+      expect(one.db.query("SELECT value FROM meta WHERE key = 'history_kept_from'").get()).toEqual({ value: "2027-05-01" });
+      const oneRows = rowsBefore(one.db, "2027-05-01");
+      expect(oneRows.length).toBeGreaterThan(200);
+      expect(oneRows.every((r) => r.n === 1 && r.nulls === 0)).toBe(true);
+      // The walk had nothing to remove indeed.
+      expect(pruneHistory(one.db, "2027-05-01")).toBe(0);
+      one.db.close();
+
+      // Day 2 in the same first run: changed prices and items no longer sold are older rows to remove.
+      const two = await firstImport([join(root, "day1"), join(root, "day2")]);
+      expect(two.report.status).toBe("ok");
+      expect(two.report.pruned!.historyRows).toBeGreaterThan(0);
+      const twoRows = rowsBefore(two.db, "2027-05-01");
+      expect(twoRows.length).toBeGreaterThan(200);
+      expect(twoRows.every((r) => r.n === 1 && r.nulls === 0)).toBe(true);
+      two.db.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test("importPaths removes history before MEHIR_HISTORY_MONTHS and says so in its report", async () => {
     const root = mkdtempSync(join(tmpdir(), "mehir-retention-"));
     try {

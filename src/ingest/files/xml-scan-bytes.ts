@@ -220,6 +220,8 @@ function plainRows(b: Uint8Array, bytes: Buffer, view: DataView, from: number, n
   const close = name.length + 3; // `</name>`
   // Stands for the row being read: whitespace between its leaves is dropped (it has children).
   const open: Open = { name, node: null, text: "", last: "", isRow: true, children: true };
+  // The rows' ancestors, the same for every row read here: one array, not one per row.
+  const path = stack.slice(1);
   let pos = from;
   for (;;) {
     const lt = b.indexOf(LT, pos);
@@ -236,7 +238,7 @@ function plainRows(b: Uint8Array, bytes: Buffer, view: DataView, from: number, n
     row.text = "";
     row.bytes = bytes;
     row.onBytes = true;
-    onRow(name, row, stack.slice(1));
+    onRow(name, row, path);
     row.count = 0;
     pos = end + close;
   }

@@ -47,6 +47,8 @@ export class HistoryBuffer {
   private lastStore = -1;
   private lastTime = -1;
   private count = 0;
+  /** Rows held over the run with price null (an item no longer sold), written or not. */
+  nullRows = 0;
   private readonly insert: BatchInsert;
 
   constructor(db: Database) {
@@ -90,6 +92,7 @@ export class HistoryBuffer {
     if (i >>> CHUNK_BITS === this.chunks.length) this.chunks.push({ products: new Int32Array(CHUNK), prices: new Float64Array(CHUNK) });
     const chunk = this.chunks[i >>> CHUNK_BITS]!;
     chunk.products[i & MASK] = productId;
+    if (price === null) this.nullRows++;
     chunk.prices[i & MASK] = price === null ? Number.NaN : price;
     this.count = i + 1;
   }

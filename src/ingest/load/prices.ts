@@ -102,15 +102,46 @@ export class PriceStatements {
 
 // Below this many items a delta file looks its rows up one by one instead of reading the store.
 const POINT_LOOKUP_LIMIT = 200;
-/** Row indexes fit below this in a packed (product id, row) sort key. */
-const ROW_SPAN = 2 ** 22;
-/** Product ids below this keep the packed key exact (2³¹ × 2²² = 2⁵³). */
-const ID_SPAN = 2 ** 31;
+/** Product ids below this are ordered by radix passes over their 32 bits. */
+const ID_SPAN = 2 ** 32;
+/** Bits of a product id ordered per radix pass (2,048 counters; ids below 2²² take two passes). */
+const DIGIT_BITS = 11;
+const DIGIT_MASK = (1 << DIGIT_BITS) - 1;
 
 /** Epoch ms of a row's PriceUpdateDate, -Infinity when it has none. */
 function rowTime(rows: PriceRows, i: number): number {
   const at = rows.updatedAt(i);
   return at === null ? -Infinity : Date.parse(at);
+}
+
+/**
+ * Row indexes ordered by product id, rows of one product in file order: a least-significant-digit
+ * radix sort (stable, linear; a native sort of (id, row) keys cost several times more per file);
+ * null when an id is not an integer below ID_SPAN (the caller sorts with a comparator).
+ * @example radixOrder(new Float64Array([7, 3, 7, 1]), 4) // Int32Array [3, 1, 0, 2]
+ */
+export function radixOrder(productOf: Float64Array, n: number): Int32Array | null {
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const id = productOf[i]!;
+    if (!(id >= 0 && id < ID_SPAN && id === Math.floor(id))) return null;
+    if (id > max) max = id;
+  }
+  let order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let spare = new Int32Array(n);
+  const counts = new Int32Array(DIGIT_MASK + 2);
+  for (let shift = 0; shift === 0 || (shift < 32 && max >>> shift !== 0); shift += DIGIT_BITS) {
+    counts.fill(0);
+    for (let k = 0; k < n; k++) counts[((productOf[order[k]!]! >>> shift) & DIGIT_MASK) + 1]!++;
+    for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1]!;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      spare[counts[(productOf[i]! >>> shift) & DIGIT_MASK]!++] = i;
+    }
+    [order, spare] = [spare, order];
+  }
+  return order;
 }
 
 /**
@@ -125,19 +156,7 @@ function byProduct(
   n: number,
   rows: PriceRows,
 ): { ids: Float64Array; at: Int32Array; count: number; conflicting: number; notLast: number[] } {
-  const order = new Int32Array(n);
-  let packed = n < ROW_SPAN;
-  for (let i = 0; i < n && packed; i++) if (productOf[i]! >= ID_SPAN) packed = false;
-  if (packed) {
-    // One number per row (id × 2²² + row), sorted natively: no comparator, no map.
-    const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = productOf[i]! * ROW_SPAN + i;
-    keys.sort();
-    for (let k = 0; k < n; k++) order[k] = keys[k]! % ROW_SPAN;
-  } else {
-    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => productOf[a]! - productOf[b]! || a - b);
-    for (let k = 0; k < n; k++) order[k] = idx[k]!;
-  }
+  const order = radixOrder(productOf, n) ?? Int32Array.from(Array.from({ length: n }, (_, i) => i).sort((a, b) => productOf[a]! - productOf[b]! || a - b));
   const ids = new Float64Array(n);
   const at = new Int32Array(n);
   let count = 0;

@@ -93,6 +93,10 @@ export class LoadSession {
   /** Secondary indexes dropped for a bulk load into an empty table, re-created at finish. */
   private readonly droppedIndexes: string[] = [];
   private fullRebuild: boolean;
+  /** price_history was empty when the run began (see historyOneRowEach). */
+  private readonly historyWasEmpty: boolean;
+  /** Price rows loaded over the run whose price changed (each a further history row of its item). */
+  private changedRows = 0;
   private readonly chainIds: Map<string, number>;
   private readonly chains = new Map<string, ChainRun>();
   private readonly now: () => Date;
@@ -127,6 +131,7 @@ export class LoadSession {
         }
         this.fullRebuild = true;
       }
+      this.historyWasEmpty = !db.query("SELECT 1 FROM price_history LIMIT 1").get();
       this.products = new ProductCache(db, options.classify ?? null);
       this.classify = options.classify ?? null;
       this.productsWereEmpty = !db.query("SELECT 1 FROM products LIMIT 1").get();
@@ -275,6 +280,7 @@ export class LoadSession {
         const result = loadPrices(this.prices, this.products, this.history, store.id, chainId, parsed.rows, { replace, time: file.time, timeMs: file.timeMs });
         outcome.rows = result.rows;
         outcome.counts = { ...result };
+        this.changedRows += result.changed;
         if (file.type === "pricefull" && count === 0) outcome.reason = "empty PriceFull: the store's previous list is kept";
         if (result.duplicates > 0) {
           outcome.warnings.push(
@@ -382,6 +388,16 @@ export class LoadSession {
     const { n } = this.db.query("SELECT count(*) AS n FROM price_current").get() as { n: number };
     const withRows = this.db.query("SELECT id FROM stores WHERE EXISTS (SELECT 1 FROM price_current WHERE store_id = stores.id)").values() as [number][];
     return known.holdsAll(n, withRows.map(([id]) => id)) ? known : undefined;
+  }
+
+  /**
+   * price_history holds at most one row per product and store, each with a price: it was empty
+   * when the run began, and the run wrote no row "no longer sold" (null) and no changed price —
+   * an item's second row is one or the other (a price back after a null follows the null). A
+   * first import; retention then has nothing to remove from it (pruneDatabase).
+   */
+  get historyOneRowEach(): boolean {
+    return this.historyWasEmpty && this.changedRows === 0 && this.history.nullRows === 0;
   }
 
   /** Rolls the whole run back (the previous data stays). */

@@ -216,7 +216,7 @@ async function importRun(options: ImportOptions): Promise<ImportReport> {
   // see the same answers before and after: only rows outside every served window are removed).
   if (dataVersion !== null && options.prune !== false) {
     try {
-      const pruned = pruneDatabase(options.db, { historyMonths: options.historyMonths ?? DEFAULT_HISTORY_MONTHS }, now());
+      const pruned = pruneDatabase(options.db, { historyMonths: options.historyMonths ?? DEFAULT_HISTORY_MONTHS }, now(), { historyOneRowEach: session?.historyOneRowEach });
       report.pruned = { ...pruned, reclaimedPages: reclaimFreePages(options.db) };
     } catch (caught) {
       report.error = [report.error, `pruning failed: ${(caught as Error).message}`].filter(Boolean).join("; ");

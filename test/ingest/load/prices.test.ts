@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { packParsed, unpackParsed } from "../../../src/ingest/parse/packed.ts";
 import type { PriceList } from "../../../src/ingest/load/price-rows.ts";
+import { radixOrder } from "../../../src/ingest/load/prices.ts";
 import type { PricesFile } from "../../../src/ingest/records.ts";
 import { RAMI_LEVY, SHUFERSAL, at, gtin, item, pricesInput } from "../../helpers/price-records.ts";
 import { count, freshDb, history, runInputs, storePrices } from "../../helpers/ingest/session-helpers.ts";
@@ -224,5 +225,28 @@ describe("products", () => {
     runInputs(packedDb, [{ ...input, parsed: unpackParsed(packParsed(input.parsed as PricesFile)) as PriceList }]);
     expect(storePrices(packedDb, RAMI_LEVY, "1")).toEqual({ [A]: 3090, [B]: 700 });
     expect(packedDb.query("SELECT name FROM products WHERE barcode_key = ?").get(A)).toEqual({ name: "פילה אמנון" });
+  });
+});
+
+describe("radixOrder (a file's rows by product id)", () => {
+  /** The order a comparator sort gives: by id, then by row. */
+  const sorted = (ids: number[]) => ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]! || a - b);
+
+  test("ids of every size up to 2³² − 1 (one to three passes), repeated ids kept in file order", () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const span of [1, 5, 2048, 40_000, 2 ** 22 + 3, 2 ** 31 + 9, 2 ** 32 - 1]) {
+      const ids = Array.from({ length: 3000 }, () => next() % span);
+      ids.push(span - 1, 0, span - 1);
+      expect(Array.from(radixOrder(Float64Array.from(ids), ids.length)!)).toEqual(sorted(ids));
+    }
+    expect(Array.from(radixOrder(new Float64Array([7, 3, 7, 1]), 4)!)).toEqual([3, 1, 0, 2]);
+    expect(Array.from(radixOrder(new Float64Array(0), 0)!)).toEqual([]);
+  });
+
+  test("an id that is not an integer below 2³² is left to the comparator sort (null)", () => {
+    expect(radixOrder(new Float64Array([1, 2 ** 32]), 2)).toBeNull();
+    expect(radixOrder(new Float64Array([1.5]), 1)).toBeNull();
+    expect(radixOrder(new Float64Array([-1]), 1)).toBeNull();
   });
 });
