@@ -231,7 +231,7 @@ async function main() {
   const body = [
     machineLine(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} · ${COUNT.toLocaleString("en")} synthetic products (bench/lib/search-corpus.ts: top noun in ~5 % of names, top brand ~5 %), ${REPS} runs of each distinct query, ranking cache off`),
     "",
-    "Rebuild (`ProductSearch.rebuild`: SQLite read in chunks of 500 rows, analysis and indexing (IndexWriter) in 10 ms slices between turns of the event loop, then one swap):",
+    "Rebuild (`ProductSearch.rebuild`: SQLite read in chunks of 128 rows, analysis and indexing (IndexWriter) in 10 ms slices between turns of the event loop, then one swap):",
     "",
     table(
       ["", "time", "longest event-loop stall (wall / own CPU)", "heap"],
