@@ -104,6 +104,8 @@ try {
     deps.data.refresh();
     if (barcodes.length === 0) {
       barcodes = (db.prices.query("SELECT p.barcode FROM products p JOIN price_current pc ON pc.product_id = p.id WHERE p.scope_chain_id = 0 GROUP BY p.id ORDER BY count(*) DESC LIMIT ?").values(requests * PASSES) as [string][]).map(([b]) => b);
+      // A product asked twice would be answered from the cache the second time.
+      if (barcodes.length < requests * PASSES) throw new Error(`${barcodes.length} products sold on the first day: fewer than the ${requests * PASSES} the passes ask (lower --requests)`);
     }
     const tomorrow = new Date(START + (d + 1) * 86_400_000);
     if (tomorrow.getUTCMonth() === now.getUTCMonth() && d !== days - 1) continue;

@@ -8,7 +8,9 @@ import { ensureDemoData, type EnsureDemoResult } from "../../src/demo/first-star
 import { loadRegistry } from "../../src/registry.ts";
 import { loadSettings } from "../../src/config.ts";
 import { DataState } from "../../src/data/data-state.ts";
-import { priceHistory } from "../../src/modules/prices/history.ts";
+import { monthsBefore, priceHistory } from "../../src/modules/prices/history.ts";
+import { chainSeries, type HistoryRow } from "../../src/pricing/price-series.ts";
+import { formatIls, israelDate } from "../../src/lib/time.ts";
 import { dataTables } from "../../src/pricing/data-tables.ts";
 
 // End to end: a small demo of every chain, written and imported through the real import path.
@@ -90,6 +92,36 @@ describe("ensureDemoData on an empty database", () => {
     expect(history.some((r) => r.date === from)).toBe(true);
     expect(new Set(history.map((r) => r.chain_id)).size).toBeGreaterThanOrEqual(3);
     expect(new Set(history.map((r) => r.date.slice(0, 7))).size).toBeGreaterThanOrEqual(6);
+  });
+
+  test("a window's history, read as the window's rows and each store's row in effect at its start, equals the series over every row kept", () => {
+    const data = new DataState(db);
+    const deps = { db: { prices: db }, data, tables: dataTables(data), now: () => NOW };
+    // The products with the most changes (chain-internal items and GTINs alike; generic products read their members' rows).
+    const products = db
+      .query("SELECT p.id, p.barcode, c.slug AS chain FROM price_history ph JOIN products p ON p.id = ph.product_id LEFT JOIN chains c ON c.id = p.scope_chain_id WHERE p.scope_chain_id >= 0 GROUP BY p.id ORDER BY count(*) DESC LIMIT 40")
+      .all() as { id: number; barcode: string; chain: string | null }[];
+    expect(products.length).toBe(40);
+    const every = db.query(
+      `SELECT ph.store_id, ph.valid_from, ph.price, c.slug AS chain_slug, c.name AS chain_name, s.city
+         FROM price_history ph JOIN stores s ON s.id = ph.store_id JOIN chains c ON c.id = s.chain_id
+        WHERE ph.product_id = ? ORDER BY c.slug, ph.valid_from, ph.store_id`,
+    );
+    let records = 0;
+    for (const product of products) {
+      const rows = every.all(product.id) as HistoryRow[];
+      for (const months of [1, 2, 6, 12, 24]) {
+        const from = monthsBefore(israelDate(NOW), months);
+        const expected: { chain_id: string; price_ils: string; date: string }[] = [];
+        for (const slug of [...new Set(rows.map((r) => r.chain_slug))]) {
+          for (const point of chainSeries(rows.filter((r) => r.chain_slug === slug), from)) expected.push({ chain_id: slug, price_ils: formatIls(point.price), date: point.date });
+        }
+        const { history } = priceHistory(deps, product.barcode, months, product.chain ?? undefined);
+        expect(history.map((r) => ({ chain_id: r.chain_id, price_ils: r.price_ils, date: r.date }))).toEqual(expected);
+        records += history.length;
+      }
+    }
+    expect(records).toBeGreaterThan(200);
   });
 
   test("promotions of every real kind, most of today's running now", () => {

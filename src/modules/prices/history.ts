@@ -23,11 +23,22 @@ import { monthsBefore } from "../../lib/time.ts";
 export { monthsBefore };
 
 /**
+ * A product's change rows from the window's first day `from` on, and each store's last row before
+ * it (the price in effect when the window opens: all chainSeries needs of the earlier ones, and
+ * the same stores, so the Eilat rule sees the same cities). An answer then reads what its window
+ * holds, not every month the database keeps. SQLite gives a bare column the values of the max()
+ * row.
+ */
+const WINDOW_ROWS = `SELECT store_id, valid_from, price FROM price_history WHERE product_id = ?1 AND valid_from >= ?2
+  UNION ALL
+  SELECT store_id, max(valid_from), price FROM price_history WHERE product_id = ?1 AND valid_from < ?2 GROUP BY store_id`;
+
+/**
  * A product's change rows, by chain (slug), then date, then store. Read from the table's primary
  * key (product, store, date) without joins and grouped here with the per-version store table; the
  * SQL join and sort is kept for stores the table does not know yet.
  */
-function historyRows(deps: PricingData, productId: number, generic = false): HistoryRow[] {
+function historyRows(deps: PricingData, productId: number, generic: boolean, from: string): HistoryRow[] {
   const table = storeTable(deps);
   const raw = generic
     ? genericChanges(
@@ -37,7 +48,7 @@ function historyRows(deps: PricingData, productId: number, generic = false): His
             WHERE gm.generic_id = ? ORDER BY ph.store_id, ph.valid_from`,
         ).values(productId) as [number, number, string, number | null][],
       )
-    : (stmt(deps.db.prices, "SELECT store_id, valid_from, price FROM price_history WHERE product_id = ?").values(productId) as [number, string, number | null][]);
+    : (stmt(deps.db.prices, WINDOW_ROWS).values(productId, from) as [number, string, number | null][]);
   const rows: HistoryRow[] = [];
   for (const [storeId, validFrom, price] of raw) {
     const chain = storeId < table.chainOf.length ? table.chainOf[storeId]! : 0;
@@ -68,7 +79,7 @@ export function priceHistory(deps: PricingData & Pick<DataSet, "now">, barcode: 
   const product = requireProduct(deps, barcode, chainId);
   const today = israelDate(deps.now());
   const from = monthsBefore(today, months);
-  const rows = historyRows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE);
+  const rows = historyRows(deps, product.id, product.scope_chain_id === GENERIC_SCOPE, from);
   const history: HistoryRecord[] = [];
   let start = 0;
   while (start < rows.length) {
