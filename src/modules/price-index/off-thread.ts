@@ -67,8 +67,35 @@ function shared(deps: DataSet, key: string, job: IndexJob): Promise<{ version: n
   return started;
 }
 
-/** One computation in a new worker, ended when it answers. */
-function computeOffThread(job: IndexJob): Promise<IndexJobResult> {
+/**
+ * Workers computing at once, at most: each holds a thread, a database connection and the scope's
+ * rows (hundreds of MB with 24 months at national size), and a client asking for many cities or
+ * regions in a row would otherwise start one each. Further jobs wait their turn.
+ */
+const MAX_WORKERS = 2;
+let busy = 0;
+const waiting: (() => void)[] = [];
+
+/** One computation in a new worker once one of MAX_WORKERS is free, ended when it answers. */
+async function computeOffThread(job: IndexJob): Promise<IndexJobResult> {
+  // A finished job hands its slot to the next waiting one, so no new caller slips in between.
+  if (busy < MAX_WORKERS) busy++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await runWorker(job);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else busy--;
+  }
+}
+
+/** Workers computing now and jobs waiting for one (tests, and a look at a busy server). */
+export function workerSlots(): { busy: number; waiting: number } {
+  return { busy, waiting: waiting.length };
+}
+
+function runWorker(job: IndexJob): Promise<IndexJobResult> {
   const worker = new Worker(workerSpecifier("modules/price-index/compute-worker.ts"));
   return new Promise<IndexJobResult>((resolve) => {
     worker.onmessage = (event: MessageEvent<IndexJobResult>) => resolve(event.data);

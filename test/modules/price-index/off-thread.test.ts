@@ -8,7 +8,7 @@ import { newKey } from "../../helpers/keys.ts";
 import { openDataDir } from "../../../src/db/open.ts";
 import { refreshChainProducts } from "../../../src/db/chain-products.ts";
 import { fullPriceIndex } from "../../../src/modules/price-index/service.ts";
-import { priceIndexAnswer } from "../../../src/modules/price-index/off-thread.ts";
+import { priceIndexAnswer, workerSlots } from "../../../src/modules/price-index/off-thread.ts";
 
 // A file-backed data dir: the index is computed in a worker (in-memory databases compute it inline).
 // Three chains, two products everywhere; B dropped its prices on 2026-11-08 (now = 2026-11-22).
@@ -56,6 +56,21 @@ describe("price index computed off the serving thread", () => {
     await Promise.resolve();
     expect(Bun.peek.status(again)).toBe("fulfilled");
     expect((await again).value).toBe(answer.value);
+  });
+
+  test("at most two workers compute at once: scopes asked together wait their turn, and each gets its own answer", async () => {
+    const live = ctx.deps.dataSets.live;
+    const scopes = [{ region: "north" }, { region: "south" }, { city: "חיפה" }, { region: "jerusalem" }];
+    const pending = scopes.map((scope) => priceIndexAnswer(live, scope, 12));
+    expect(workerSlots()).toEqual({ busy: 2, waiting: 2 });
+    const answers = await Promise.all(pending);
+    expect(workerSlots()).toEqual({ busy: 0, waiting: 0 });
+    scopes.forEach((scope, i) => {
+      const inline = fullPriceIndex(live, scope, true);
+      expect(answers[i]!.value.meta.basket_products).toBe(inline.basket);
+      expect(answers[i]!.value.meta.chains_with_data).toBe(inline.chains);
+      expect((JSON.parse(new TextDecoder().decode(answers[i]!.value.json.bytes)) as unknown[]).length).toBe(inline.entries.length);
+    });
   });
 
   test("the worker's answers equal the index computed on the calling thread, with and without history, in every scope", async () => {
