@@ -29,6 +29,8 @@ export interface RunningServer {
   deps: Services;
   /** Writes the daily exports (null with MEHIR_EXPORTS=off). */
   exporter: ExportScheduler | null;
+  /** The national price index computed ahead after every import: `settled()` once no pass is under way. */
+  priceIndex: { settled(): Promise<void> };
   /** The demo first start or the live fetch schedule. */
   source: RunningDataSource;
   /** What MEHIR_ROLE adds: a primary's snapshot publisher, a replica's follower. */
@@ -105,7 +107,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   }
 
   // The national price index computed ahead after every import (and at start), in a worker at the imports' priority.
-  warmPriceIndex(deps.dataSets.live, settings.importPriority);
+  const priceIndex = warmPriceIndex(deps.dataSets.live, settings.importPriority);
 
   // Follow imports made by this process's worker or by `mehir import` in another process.
   const poll = setInterval(() => {
@@ -164,5 +166,5 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  return { url, metricsUrl, deps, exporter, source, role, stopped, stop };
+  return { url, metricsUrl, deps, exporter, priceIndex, source, role, stopped, stop };
 }

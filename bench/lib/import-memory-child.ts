@@ -127,6 +127,8 @@ for (let i = 0; i < days.length; i++) {
   const ms = Math.round(performance.now() - started);
   // The export this version starts (a worker) is part of the server's work: wait for it like the next import would.
   await server.exporter?.idle();
+  // So is the price index computed ahead for it (a worker with its own connection).
+  await server.priceIndex.settled();
   console.log("SAMPLE " + JSON.stringify(await sample(i + 1, ms, report.dataVersion)));
 }
 await server.stop();
