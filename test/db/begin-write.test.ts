@@ -1,26 +1,34 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beginWriteInMemoryJournals } from "../../src/db/begin-write.ts";
 
-// SQLite unlinks a temporary file as soon as it opens it, so the only place to see one is the
-// process's open descriptors, read from /proc (Linux only; CI runs on Linux). Elsewhere the test
-// of the transaction's behaviour below still runs.
+// Whether a journal spills to a temporary file is seen from a process of its own (see
+// journal-temp-files.ts): counted in this one, another test's connection or worker could open or
+// close a temporary file between the two counts. Linux only (/proc); elsewhere the test of the
+// transaction's behaviour below still runs.
 const linux = process.platform === "linux";
+const CHILD = join(import.meta.dir, "journal-temp-files.ts");
 
-/** SQLite's temporary files this process holds open (they are unlinked at once: "(deleted)"). */
-function openTempFiles(): string[] {
-  return readdirSync("/proc/self/fd")
-    .map((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return "";
-      }
-    })
-    .filter((target) => target.endsWith("(deleted)"));
+/** The child's counts of open files in its own SQLite temporary folder, before and during the statement. */
+async function tempFilesDuringBigStatement(mode: "plain" | "memory"): Promise<{ before: number; during: number; rows: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "begin-write-"));
+  const tempDir = join(dir, "sqlite-tmp");
+  mkdirSync(tempDir);
+  try {
+    const child = Bun.spawn([process.execPath, CHILD, dir, mode], {
+      env: { ...process.env, SQLITE_TMPDIR: tempDir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    if (code !== 0) throw new Error(`journal-temp-files.ts ${mode} exited ${code}: ${err}`);
+    return JSON.parse(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A WAL database with 100,000 rows over a few hundred pages, in a folder of its own. */
@@ -42,24 +50,19 @@ function withTable(run: (db: Database) => void): void {
 const touchEveryPage = (db: Database) => db.run("INSERT INTO t SELECT a, b + 1000 FROM t WHERE b < 2");
 
 describe("beginWriteInMemoryJournals", () => {
-  test.skipIf(!linux)("Linux: a big statement's journal opens no temporary file (a plain BEGIN IMMEDIATE's does)", () => {
-    const before = openTempFiles().length;
-    withTable((db) => {
-      db.run("BEGIN IMMEDIATE");
-      touchEveryPage(db);
+  test.skipIf(!linux)(
+    "Linux: a big statement's journal opens no temporary file (a plain BEGIN IMMEDIATE's does)",
+    async () => {
       // The check sees SQLite's spilled statement journal…
-      expect(openTempFiles().length).toBeGreaterThan(before);
-      db.run("ROLLBACK");
-    });
-    withTable((db) => {
-      beginWriteInMemoryJournals(db);
-      touchEveryPage(db);
+      const plain = await tempFilesDuringBigStatement("plain");
+      expect(plain.before).toBe(0);
+      expect(plain.during).toBeGreaterThan(0);
       // …and there is none with the journals in memory.
-      expect(openTempFiles().length).toBe(before);
-      db.run("COMMIT");
-      expect(db.query("SELECT count(*) FROM t").values()).toEqual([[102_000]]);
-    });
-  });
+      const memory = await tempFilesDuringBigStatement("memory");
+      expect(memory).toEqual({ before: 0, during: 0, rows: 102_000 });
+    },
+    60_000,
+  );
 
   test("the transaction is open; temp_store comes back as it was; a failed statement and a savepoint are still undone alone", () => {
     withTable((db) => {
