@@ -33,6 +33,15 @@ export interface Step {
 }
 
 const VAT_DAY = "2025-01-01";
+/**
+ * A chain changes its prices in update runs, and every item a run changed carries the run's time
+ * (PriceUpdateDate): the real files hold a few dozen to a few hundred distinct times over
+ * thousands of items (73 for 1,568 items, 734 for 2,243 in two published PriceFull files). Items
+ * last changed before the demo's start come from EARLIER_RUNS runs; each monthly step's changes
+ * from 2 to RUNS_PER_STEP runs between its file and the one before.
+ */
+const EARLIER_RUNS = 120;
+const RUNS_PER_STEP = 6;
 
 export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnding, rng: Random): ChainHistory {
   const n = items.length;
@@ -47,12 +56,14 @@ export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnd
   const startSet = new Set<number>();
   const price = new Int32Array(n);
   const startPrices = new Int32Array(n);
+  // Before the start, items were last changed in the chain's price update runs of the year before.
+  const earlierRuns = Array.from({ length: EARLIER_RUNS }, () => ({ ...addMinutes(timeline.start, -rng.int(10, 400) * 24 * 60 - rng.int(0, 600)), s: rng.int(0, 59) }));
   let updated: LocalTime[] = [];
   for (let i = 0; i < n; i++) {
     price[i] = items[i]!.startPrice;
     startPrices[i] = price[i]!;
     if (launchStep[i] === 0) startSet.add(i);
-    updated.push({ ...addMinutes(timeline.start, -rng.int(10, 400) * 24 * 60 - rng.int(0, 600)), s: rng.int(0, 59) });
+    updated.push(earlierRuns[rng.int(0, EARLIER_RUNS - 1)]!);
   }
   const pricesAt = [price.slice()];
   const updatedAt = [updated];
@@ -67,7 +78,8 @@ export function chainHistory(items: Item[], timeline: Timeline, ending: PriceEnd
     const launches = new Map<number, number>();
     const share = stepRng.float(0.05, 0.08);
     const vatStep = calendarDate(timeline, previous) < VAT_DAY && calendarDate(timeline, time) >= VAT_DAY;
-    const when = () => changeTime(previous, time, stepRng);
+    const runs = Array.from({ length: stepRng.int(2, RUNS_PER_STEP) }, () => changeTime(previous, time, stepRng));
+    const when = () => runs[stepRng.int(0, runs.length - 1)]!;
     updated = updated.slice();
 
     for (const i of onSale) {
