@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
@@ -12,9 +12,9 @@ import { ProductSearch } from "../../src/search/index.ts";
 import { log, setLogLevel } from "../../src/lib/log.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
 
-/** A price database with products sold in stores of the given chains. */
-function database() {
-  const { prices: db } = openMemory();
+/** A price database (in memory, or the data dir's file) with products sold in stores of the given chains. */
+function database(dataDir?: string) {
+  const { prices: db } = dataDir ? openDataDir(dataDir) : openMemory();
   const chains = syncRegistry(db, loadRegistry());
   const stores = new Map<string, number>();
   const storeOf = (slug: string) => {
@@ -257,6 +257,34 @@ describe("ProductSearch", () => {
       unstopped.stop();
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  test("from a database file, a worker reads the rows; one that cannot start leaves them to the serving thread, with a warning", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "mehir-search-"));
+    const warnings: unknown[] = [];
+    const spy = spyOn(log, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args));
+    try {
+      const { db, add, commit } = database(join(parent, "data"));
+      const milk = add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+      const bamba = add("7290000066004", "במבה 80 גרם", ["shufersal", "victory"]);
+      commit();
+      const search = new ProductSearch();
+      await search.rebuild(db);
+      expect(warnings).toEqual([]);
+      expect(page(search, "במבה").ids).toEqual([bamba]);
+      // The file moves away under the open connection: the worker cannot open it by its name.
+      renameSync(join(parent, "data"), join(parent, "moved"));
+      await search.rebuild(db);
+      expect(warnings.length).toBe(1);
+      expect(String((warnings[0] as unknown[])[0])).toContain("search index worker failed");
+      expect(search.builds).toBe(2);
+      expect(page(search, "חלב").ids).toEqual([milk]);
+      expect(page(search, "במבה").ids).toEqual([bamba]);
+      db.close();
+    } finally {
+      spy.mockRestore();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 
