@@ -320,7 +320,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const pace = options.pace ?? (() => yieldToLoop());
   // Analysed batches (read here or by a worker) are indexed in time slices: the event loop
   // turns at least every sliceMs.
-  for await (const batch of analysedBatches(db, { chunk: options.readChunk ?? READ_CHUNK, workerChunk: options.readChunk ?? WORKER_CHUNK })) {
+  for await (const batch of analysedBatches(db, { chunk: options.readChunk ?? READ_CHUNK, workerChunk: options.readChunk ?? WORKER_CHUNK, signal: options.signal })) {
     vocabulary.add(batch);
     const n = batch.productIds.length;
     let p = 0;

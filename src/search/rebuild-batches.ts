@@ -23,7 +23,7 @@ export type RebuildMessage = { kind: "batch"; batch: AnalysedBatch } | { kind: "
  *
  * @example for await (const batch of analysedBatches(db, { chunk: 128, workerChunk: 1024 })) count += batch.productIds.length
  */
-export async function* analysedBatches(db: Database, options: { chunk: number; workerChunk: number }): AsyncGenerator<AnalysedBatch> {
+export async function* analysedBatches(db: Database, options: { chunk: number; workerChunk: number; signal?: AbortSignal }): AsyncGenerator<AnalysedBatch> {
   const path = db.filename;
   if (path === "" || path === ":memory:") return yield* analysedHere(db, options.chunk);
   const worker = new Worker(workerSpecifier("search/rebuild-worker.ts"));
@@ -48,6 +48,7 @@ export async function* analysedBatches(db: Database, options: { chunk: number; w
       } else if (message.kind === "end") {
         return;
       } else if (delivered === 0) {
+        options.signal?.throwIfAborted(); // stopped meanwhile: its database may be closed
         log.warn("search index worker failed; reading on the serving thread", { error: message.message });
         return yield* analysedHere(db, options.chunk);
       } else {
