@@ -31,7 +31,7 @@ export interface RecordedAnswers {
  * chains publish (some cut, some with extra words), a generic product grouping three items,
  * and stored categories beside classified ones.
  */
-function database(): { db: Database; idOf: Map<string, number> } {
+export function answersDatabase(): { db: Database; idOf: Map<string, number> } {
   const { db, idOf, chainIds } = catalogueDatabase();
   const chains = [...chainIds.values()];
   const named = db.prepare("INSERT OR REPLACE INTO product_names (product_id, chain_id, name) VALUES (?, ?, ?)");
@@ -70,7 +70,7 @@ function questions(): string[] {
  * first, so the rows are read and analysed by the rebuild's worker (in memory, on the test's thread).
  */
 export async function recordAnswers(fromFile = false): Promise<RecordedAnswers> {
-  const { db: memory, idOf } = database();
+  const { db: memory, idOf } = answersDatabase();
   const dir = fromFile ? mkdtempSync(join(tmpdir(), "mehir-rebuild-answers-")) : null;
   let db = memory;
   if (dir) {
