@@ -36,11 +36,19 @@ export async function* analysedBatches(db: Database, options: { chunk: number; w
   };
   worker.onmessage = (event: MessageEvent<RebuildMessage>) => receive(event.data);
   worker.onerror = (event) => receive({ kind: "failed", message: event.message });
+  // Stopped (the server closes its database): the worker ends now, not after its last batch.
+  const stop = () => {
+    worker.terminate();
+    wake?.();
+    wake = null;
+  };
+  options.signal?.addEventListener("abort", stop, { once: true });
   try {
     worker.postMessage({ path, chunk: options.workerChunk } satisfies RebuildJob);
     let delivered = 0;
     for (;;) {
       if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      options.signal?.throwIfAborted();
       const message = queue.shift()!;
       if (message.kind === "batch") {
         delivered++;
@@ -48,7 +56,6 @@ export async function* analysedBatches(db: Database, options: { chunk: number; w
       } else if (message.kind === "end") {
         return;
       } else if (delivered === 0) {
-        options.signal?.throwIfAborted(); // stopped meanwhile: its database may be closed
         log.warn("search index worker failed; reading on the serving thread", { error: message.message });
         return yield* analysedHere(db, options.chunk);
       } else {
@@ -56,6 +63,7 @@ export async function* analysedBatches(db: Database, options: { chunk: number; w
       }
     }
   } finally {
+    options.signal?.removeEventListener("abort", stop);
     worker.terminate();
   }
 }

@@ -288,6 +288,36 @@ describe("ProductSearch", () => {
     }
   });
 
+  test("stop() while the worker reads a database file: the build ends at its next slice, quietly", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "mehir-search-"));
+    const errors: unknown[] = [];
+    const spy = spyOn(log, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+    const warnings = spyOn(log, "warn").mockImplementation((...args: unknown[]) => void errors.push(args));
+    try {
+      const { db, add, commit } = database(join(parent, "data"));
+      for (let i = 0; i < 40; i++) add(`72900000${String(i).padStart(5, "0")}`, `מוצר ${i}`, ["shufersal"]);
+      commit();
+      // One row per batch, and every slice waits on the test: the build is mid-way when it stops.
+      let slices = 0;
+      let reachedSlice!: () => void;
+      const reached = new Promise<void>((r) => (reachedSlice = r));
+      const search = new ProductSearch({ readChunk: 1, retryMs: 1, pace: async () => void (++slices === 3 && reachedSlice()) }).follow(new DataState(db), db);
+      await reached;
+      search.stop();
+      db.close();
+      rmSync(parent, { recursive: true, force: true }); // what a test's cleanup does next: the worker could no longer read it
+      await search.settled();
+      expect(search.ready).toBe(false);
+      expect(search.builds).toBe(0);
+      expect(slices).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      warnings.mockRestore();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   test("chain and category filters", async () => {
     const { db, chains, add, commit } = database();
     const a = add("1001", "במבה 80 גרם", ["shufersal", "victory"]);
