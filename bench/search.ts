@@ -60,7 +60,10 @@ interface LoopWatch<T> {
   cpuMs: number;
   /** Longest gap between ticks of a 1 ms timer (wall time: includes time the OS ran other processes). */
   maxStallMs: number;
-  /** Longest gap counted in this process' CPU time (user + system) instead: the part it spent itself. */
+  /**
+   * Longest gap counted in the serving thread's CPU time (user + system) instead: the part it
+   * spent itself (not the rebuild's worker, whose time the process' CPU counts too).
+   */
   maxOwnStallMs: number;
   peakHeap: number;
 }
@@ -68,7 +71,7 @@ interface LoopWatch<T> {
 /** Watches the event loop with a 1 ms timer while `work` runs. */
 async function watchLoop<T>(work: () => Promise<T>): Promise<LoopWatch<T>> {
   let last = performance.now();
-  let lastCpu = process.cpuUsage();
+  let lastCpu = process.threadCpuUsage();
   let maxStallMs = 0;
   let maxOwnStallMs = 0;
   let peakHeap = process.memoryUsage().heapUsed;
@@ -76,7 +79,7 @@ async function watchLoop<T>(work: () => Promise<T>): Promise<LoopWatch<T>> {
   let ticks = 0;
   const tick = () => {
     const now = performance.now();
-    const cpu = process.cpuUsage();
+    const cpu = process.threadCpuUsage();
     const gap = now - last;
     const own = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
     maxStallMs = Math.max(maxStallMs, gap);
@@ -226,7 +229,7 @@ async function main() {
     ["rebuild ≤ 3 s", `${(first.ms / 1000).toFixed(2)} s`, first.ms <= 3000],
     [
       "longest event-loop stall during rebuild ≤ 100 ms",
-      `${Math.max(first.maxStallMs, second.maxStallMs).toFixed(1)} ms wall, ${Math.max(first.maxOwnStallMs, second.maxOwnStallMs).toFixed(1)} ms of it this process' own CPU time; baseline of 10 ms slices ${idle.maxStallMs.toFixed(1)} ms`,
+      `${Math.max(first.maxStallMs, second.maxStallMs).toFixed(1)} ms wall, ${Math.max(first.maxOwnStallMs, second.maxOwnStallMs).toFixed(1)} ms of it the serving thread's own CPU time; baseline of 10 ms slices ${idle.maxStallMs.toFixed(1)} ms`,
       Math.max(first.maxOwnStallMs, second.maxOwnStallMs) <= 100,
     ],
     ["index heap ≤ 250 MB", `${(heapIndex / MB).toFixed(0)} MB (peak during a rebuild, old and new index alive: ${(peakOverBaseline / MB).toFixed(0)} MB)`, heapIndex <= 250 * MB],
@@ -248,7 +251,7 @@ async function main() {
       ],
     ),
     "",
-    "Stall: longest gap between ticks of a 1 ms timer; \"own CPU\" counts only the CPU time this process (all its threads, GC and JIT included) used in that gap. The baseline row is a job that never blocks longer than 10 ms: its gaps beyond that are the shared 2-core machine running other processes.",
+    "Stall: longest gap between ticks of a 1 ms timer; \"own CPU\" counts only the CPU time the serving thread (the one running the event loop and the indexing, with the garbage collection done on it) used in that gap, not the rebuild's worker's or the JIT's threads. The baseline row is a job that never blocks longer than 10 ms: its gaps beyond that are the shared 2-core machine running other processes.",
     "",
     "Queries (`ProductSearch.search`: plan, rarest-word-first evaluation over MiniSearch's term index, ranking, first page of 20; baseline: a linear `includes` scan over the normalised names, same queries, same run):",
     "",
