@@ -17,7 +17,7 @@ export type RebuildMessage = { kind: "batch"; batch: AnalysedBatch } | { kind: "
  * The analysed batches of a rebuild, in product order. From a database file, a worker reads and
  * analyses them on its own connection (rebuild-worker.ts) while this thread adds them to the
  * index: at 100,000 products the reading and analysis took over a second of the serving
- * thread's time. An in-memory database (tests, the bench), or a worker that fails before its
+ * thread's time. An in-memory database (tests), or a worker that fails before its
  * first batch (a binary without it), is read here, `chunk` rows at a time between turns of the
  * event loop; a worker failing later fails the build.
  *
