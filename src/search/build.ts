@@ -172,7 +172,7 @@ interface BrandFacts {
   aliasStart: boolean;
 }
 
-/** The term slots of a document's fields (name, brand, nameAlt), as IndexWriter#addSlots takes them. */
+/** The term slots of a document's fields (name, brand, nameAlt), as IndexWriter#addSlots takes them; reused from one product to the next. */
 type DocumentFields = [TermSlot[], TermSlot[], TermSlot[]];
 
 const NO_BRAND: BrandFacts = { terms: [], facts: [], aliasStart: false };
@@ -209,6 +209,12 @@ class BatchTerms {
   }
 }
 
+/** A document's own terms and its other names' words, reused from one product to the next. */
+interface Scratch {
+  name: TermFacts[];
+  other: TermFacts[];
+}
+
 /**
  * Product `p` of an analysed batch (its words start at `at` of `batch.words`) → the term slots
  * of its MiniSearch fields, written into `fields` (surface terms in `name`, the manufacturer's
@@ -217,13 +223,13 @@ class BatchTerms {
  * term sets is marked on the slots with the document's stamp instead of building sets. Returns
  * where the next product's words start.
  */
-function prepare(batch: AnalysedBatch, p: number, at: number, table: TableBuilder, vocabulary: BatchTerms, words: Vocabulary, fields: DocumentFields): number {
+function prepare(batch: AnalysedBatch, p: number, at: number, table: TableBuilder, vocabulary: BatchTerms, words: Vocabulary, fields: DocumentFields, scratch: Scratch): number {
   const w = batch.words;
   const dense = table.productIds.length;
   // The document's own terms (its name's, then its other names'): slots stamped `own`.
   const stamp = dense + 1;
-  // New arrays for each product: no cheaper to empty and reuse (length = 0 is not free in JSC).
-  const terms: TermFacts[] = [];
+  const terms = scratch.name;
+  terms.length = 0;
   for (let i = w[at++]!; i > 0; i--) {
     const f = vocabulary.term(w[at++]!);
     f.slot.own = stamp;
@@ -232,13 +238,13 @@ function prepare(batch: AnalysedBatch, p: number, at: number, table: TableBuilde
   const brandId = batch.brandIds[p]!;
   const brand = brandId < 0 ? NO_BRAND : vocabulary.brand(brandId);
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
-  const nameSlots: TermSlot[] = (fields[0] = []);
-  const brandOnly: TermSlot[] = (fields[1] = []);
-  const alt: TermSlot[] = (fields[2] = []);
+  const [nameSlots, brandOnly, alt] = fields;
+  nameSlots.length = brandOnly.length = alt.length = 0;
   for (const f of terms) nameSlots.push(f.slot);
   for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
-  const otherTerms: TermFacts[] = [];
+  const otherTerms = scratch.other;
+  otherTerms.length = 0;
   for (let names = w[at++]!; names > 0; names--) {
     for (let i = w[at++]!; i > 0; i--) {
       const f = vocabulary.term(w[at++]!);
@@ -309,6 +315,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const words = new Vocabulary(writer);
   const vocabulary = new BatchTerms(words);
   const fields: DocumentFields = [[], [], []];
+  const scratch: Scratch = { name: [], other: [] };
   const sliceMs = options.sliceMs ?? SLICE_MS;
   const pace = options.pace ?? (() => yieldToLoop());
   // Analysed batches (read here or by a worker) are indexed in time slices: the event loop
@@ -323,7 +330,7 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
       const until = started + sliceMs;
       do {
         const dense = table.productIds.length;
-        at = prepare(batch, p++, at, table, vocabulary, words, fields);
+        at = prepare(batch, p++, at, table, vocabulary, words, fields, scratch);
         writer.addSlots(dense, fields);
       } while (p < n && ((p & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
