@@ -16,6 +16,7 @@ export const WORKER_ENTRYPOINTS = [
   "cluster/snapshot-check-worker.ts",
   "db/integrity-check-worker.ts",
   "modules/price-index/compute-worker.ts",
+  "search/rebuild-worker.ts",
 ] as const;
 
 export type WorkerEntrypoint = (typeof WORKER_ENTRYPOINTS)[number];

@@ -1,17 +1,14 @@
 import type { Database } from "bun:sqlite";
 import MiniSearch from "minisearch";
 import { aliasTerms } from "./aliases.ts";
-import { CATEGORIES, classifyWords, manufacturerCategories, OTHER } from "./categories.ts";
-import { readDataVersion, readProducts, yieldToLoop, type ProductRow } from "./documents.ts";
+import { CATEGORIES, OTHER } from "./categories.ts";
+import { readDataVersion, yieldToLoop } from "./documents.ts";
 import { BarcodeIndex } from "./barcodes.ts";
-import { analyzeName, searchTerms } from "./hebrew.ts";
-import { hashString } from "./query.ts";
-import { SearchIndex, SIZE_UNIT_CODES, type IndexedDoc, type ProductTable } from "./search-index.ts";
+import { analysedBatches } from "./rebuild-batches.ts";
+import type { AnalysedBatch } from "./row-analysis.ts";
+import { SearchIndex, type IndexedDoc, type ProductTable } from "./search-index.ts";
 import { Vocabulary, type TermFacts } from "./vocabulary.ts";
 import { IndexWriter, type TermSlot } from "./writer.ts";
-
-/** Words of manufacturer names that tell products apart from nothing (בע"מ, Ltd, לא ידוע). */
-const BRAND_STOP = new Set(["בעמ", "ltd", "inc", "llc", "gmbh", "ושות", "חברת", "לא", "ידוע", "כללי", "unknown", "יבואנ", "יבוא"]);
 
 /** Documents are handed to MiniSearch pre-analysed: the tokenizer only splits on spaces. */
 const splitTerms = (text: string) => (text === "" ? [] : text.split(" "));
@@ -34,7 +31,7 @@ export function newEngine(): MiniSearch<IndexedDoc> {
 }
 
 export interface BuildOptions {
-  /** Rows read per SQLite chunk (then the event loop runs). */
+  /** Rows read per SQLite chunk on the serving thread (then the event loop runs; see rebuild-batches.ts). */
   readChunk?: number;
   /** Milliseconds of indexing between two turns of the event loop. */
   sliceMs?: number;
@@ -56,6 +53,8 @@ const SLICE_MS = 10;
  * event loop between them: 500 of the demo's most widely sold products took 7–20 ms to read.
  */
 const READ_CHUNK = 128;
+/** Products the rebuild's worker reads and analyses per batch it posts (it holds no event loop up). */
+const WORKER_CHUNK = 1024;
 
 /**
  * The chain ids of a comma-separated list (`ProductRow.chains`), in order, written into `out`
@@ -99,8 +98,6 @@ class TableBuilder {
   readonly headIds = new Map<string, number>();
   readonly headTerms: string[] = [];
   readonly barcodes = new BarcodeIndex();
-  /** Manufacturer → its search terms (a few thousand manufacturers for 100,000 products). */
-  readonly brands = new Map<string, BrandFacts>();
 
   constructor(chainIds: number[]) {
     chainIds.forEach((id, bit) => this.chainBit.set(id, bit));
@@ -171,8 +168,6 @@ class TableBuilder {
 interface BrandFacts {
   terms: string[];
   facts: TermFacts[];
-  /** `manufacturerCategories` of its terms. */
-  categories: number[];
   /** Some alias spelling starts with one of its terms. */
   aliasStart: boolean;
 }
@@ -180,58 +175,86 @@ interface BrandFacts {
 /** The term slots of a document's fields (name, brand, nameAlt), as IndexWriter#addSlots takes them; reused from one product to the next. */
 type DocumentFields = [TermSlot[], TermSlot[], TermSlot[]];
 
-const NO_BRAND: BrandFacts = { terms: [], facts: [], categories: [], aliasStart: false };
-const NONE: readonly never[] = [];
+const NO_BRAND: BrandFacts = { terms: [], facts: [], aliasStart: false };
 
 /**
- * One product row → the term slots of its MiniSearch fields, written into `fields` (surface terms in `name`, the
- * manufacturer's other words in `brand`; prefix-letter stems, number keys, expansions and other
- * spellings of its brands in `nameAlt`) and its row of the per-product arrays. The category is
- * the stored one, or the classifier's when the column is empty. Each distinct word is analysed
- * once per build (`words`); membership of a document's term sets is marked on the slots with
- * the document's stamp instead of building sets.
+ * The terms and manufacturers of the batches (numbered in the order first met, see
+ * row-analysis.ts) → their facts, each prepared once, when a document first holds it.
  */
-function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields: DocumentFields): void {
-  const grouped = row.grouped === 1;
-  const analysed = analyzeName(row.name);
-  const { key, quantity } = analysed;
-  const all = analysed.terms.map((t) => words.facts(t));
-  // A grouped item keeps its row (barcode, filters) but no words: its generic product answers for them.
-  const terms = grouped ? NONE : all;
-  let brand = NO_BRAND;
-  if (row.manufacturer && !grouped) {
-    brand = table.brands.get(row.manufacturer) ?? NO_BRAND;
-    if (brand === NO_BRAND) {
-      const brandTerms = searchTerms(row.manufacturer).filter((t) => !BRAND_STOP.has(t));
-      const facts = brandTerms.map((t) => words.facts(t));
-      brand = { terms: brandTerms, facts, categories: manufacturerCategories(brandTerms), aliasStart: facts.some((f) => f.aliasStart) };
-      table.brands.set(row.manufacturer, brand);
-    }
+class BatchTerms {
+  private readonly terms: string[] = [];
+  private readonly facts: (TermFacts | undefined)[] = [];
+  private readonly brandTerms: number[][] = [];
+  private readonly brands: (BrandFacts | undefined)[] = [];
+
+  constructor(private readonly words: Vocabulary) {}
+
+  /** Takes in the terms and manufacturers a batch meets first. */
+  add(batch: AnalysedBatch): void {
+    for (const term of batch.terms) this.terms.push(term);
+    for (const ids of batch.brands) this.brandTerms.push(ids);
   }
+
+  term(id: number): TermFacts {
+    return this.facts[id] ?? (this.facts[id] = this.words.facts(this.terms[id]!));
+  }
+
+  brand(id: number): BrandFacts {
+    let brand = this.brands[id];
+    if (!brand) {
+      const facts = this.brandTerms[id]!.map((t) => this.term(t));
+      brand = this.brands[id] = { terms: facts.map((f) => f.slot.term), facts, aliasStart: facts.some((f) => f.aliasStart) };
+    }
+    return brand;
+  }
+}
+
+/** A document's own terms and its other names' words, reused from one product to the next. */
+interface Scratch {
+  name: TermFacts[];
+  other: TermFacts[];
+}
+
+/**
+ * Product `p` of an analysed batch (its words start at `at` of `batch.words`) → the term slots
+ * of its MiniSearch fields, written into `fields` (surface terms in `name`, the manufacturer's
+ * other words in `brand`; prefix-letter stems, number keys, expansions and other spellings of
+ * its brands in `nameAlt`) and its row of the per-product arrays. Membership of a document's
+ * term sets is marked on the slots with the document's stamp instead of building sets. Returns
+ * where the next product's words start.
+ */
+function prepare(batch: AnalysedBatch, p: number, at: number, table: TableBuilder, vocabulary: BatchTerms, words: Vocabulary, fields: DocumentFields, scratch: Scratch): number {
+  const w = batch.words;
   const dense = table.productIds.length;
   // The document's own terms (its name's, then its other names'): slots stamped `own`.
   const stamp = dense + 1;
-  for (const f of terms) f.slot.own = stamp;
+  const terms = scratch.name;
+  terms.length = 0;
+  for (let i = w[at++]!; i > 0; i--) {
+    const f = vocabulary.term(w[at++]!);
+    f.slot.own = stamp;
+    terms.push(f);
+  }
+  const brandId = batch.brandIds[p]!;
+  const brand = brandId < 0 ? NO_BRAND : vocabulary.brand(brandId);
   // A manufacturer word the name already holds is indexed once, in the name (the higher boost).
   const [nameSlots, brandOnly, alt] = fields;
   nameSlots.length = brandOnly.length = alt.length = 0;
   for (const f of terms) nameSlots.push(f.slot);
   for (const f of brand.facts) if (f.slot.own !== stamp) brandOnly.push(f.slot);
   // Other names chains publish for it: their words (those the served name lacks) and their exact-name keys.
-  const otherTerms: TermFacts[] = [];
-  if (row.other_names && !grouped) {
-    for (const name of row.other_names.split("\n")) {
-      const other = analyzeName(name);
-      for (const t of other.terms) {
-        const f = words.facts(t);
-        if (f.slot.own !== stamp) (f.slot.own = stamp, otherTerms.push(f));
-      }
-      const hash = hashString(other.key);
-      const known = table.otherNames.get(hash);
-      if (known === undefined) table.otherNames.set(hash, dense);
-      else if (typeof known === "number") known !== dense && table.otherNames.set(hash, [known, dense]);
-      else if (!known.includes(dense)) known.push(dense);
+  const otherTerms = scratch.other;
+  otherTerms.length = 0;
+  for (let names = w[at++]!; names > 0; names--) {
+    for (let i = w[at++]!; i > 0; i--) {
+      const f = vocabulary.term(w[at++]!);
+      if (f.slot.own !== stamp) (f.slot.own = stamp, otherTerms.push(f));
     }
+    const hash = w[at++]! >>> 0;
+    const known = table.otherNames.get(hash);
+    if (known === undefined) table.otherNames.set(hash, dense);
+    else if (typeof known === "number") known !== dense && table.otherNames.set(hash, [known, dense]);
+    else if (!known.includes(dense)) known.push(dense);
   }
   // nameAlt: the other names' words, then each word's low-boost forms the document lacks, then aliases (slots stamped `alt`).
   for (const f of otherTerms) (f.slot.alt = stamp), alt.push(f.slot);
@@ -254,37 +277,28 @@ function prepare(row: ProductRow, table: TableBuilder, words: Vocabulary, fields
     }
   }
 
-  let sizeAmount = row.size_amount ?? 0;
-  let sizeUnit = row.size_unit ? (SIZE_UNIT_CODES[row.size_unit] ?? 0) : 0;
-  let pack = row.qty_in_package && row.qty_in_package > 1 ? Math.round(row.qty_in_package) : 0;
-  if ((!sizeAmount || !sizeUnit) && quantity) {
-    sizeAmount = quantity.amount;
-    sizeUnit = SIZE_UNIT_CODES[quantity.unit]!;
-    pack = quantity.pack ?? 0;
-  }
-  // The name's pack count (4*150 גרם) when the stored size left it out.
-  if (pack === 0 && quantity?.pack && quantity.pack > 1) pack = quantity.pack;
-  table.productIds.push(row.id);
-  table.categoryCodes.push(table.categoryCode(row.category ?? classifyWords(analysed.terms, all.map((f) => f.categories), brand.categories)));
-  table.chainLists.push(row.chains ?? "");
-  table.storeCounts.push(row.stores ?? 0);
-  table.sizeAmounts.push(sizeAmount);
-  table.sizeUnits.push(sizeUnit);
-  table.packs.push(Math.min(pack, 65535));
-  table.nameHashes.push(grouped ? 0 : hashString(key));
-  table.generic.push(row.scope_chain_id < 0 ? 1 : 0);
+  table.productIds.push(batch.productIds[p]!);
+  table.categoryCodes.push(table.categoryCode(batch.categories[p]!));
+  table.chainLists.push(batch.chains[p]!);
+  table.storeCounts.push(batch.storeCounts[p]!);
+  table.sizeAmounts.push(batch.sizeAmounts[p]!);
+  table.sizeUnits.push(batch.sizeUnits[p]!);
+  table.packs.push(batch.packs[p]!);
+  table.nameHashes.push(batch.nameHashes[p]!);
+  table.generic.push(batch.generic[p]!);
   // The head noun's number key; an abbreviated head (תפו"א) stands for its first word (תפוחי → תפוח).
   const head = terms[0];
   if (head && head.headId < 0) head.headId = table.headId(head.head);
   table.heads.push(head ? head.headId : -1);
-  table.barcodes.add(row.barcode_key);
+  table.barcodes.add(batch.barcodeKeys[p]!);
+  return at;
 }
 
 /**
  * Builds a product index from the price database without blocking the event loop: rows are
- * read in chunks, then analysed and added to the index (IndexWriter) in time slices, each
- * distinct word analysed once (Vocabulary). The result is labelled with the data version read
- * at the start.
+ * read and analysed in chunks (by a worker for a database file, see rebuild-batches.ts), then
+ * added to the index (IndexWriter) in time slices, each distinct word's forms prepared once
+ * (Vocabulary). The result is labelled with the data version read at the start.
  *
  * @example const index = await buildSearchIndex(db); index.search({ q: "במבה", limit: 20, offset: 0 })
  */
@@ -299,21 +313,26 @@ export async function buildSearchIndex(db: Database, options: BuildOptions = {})
   const engine = newEngine();
   const writer = new IndexWriter(engine, ["name", "brand", "nameAlt"]);
   const words = new Vocabulary(writer);
+  const vocabulary = new BatchTerms(words);
   const fields: DocumentFields = [[], [], []];
+  const scratch: Scratch = { name: [], other: [] };
   const sliceMs = options.sliceMs ?? SLICE_MS;
   const pace = options.pace ?? (() => yieldToLoop());
-  // Read, analyse and index in time slices: the rows of one chunk are all that is held, and
-  // the event loop turns at least every sliceMs.
-  for await (const rows of readProducts(db, options.readChunk ?? READ_CHUNK)) {
-    let i = 0;
-    while (i < rows.length) {
+  // Analysed batches (read here or by a worker) are indexed in time slices: the event loop
+  // turns at least every sliceMs.
+  for await (const batch of analysedBatches(db, { chunk: options.readChunk ?? READ_CHUNK, workerChunk: options.readChunk ?? WORKER_CHUNK, signal: options.signal })) {
+    vocabulary.add(batch);
+    const n = batch.productIds.length;
+    let p = 0;
+    let at = 0;
+    while (p < n) {
       const started = performance.now();
       const until = started + sliceMs;
       do {
         const dense = table.productIds.length;
-        prepare(rows[i++]!, table, words, fields);
+        at = prepare(batch, p++, at, table, vocabulary, words, fields, scratch);
         writer.addSlots(dense, fields);
-      } while (i < rows.length && ((i & 15) !== 0 || performance.now() < until));
+      } while (p < n && ((p & 15) !== 0 || performance.now() < until));
       await pace(performance.now() - started);
       options.signal?.throwIfAborted();
     }

@@ -31,19 +31,33 @@ export interface ProductRow {
 // the generic product answers for its names. Keyset pagination by products.id keeps each chunk short.
 const CHUNK_SQL = `
 SELECT p.id, p.barcode_key, p.scope_chain_id, p.name, p.manufacturer, p.category, p.size_amount, p.size_unit, p.qty_in_package,
-       group_concat(cp.chain_id) AS chains, sum(cp.store_count) AS stores,
-       (SELECT group_concat(name, char(10)) FROM (
-          SELECT pn.name FROM product_names pn WHERE pn.product_id = p.id AND pn.name <> p.name
-          UNION
-          SELECT m.name FROM generic_members g JOIN products m ON m.id = g.product_id WHERE g.generic_id = p.id
-          UNION
-          SELECT pn.name FROM generic_members g JOIN product_names pn ON pn.product_id = g.product_id WHERE g.generic_id = p.id)) AS other_names,
        EXISTS (SELECT 1 FROM generic_members g WHERE g.product_id = p.id) AS grouped
-  FROM products p JOIN chain_products cp ON cp.product_id = p.id
- WHERE p.id > ?
- GROUP BY p.id
+  FROM products p
+ WHERE p.id > ? AND EXISTS (SELECT 1 FROM chain_products cp WHERE cp.product_id = p.id)
  ORDER BY p.id
  LIMIT ?`;
+
+// The chains selling the products with ids in (?1, ?2] and their stores, in the order of the chains'
+// ids (one query per chunk: a GROUP BY with group_concat over the join took longer).
+const SOLD_SQL = `
+SELECT product_id, chain_id, store_count FROM chain_products
+ WHERE product_id > ?1 AND product_id <= ?2
+ ORDER BY product_id, chain_id`;
+
+// The other names of the products with ids in (?1, ?2], one query per chunk: each product's names
+// distinct and in the collation's order, as a per-product UNION gave them (that set up three
+// temporary B-trees for every product, most of which have no other name).
+const OTHER_NAMES_SQL = `
+SELECT product_id, name FROM (
+  SELECT pn.product_id, pn.name FROM product_names pn JOIN products p ON p.id = pn.product_id
+   WHERE pn.product_id > ?1 AND pn.product_id <= ?2 AND pn.name <> p.name
+  UNION
+  SELECT g.generic_id, m.name FROM generic_members g JOIN products m ON m.id = g.product_id
+   WHERE g.generic_id > ?1 AND g.generic_id <= ?2
+  UNION
+  SELECT g.generic_id, pn.name FROM generic_members g JOIN product_names pn ON pn.product_id = g.product_id
+   WHERE g.generic_id > ?1 AND g.generic_id <= ?2)
+ ORDER BY product_id, name`;
 
 /**
  * The data version the next read will see (the `meta.data_version` row; 0 before any import).
@@ -67,17 +81,51 @@ export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(res
  */
 export async function* readProducts(db: Database, chunkSize = 2000): AsyncGenerator<ProductRow[]> {
   const statement = db.prepare(CHUNK_SQL);
+  const others = db.prepare(OTHER_NAMES_SQL);
+  const sold = db.prepare(SOLD_SQL);
   try {
     let after = 0;
     for (;;) {
-      const rows = statement.all(after, chunkSize) as ProductRow[];
+      const rows = statement.all(after, chunkSize) as ProductRow[]; // chains, stores, other_names: set below
       if (rows.length === 0) return;
+      const last = rows[rows.length - 1]!.id;
+      attachChains(rows, sold.values(after, last) as [number, number, number][]);
+      attachOtherNames(rows, others.all(after, last) as { product_id: number; name: string }[]);
       yield rows;
       if (rows.length < chunkSize) return;
-      after = rows[rows.length - 1]!.id;
+      after = last;
       await yieldToLoop();
     }
   } finally {
     statement.finalize();
+    others.finalize();
+    sold.finalize();
+  }
+}
+
+/** Sets each row's `chains` and `stores` from `sold` (product id, chain id, stores; ordered by product, as the rows are). */
+function attachChains(rows: ProductRow[], sold: [number, number, number][]): void {
+  let n = 0;
+  for (const row of rows) {
+    while (n < sold.length && sold[n]![0] < row.id) n++;
+    let chains = "";
+    let stores = 0;
+    for (; n < sold.length && sold[n]![0] === row.id; n++) {
+      chains = chains === "" ? String(sold[n]![1]) : `${chains},${sold[n]![1]}`;
+      stores += sold[n]![2];
+    }
+    row.chains = chains;
+    row.stores = stores;
+  }
+}
+
+/** Sets each row's `other_names` from `names` (ordered by product, as the rows are): newline-separated, null when none. */
+function attachOtherNames(rows: ProductRow[], names: { product_id: number; name: string }[]): void {
+  let n = 0;
+  for (const row of rows) {
+    while (n < names.length && names[n]!.product_id < row.id) n++;
+    let list: string | null = null;
+    for (; n < names.length && names[n]!.product_id === row.id; n++) list = list === null ? names[n]!.name : `${list}\n${names[n]!.name}`;
+    row.other_names = list;
   }
 }

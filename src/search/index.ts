@@ -16,9 +16,9 @@ const RETRY_MS = 30_000;
 
 /**
  * The service's product search: holds the current index and replaces it in one step when a
- * rebuild finishes, so the old index serves until then. Rebuilds run on the main thread in
- * chunks (see build.ts) and never overlap: calls made while one runs share a single
- * follow-up rebuild.
+ * rebuild finishes, so the old index serves until then. Rebuilds add to the index on the main
+ * thread in time slices, a worker reading and analysing the rows meanwhile (see build.ts), and
+ * never overlap: calls made while one runs share a single follow-up rebuild.
  *
  * @example
  * const search = new ProductSearch().follow(data, db.prices) // rebuilds after every import

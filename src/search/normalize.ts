@@ -5,7 +5,6 @@
  * its trigger character is present.
  */
 
-const FINALS: Record<string, string> = { "ך": "כ", "ם": "מ", "ן": "נ", "ף": "פ", "ץ": "צ" };
 const GERESH_LIKE = /['\u05F3\u2018\u2019\u201B\u0060\u00B4\u02BC\u02B9]/g;
 const GERSHAYIM_LIKE = /["\u05F4\u201C\u201D\u201E\u201F\u02BA]|''/g;
 /**
@@ -103,10 +102,16 @@ export function isNumber(piece: string | undefined): boolean {
  * @example foldFinals("שלום") // → "שלומ"
  */
 export function foldFinals(text: string): string {
-  // A scan of character codes (ך 05DA, ם 05DD, ן 05DF, ף 05E3, ץ 05E5) is cheaper than a regex test on a word.
+  // A scan of character codes (ך 05DA, ם 05DD, ן 05DF, ף 05E3, ץ 05E5; each regular form is the
+  // next code) is cheaper than a regex on a word; most words have none, or one at their end.
+  let out: string | null = null;
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5da || c === 0x5dd || c === 0x5df || c === 0x5e3 || c === 0x5e5) return text.replace(/[ךםןףץ]/g, (f) => FINALS[f]!);
+    if (c === 0x5da || c === 0x5dd || c === 0x5df || c === 0x5e3 || c === 0x5e5) {
+      out = (out ?? "") + text.slice(from, i) + String.fromCharCode(c + 1);
+      from = i + 1;
+    }
   }
-  return text;
+  return out === null ? text : out + text.slice(from);
 }

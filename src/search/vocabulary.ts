@@ -1,6 +1,5 @@
 import { startsAlias } from "./aliases.ts";
 import { expansion } from "./abbreviations.ts";
-import { wordCategories } from "./categories.ts";
 import { prefixStems } from "./hebrew.ts";
 import { numberKey, numberVariant } from "./morphology.ts";
 import type { IndexWriter, TermSlot } from "./writer.ts";
@@ -14,8 +13,6 @@ export interface TermFacts {
    * added to the document's `nameAlt` when they lack it.
    */
   readonly alt: readonly TermSlot[];
-  /** `wordCategories` of the term. */
-  readonly categories: readonly number[];
   /** Some spelling in data/search-aliases.json starts with it. */
   readonly aliasStart: boolean;
   /** Its number key as a head noun (an abbreviated head stands for its first word: תפוחי → תפוח). */
@@ -62,7 +59,6 @@ export class Vocabulary {
     return {
       slot: this.writer.slot(term),
       alt,
-      categories: wordCategories(term),
       aliasStart: startsAlias(term),
       head: numberKey(expansion(term)?.[0] ?? term),
       headId: -1,

@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDataDir, openMemory } from "../../src/db/open.ts";
@@ -12,9 +12,9 @@ import { ProductSearch } from "../../src/search/index.ts";
 import { log, setLogLevel } from "../../src/lib/log.ts";
 import { BarcodeIndex } from "../../src/search/barcodes.ts";
 
-/** A price database with products sold in stores of the given chains. */
-function database() {
-  const { prices: db } = openMemory();
+/** A price database (in memory, or the data dir's file) with products sold in stores of the given chains. */
+function database(dataDir?: string) {
+  const { prices: db } = dataDir ? openDataDir(dataDir) : openMemory();
   const chains = syncRegistry(db, loadRegistry());
   const stores = new Map<string, number>();
   const storeOf = (slug: string) => {
@@ -257,6 +257,64 @@ describe("ProductSearch", () => {
       unstopped.stop();
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  test("from a database file, a worker reads the rows; one that cannot start leaves them to the serving thread, with a warning", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "mehir-search-"));
+    const warnings: unknown[] = [];
+    const spy = spyOn(log, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args));
+    try {
+      const { db, add, commit } = database(join(parent, "data"));
+      const milk = add("7290004131074", "חלב תנובה 3% 1 ליטר", ["shufersal"]);
+      const bamba = add("7290000066004", "במבה 80 גרם", ["shufersal", "victory"]);
+      commit();
+      const search = new ProductSearch();
+      await search.rebuild(db);
+      expect(warnings).toEqual([]);
+      expect(page(search, "במבה").ids).toEqual([bamba]);
+      // The file moves away under the open connection: the worker cannot open it by its name.
+      renameSync(join(parent, "data"), join(parent, "moved"));
+      await search.rebuild(db);
+      expect(warnings.length).toBe(1);
+      expect(String((warnings[0] as unknown[])[0])).toContain("search index worker failed");
+      expect(search.builds).toBe(2);
+      expect(page(search, "חלב").ids).toEqual([milk]);
+      expect(page(search, "במבה").ids).toEqual([bamba]);
+      db.close();
+    } finally {
+      spy.mockRestore();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test("stop() while the worker reads a database file: the build ends at its next slice, quietly", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "mehir-search-"));
+    const errors: unknown[] = [];
+    const spy = spyOn(log, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+    const warnings = spyOn(log, "warn").mockImplementation((...args: unknown[]) => void errors.push(args));
+    try {
+      const { db, add, commit } = database(join(parent, "data"));
+      for (let i = 0; i < 40; i++) add(`72900000${String(i).padStart(5, "0")}`, `מוצר ${i}`, ["shufersal"]);
+      commit();
+      // One row per batch, and every slice waits on the test: the build is mid-way when it stops.
+      let slices = 0;
+      let reachedSlice!: () => void;
+      const reached = new Promise<void>((r) => (reachedSlice = r));
+      const search = new ProductSearch({ readChunk: 1, retryMs: 1, pace: async () => void (++slices === 3 && reachedSlice()) }).follow(new DataState(db), db);
+      await reached;
+      search.stop();
+      db.close();
+      rmSync(parent, { recursive: true, force: true }); // what a test's cleanup does next: the worker could no longer read it
+      await search.settled();
+      expect(search.ready).toBe(false);
+      expect(search.builds).toBe(0);
+      expect(slices).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      warnings.mockRestore();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 

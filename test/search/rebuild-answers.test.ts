@@ -14,3 +14,11 @@ test("a rebuilt index gives the recorded answers: totals, first pages, categorie
   expect(answers.queries).toEqual(recorded.queries);
   expect(answers.categories).toEqual(recorded.categories);
 }, 60_000);
+
+test("an index rebuilt from a database file (rows read and analysed by the rebuild's worker) gives the same answers", async () => {
+  setLogLevel("warn");
+  const recorded = (await Bun.file(ANSWERS_PATH).json()) as RecordedAnswers;
+  const answers = await recordAnswers(true);
+  expect(answers.queries).toEqual(recorded.queries);
+  expect(answers.categories).toEqual(recorded.categories);
+}, 60_000);

@@ -8,7 +8,12 @@
  *   bun test/helpers/search/rebuild-answers.ts   (writes test/fixtures/search/rebuild-answers.json)
  */
 import type { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import queries from "../../fixtures/search/queries.json" with { type: "json" };
+import { openDatabase } from "../../../src/db/open.ts";
+import { PRICE_MIGRATIONS } from "../../../src/db/price-schema.ts";
 import { ProductSearch } from "../../../src/search/index.ts";
 import { CATALOGUE, catalogueDatabase } from "./catalogue-db.ts";
 
@@ -26,7 +31,7 @@ export interface RecordedAnswers {
  * chains publish (some cut, some with extra words), a generic product grouping three items,
  * and stored categories beside classified ones.
  */
-function database(): { db: Database; idOf: Map<string, number> } {
+export function answersDatabase(): { db: Database; idOf: Map<string, number> } {
   const { db, idOf, chainIds } = catalogueDatabase();
   const chains = [...chainIds.values()];
   const named = db.prepare("INSERT OR REPLACE INTO product_names (product_id, chain_id, name) VALUES (?, ?, ?)");
@@ -60,9 +65,19 @@ function questions(): string[] {
   return [...out];
 }
 
-/** Builds the index and records its answers. */
-export async function recordAnswers(): Promise<RecordedAnswers> {
-  const { db, idOf } = database();
+/**
+ * Builds the index and records its answers. With `fromFile` the database is copied to a file
+ * first, so the rows are read and analysed by the rebuild's worker (in memory, on the test's thread).
+ */
+export async function recordAnswers(fromFile = false): Promise<RecordedAnswers> {
+  const { db: memory, idOf } = answersDatabase();
+  const dir = fromFile ? mkdtempSync(join(tmpdir(), "mehir-rebuild-answers-")) : null;
+  let db = memory;
+  if (dir) {
+    await Bun.write(join(dir, "prices.sqlite"), memory.serialize());
+    memory.close();
+    db = openDatabase(join(dir, "prices.sqlite"), PRICE_MIGRATIONS);
+  }
   const search = new ProductSearch({ cacheEntries: 0 });
   await search.rebuild(db);
   const barcodeOf = new Map([...idOf].map(([barcode, id]) => [id, barcode]));
@@ -73,6 +88,7 @@ export async function recordAnswers(): Promise<RecordedAnswers> {
   }
   for (const [barcode, id] of idOf) answers.categories[barcode] = search.categoryOf(id);
   db.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
   return answers;
 }
 
