@@ -1133,6 +1133,27 @@ export interface operations {
                      *           "unit": "ml",
                      *           "prices": [
                      *             {
+                     *               "chain_id": "stop-market",
+                     *               "chain_name": "סטופ מרקט",
+                     *               "granularity": "chain",
+                     *               "price_ils": "5.90",
+                     *               "effective_price_ils": "5.90",
+                     *               "min_price_ils": "5.90",
+                     *               "max_price_ils": "5.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:35:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "5.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
+                     *               "price_per_measure_ils": "0.59",
+                     *               "measure": "100ml"
+                     *             },
+                     *             {
                      *               "chain_id": "shufersal",
                      *               "chain_name": "שופרסל",
                      *               "granularity": "chain",
@@ -1154,45 +1175,24 @@ export interface operations {
                      *               "measure": "100ml"
                      *             },
                      *             {
-                     *               "chain_id": "stop-market",
-                     *               "chain_name": "סטופ מרקט",
+                     *               "chain_id": "shuk-hair",
+                     *               "chain_name": "שוק העיר",
                      *               "granularity": "chain",
-                     *               "price_ils": "7.90",
-                     *               "effective_price_ils": "7.90",
-                     *               "min_price_ils": "7.90",
-                     *               "max_price_ils": "7.90",
+                     *               "price_ils": "6.90",
+                     *               "effective_price_ils": "6.90",
+                     *               "min_price_ils": "6.90",
+                     *               "max_price_ils": "6.90",
                      *               "store_count": 1,
                      *               "currency": "ILS",
                      *               "vat_included": true,
                      *               "vat_rate": 0.18,
-                     *               "collected_at": "2026-11-22T09:35:00+02:00",
+                     *               "collected_at": "2026-11-22T08:57:00+02:00",
                      *               "is_on_promotion": false,
                      *               "club_price_ils": null,
-                     *               "lowest_price_30d_ils": "7.90",
+                     *               "lowest_price_30d_ils": "6.90",
                      *               "suspect": false,
                      *               "suspect_reason": null,
-                     *               "price_per_measure_ils": "0.79",
-                     *               "measure": "100ml"
-                     *             },
-                     *             {
-                     *               "chain_id": "wolt-market",
-                     *               "chain_name": "וולט מרקט",
-                     *               "granularity": "chain",
-                     *               "price_ils": "8.90",
-                     *               "effective_price_ils": "8.90",
-                     *               "min_price_ils": "8.90",
-                     *               "max_price_ils": "8.90",
-                     *               "store_count": 1,
-                     *               "currency": "ILS",
-                     *               "vat_included": true,
-                     *               "vat_rate": 0.18,
-                     *               "collected_at": "2026-11-22T09:28:00+02:00",
-                     *               "is_on_promotion": false,
-                     *               "club_price_ils": null,
-                     *               "lowest_price_30d_ils": "8.90",
-                     *               "suspect": false,
-                     *               "suspect_reason": null,
-                     *               "price_per_measure_ils": "0.89",
+                     *               "price_per_measure_ils": "0.69",
                      *               "measure": "100ml"
                      *             }
                      *           ]
@@ -1206,27 +1206,6 @@ export interface operations {
                      *           "size": 80,
                      *           "unit": "g",
                      *           "prices": [
-                     *             {
-                     *               "chain_id": "shuk-hair",
-                     *               "chain_name": "שוק העיר",
-                     *               "granularity": "chain",
-                     *               "price_ils": "3.90",
-                     *               "effective_price_ils": "3.90",
-                     *               "min_price_ils": "3.90",
-                     *               "max_price_ils": "3.90",
-                     *               "store_count": 1,
-                     *               "currency": "ILS",
-                     *               "vat_included": true,
-                     *               "vat_rate": 0.18,
-                     *               "collected_at": "2026-11-22T08:57:00+02:00",
-                     *               "is_on_promotion": false,
-                     *               "club_price_ils": null,
-                     *               "lowest_price_30d_ils": "3.90",
-                     *               "suspect": false,
-                     *               "suspect_reason": null,
-                     *               "price_per_measure_ils": "4.88",
-                     *               "measure": "100g"
-                     *             },
                      *             {
                      *               "chain_id": "stop-market",
                      *               "chain_name": "סטופ מרקט",
@@ -1249,24 +1228,45 @@ export interface operations {
                      *               "measure": "100g"
                      *             },
                      *             {
-                     *               "chain_id": "wolt-market",
-                     *               "chain_name": "וולט מרקט",
+                     *               "chain_id": "shuk-hair",
+                     *               "chain_name": "שוק העיר",
                      *               "granularity": "chain",
-                     *               "price_ils": "5.90",
-                     *               "effective_price_ils": "5.90",
-                     *               "min_price_ils": "5.90",
-                     *               "max_price_ils": "5.90",
+                     *               "price_ils": "5.00",
+                     *               "effective_price_ils": "5.00",
+                     *               "min_price_ils": "5.00",
+                     *               "max_price_ils": "5.00",
                      *               "store_count": 1,
                      *               "currency": "ILS",
                      *               "vat_included": true,
                      *               "vat_rate": 0.18,
-                     *               "collected_at": "2026-11-22T09:28:00+02:00",
+                     *               "collected_at": "2026-11-22T08:57:00+02:00",
                      *               "is_on_promotion": false,
                      *               "club_price_ils": null,
-                     *               "lowest_price_30d_ils": "5.90",
+                     *               "lowest_price_30d_ils": "5.00",
                      *               "suspect": false,
                      *               "suspect_reason": null,
-                     *               "price_per_measure_ils": "7.38",
+                     *               "price_per_measure_ils": "6.25",
+                     *               "measure": "100g"
+                     *             },
+                     *             {
+                     *               "chain_id": "super-pharm",
+                     *               "chain_name": "סופר-פארם",
+                     *               "granularity": "chain",
+                     *               "price_ils": "6.90",
+                     *               "effective_price_ils": "6.90",
+                     *               "min_price_ils": "6.90",
+                     *               "max_price_ils": "6.90",
+                     *               "store_count": 1,
+                     *               "currency": "ILS",
+                     *               "vat_included": true,
+                     *               "vat_rate": 0.18,
+                     *               "collected_at": "2026-11-22T09:35:00+02:00",
+                     *               "is_on_promotion": false,
+                     *               "club_price_ils": null,
+                     *               "lowest_price_30d_ils": "6.90",
+                     *               "suspect": false,
+                     *               "suspect_reason": null,
+                     *               "price_per_measure_ils": "8.63",
                      *               "measure": "100g"
                      *             }
                      *           ]
@@ -1694,14 +1694,20 @@ export interface operations {
                      *           {
                      *             "chain_id": "shufersal",
                      *             "chain_name": "שופרסל",
-                     *             "price_ils": "6.90",
+                     *             "price_ils": "5.90",
                      *             "date": "2025-11-22"
+                     *           },
+                     *           {
+                     *             "chain_id": "shufersal",
+                     *             "chain_name": "שופרסל",
+                     *             "price_ils": "6.90",
+                     *             "date": "2026-06-23"
                      *           }
                      *         ]
                      *       },
                      *       "meta": {
                      *         "months": 12,
-                     *         "records": 1,
+                     *         "records": 2,
                      *         "from": "2025-11-22",
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
@@ -2033,7 +2039,7 @@ export interface operations {
                      *           "size": 2000,
                      *           "unit": "ml",
                      *           "chain_count": 22,
-                     *           "min_price_ils": "11.90"
+                     *           "min_price_ils": "15.90"
                      *         },
                      *         {
                      *           "barcode": "7291252436034",
@@ -2048,7 +2054,7 @@ export interface operations {
                      *           "size": 2000,
                      *           "unit": "ml",
                      *           "chain_count": 20,
-                     *           "min_price_ils": "14.90"
+                     *           "min_price_ils": "12.90"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2837,44 +2843,44 @@ export interface operations {
                      *         {
                      *           "chain_id": "shuk-hair",
                      *           "chain_name": "שוק העיר",
-                     *           "index": 93.9,
+                     *           "index": 94,
                      *           "rank": 1,
                      *           "products": 542,
                      *           "coverage": 0.9048,
                      *           "history": [
                      *             {
                      *               "date": "2026-08-22",
-                     *               "index": 93.3
+                     *               "index": 93.6
                      *             },
                      *             {
                      *               "date": "2026-08-23",
-                     *               "index": 93.6
+                     *               "index": 93.9
                      *             },
                      *             {
                      *               "date": "2026-08-24",
-                     *               "index": 93.6
+                     *               "index": 93.9
                      *             }
                      *           ]
                      *         },
                      *         {
                      *           "chain_id": "shufersal",
                      *           "chain_name": "שופרסל",
-                     *           "index": 97.2,
+                     *           "index": 97.3,
                      *           "rank": 2,
                      *           "products": 553,
                      *           "coverage": 0.9232,
                      *           "history": [
                      *             {
                      *               "date": "2026-08-22",
-                     *               "index": 97.3
+                     *               "index": 97.2
                      *             },
                      *             {
                      *               "date": "2026-08-23",
-                     *               "index": 97.3
+                     *               "index": 97.2
                      *             },
                      *             {
                      *               "date": "2026-08-24",
-                     *               "index": 97.3
+                     *               "index": 97.2
                      *             }
                      *           ]
                      *         },
@@ -3249,8 +3255,8 @@ export interface operations {
                      *           "name": "חלב תנובה 3% 2 ליטר",
                      *           "manufacturer": "תנובה",
                      *           "category": "dairy",
-                     *           "price_min_ils": "14.90",
-                     *           "price_max_ils": "16.90",
+                     *           "price_min_ils": "12.90",
+                     *           "price_max_ils": "14.90",
                      *           "store_count": 5,
                      *           "is_on_promotion": false
                      *         },
@@ -3907,7 +3913,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "promotion_id": "shufersal:873019",
+                     *           "promotion_id": "shufersal:873008",
                      *           "chain_id": "shufersal",
                      *           "chain_name": "שופרסל",
                      *           "description": "קופון: בוטנים סבבה ב-5.90 בקנייה מעל 150 ש\"ח",
@@ -3931,7 +3937,7 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "promotion_id": "shufersal:872946",
+                     *           "promotion_id": "shufersal:872922",
                      *           "chain_id": "shufersal",
                      *           "chain_name": "שופרסל",
                      *           "description": "קמח מצה מאפה נאמן ב-10.90",
@@ -3955,32 +3961,32 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "promotion_id": "shufersal:873477",
+                     *           "promotion_id": "shufersal:873126",
                      *           "chain_id": "shufersal",
                      *           "chain_name": "שופרסל",
-                     *           "description": "כרוב לבן 4.90 לק\"ג",
+                     *           "description": "זיתים קלמטה במשקל 29.90 לק\"ג",
                      *           "starts_at": "2026-11-20T00:00:00+02:00",
-                     *           "ends_at": "2026-12-17T23:59:00+02:00",
+                     *           "ends_at": "2026-12-20T23:59:00+02:00",
                      *           "is_club_only": false,
                      *           "is_coupon": false,
                      *           "reward_type": 1,
                      *           "min_qty": 1,
                      *           "max_qty": null,
-                     *           "discounted_price_ils": "4.90",
+                     *           "discounted_price_ils": "29.90",
                      *           "discount_rate": null,
-                     *           "store_count": 5,
+                     *           "store_count": 6,
                      *           "item_count": 1,
                      *           "items": [
                      *             {
-                     *               "barcode": "357112",
-                     *               "name": "כרוב לבן",
+                     *               "barcode": "357378",
+                     *               "name": "זיתים קלמטה במשקל",
                      *               "is_gift": false
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "next_cursor": "eyJ2IjoxLCJxIjoiczBXNWJCUjFUOGRMIiwiayI6WyIyMDI2LTExLTIwVDAwOjAwOjAwKzAyOjAwIiwxNDE3XX0",
+                     *         "next_cursor": "eyJ2IjoxLCJxIjoiczBXNWJCUjFUOGRMIiwiayI6WyIyMDI2LTExLTIwVDAwOjAwOjAwKzAyOjAwIiwxMzk4XX0",
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00",
                      *         "quota_remaining": 99991,
                      *         "request_id": "req_3f9c1a2b7d4e5f600000000000000001",
@@ -4331,11 +4337,11 @@ export interface operations {
                      *           {
                      *             "chain_id": "stop-market",
                      *             "chain_name": "סטופ מרקט",
-                     *             "total_ils": "38.40",
-                     *             "shelf_total_ils": "38.40",
-                     *             "club_total_ils": "38.40",
+                     *             "total_ils": "34.40",
+                     *             "shelf_total_ils": "34.40",
+                     *             "club_total_ils": "34.40",
                      *             "coverage": 0.75,
-                     *             "estimated_total_ils": "46.30",
+                     *             "estimated_total_ils": "42.30",
                      *             "estimated_items": [
                      *               "4087"
                      *             ],
@@ -4349,8 +4355,8 @@ export interface operations {
                      *                 "barcode": "7291252436027",
                      *                 "name": "חלב תנובה 3% 1 ליטר",
                      *                 "quantity": 2,
-                     *                 "unit_price_ils": "7.90",
-                     *                 "line_total_ils": "15.80",
+                     *                 "unit_price_ils": "5.90",
+                     *                 "line_total_ils": "11.80",
                      *                 "promotion_id": null,
                      *                 "suspect": false
                      *               },
@@ -4387,11 +4393,11 @@ export interface operations {
                      *           {
                      *             "chain_id": "shuk-hair",
                      *             "chain_name": "שוק העיר",
-                     *             "total_ils": "38.40",
-                     *             "shelf_total_ils": "38.40",
-                     *             "club_total_ils": "38.40",
+                     *             "total_ils": "41.70",
+                     *             "shelf_total_ils": "41.70",
+                     *             "club_total_ils": "41.70",
                      *             "coverage": 0.75,
-                     *             "estimated_total_ils": "46.30",
+                     *             "estimated_total_ils": "49.60",
                      *             "estimated_items": [
                      *               "4087"
                      *             ],
@@ -4405,8 +4411,8 @@ export interface operations {
                      *                 "barcode": "7291252436027",
                      *                 "name": "חלב תנובה 3% 1 ליטר",
                      *                 "quantity": 2,
-                     *                 "unit_price_ils": "9.90",
-                     *                 "line_total_ils": "19.80",
+                     *                 "unit_price_ils": "6.90",
+                     *                 "line_total_ils": "13.80",
                      *                 "promotion_id": null,
                      *                 "suspect": false
                      *               },
@@ -4414,8 +4420,8 @@ export interface operations {
                      *                 "barcode": "7299739033158",
                      *                 "name": "במבה אסם 80 גרם",
                      *                 "quantity": 3,
-                     *                 "unit_price_ils": "3.90",
-                     *                 "line_total_ils": "11.70",
+                     *                 "unit_price_ils": "5.00",
+                     *                 "line_total_ils": "15.00",
                      *                 "promotion_id": null,
                      *                 "suspect": false
                      *               },
@@ -4423,8 +4429,8 @@ export interface operations {
                      *                 "barcode": "g-tomatoes",
                      *                 "name": "עגבניות",
                      *                 "quantity": 1,
-                     *                 "unit_price_ils": "6.90",
-                     *                 "line_total_ils": "6.90",
+                     *                 "unit_price_ils": "12.90",
+                     *                 "line_total_ils": "12.90",
                      *                 "promotion_id": null,
                      *                 "suspect": false,
                      *                 "sold_by": "kg"
@@ -4443,11 +4449,11 @@ export interface operations {
                      *           {
                      *             "chain_id": "shufersal",
                      *             "chain_name": "שופרסל",
-                     *             "total_ils": "23.70",
-                     *             "shelf_total_ils": "23.70",
-                     *             "club_total_ils": "23.70",
+                     *             "total_ils": "21.70",
+                     *             "shelf_total_ils": "21.70",
+                     *             "club_total_ils": "21.70",
                      *             "coverage": 0.5,
-                     *             "estimated_total_ils": "49.30",
+                     *             "estimated_total_ils": "47.30",
                      *             "estimated_items": [
                      *               "7299739033158",
                      *               "4087"
@@ -4471,8 +4477,8 @@ export interface operations {
                      *                 "barcode": "g-tomatoes",
                      *                 "name": "עגבניות",
                      *                 "quantity": 1,
-                     *                 "unit_price_ils": "9.90",
-                     *                 "line_total_ils": "9.90",
+                     *                 "unit_price_ils": "7.90",
+                     *                 "line_total_ils": "7.90",
                      *                 "promotion_id": null,
                      *                 "suspect": false,
                      *                 "sold_by": "kg"
@@ -4957,20 +4963,11 @@ export interface operations {
                      *             "distance_km": 4.93,
                      *             "items": [
                      *               {
-                     *                 "barcode": "7291252436027",
-                     *                 "name": "חלב תנובה 3% 1 ליטר",
-                     *                 "quantity": 2,
-                     *                 "unit_price_ils": "6.00",
-                     *                 "line_total_ils": "12.00",
-                     *                 "promotion_id": null,
-                     *                 "suspect": false
-                     *               },
-                     *               {
                      *                 "barcode": "7299739033158",
                      *                 "name": "במבה אסם 80 גרם",
                      *                 "quantity": 3,
-                     *                 "unit_price_ils": "3.90",
-                     *                 "line_total_ils": "11.70",
+                     *                 "unit_price_ils": "4.90",
+                     *                 "line_total_ils": "14.70",
                      *                 "promotion_id": null,
                      *                 "suspect": false
                      *               },
@@ -4978,17 +4975,40 @@ export interface operations {
                      *                 "barcode": "g-tomatoes",
                      *                 "name": "עגבניות",
                      *                 "quantity": 1,
-                     *                 "unit_price_ils": "5.90",
-                     *                 "line_total_ils": "5.90",
+                     *                 "unit_price_ils": "2.90",
+                     *                 "line_total_ils": "2.90",
                      *                 "promotion_id": null,
                      *                 "suspect": false,
                      *                 "sold_by": "kg"
                      *               }
                      *             ],
-                     *             "total_ils": "29.60"
+                     *             "total_ils": "17.60"
+                     *           },
+                     *           {
+                     *             "chain_id": "osher-ad",
+                     *             "chain_name": "אושר עד",
+                     *             "store": {
+                     *               "store_id": "10",
+                     *               "branch_name": "בני ברק",
+                     *               "city": "בני ברק",
+                     *               "region": "tel-aviv"
+                     *             },
+                     *             "distance_km": 4.93,
+                     *             "items": [
+                     *               {
+                     *                 "barcode": "7291252436027",
+                     *                 "name": "חלב תנובה 3% 1 ליטר",
+                     *                 "quantity": 2,
+                     *                 "unit_price_ils": "4.90",
+                     *                 "line_total_ils": "9.80",
+                     *                 "promotion_id": null,
+                     *                 "suspect": false
+                     *               }
+                     *             ],
+                     *             "total_ils": "9.80"
                      *           }
                      *         ],
-                     *         "total_ils": "29.60",
+                     *         "total_ils": "27.40",
                      *         "best_single_store": {
                      *           "chain_id": "mahsanei-hashuk",
                      *           "chain_name": "מחסני השוק",
@@ -5002,11 +5022,11 @@ export interface operations {
                      *           "total_ils": "29.60",
                      *           "items_found": 3
                      *         },
-                     *         "saving_ils": "0.00",
+                     *         "saving_ils": "2.20",
                      *         "missing_items": [],
                      *         "unassigned_items": [],
                      *         "exact": true,
-                     *         "lower_bound_ils": "29.60",
+                     *         "lower_bound_ils": "27.40",
                      *         "stores_considered": 14
                      *       },
                      *       "meta": {
@@ -5365,20 +5385,20 @@ export interface operations {
                      *         "image_url": "http://localhost/images/products/7291252436027.svg",
                      *         "prices": [
                      *           {
-                     *             "chain_id": "salach-dabach",
-                     *             "chain_name": "סאלח דבאח",
-                     *             "chain_name_en": "Salach Dabach",
+                     *             "chain_id": "osher-ad",
+                     *             "chain_name": "אושר עד",
+                     *             "chain_name_en": "Osher Ad",
                      *             "price_ils": "4.90",
-                     *             "effective_price_ils": "4.17",
-                     *             "is_on_promotion": true,
+                     *             "effective_price_ils": "4.90",
+                     *             "is_on_promotion": false,
                      *             "lowest_price_30d_ils": "4.90",
                      *             "suspect": false,
-                     *             "store_count": 2
+                     *             "store_count": 4
                      *           },
                      *           {
-                     *             "chain_id": "king-store",
-                     *             "chain_name": "קינג סטור",
-                     *             "chain_name_en": "King Store",
+                     *             "chain_id": "yochananof",
+                     *             "chain_name": "יוחננוף",
+                     *             "chain_name_en": "Yochananof",
                      *             "price_ils": "5.90",
                      *             "effective_price_ils": "5.90",
                      *             "is_on_promotion": false,
@@ -5387,9 +5407,9 @@ export interface operations {
                      *             "store_count": 3
                      *           },
                      *           {
-                     *             "chain_id": "keshet-teamim",
-                     *             "chain_name": "קשת טעמים",
-                     *             "chain_name_en": "Keshet Teamim",
+                     *             "chain_id": "stop-market",
+                     *             "chain_name": "סטופ מרקט",
+                     *             "chain_name_en": "Stop Market",
                      *             "price_ils": "5.90",
                      *             "effective_price_ils": "5.90",
                      *             "is_on_promotion": false,
@@ -5398,7 +5418,7 @@ export interface operations {
                      *             "store_count": 3
                      *           }
                      *         ],
-                     *         "cheapest_chain_id": "salach-dabach",
+                     *         "cheapest_chain_id": "osher-ad",
                      *         "data_updated_at": "2026-11-22T10:00:00+02:00"
                      *       },
                      *       "meta": {
@@ -8333,11 +8353,11 @@ export interface operations {
                      *         "content": [
                      *           {
                      *             "type": "text",
-                     *             "text": "10 of 104 products matching \"חלב\":\n- חלב תנובה 3% 1 ליטר (תנובה) — barcode 7291252436027 — from ₪4.90 at 23 chains\n- חלב טרה 3% 2 ליטר (טרה) — barcode 7292180360965 — from ₪10.90 at 22 chains\n- חלב טרה 1% 1 ליטר (טרה) — barcode 7292180360972 — from ₪5.90 at 22 chains\n- חלב תנובה 1% 1 ליטר (תנובה) — barcode 7291252436041 — from ₪4.90 at 22 chains\n- חלב תנובה 1% 2 ליטר (תנובה) — barcode 7291252436058 — from ₪9.90 at 21 chains\n- חלב תנובה 3% 2 ליטר (תנובה) — barcode 7291252436034 — from ₪8.90 at 20 chains\n- חלב טרה 1% 2 ליטר (טרה) — barcode 7292180360989 — from ₪9.90 at 20 chains\n- חלב יטבתה 3% 2 ליטר (יטבתה) — barcode 7298881110717 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 1 ליטר (יטבתה) — barcode 7298881110700 — from ₪5.00 at 19 chains\n- חלב יטבתה 1% 2 ליטר (יטבתה) — barcode 7298881110731 — from ₪10.90 at 18 chains\nMore: call again with cursor = meta.next_cursor."
+                     *             "text": "10 of 104 products matching \"חלב\":\n- חלב תנובה 3% 1 ליטר (תנובה) — barcode 7291252436027 — from ₪4.90 at 23 chains\n- חלב טרה 3% 2 ליטר (טרה) — barcode 7292180360965 — from ₪8.90 at 22 chains\n- חלב טרה 1% 1 ליטר (טרה) — barcode 7292180360972 — from ₪4.90 at 22 chains\n- חלב תנובה 1% 1 ליטר (תנובה) — barcode 7291252436041 — from ₪4.90 at 22 chains\n- חלב תנובה 1% 2 ליטר (תנובה) — barcode 7291252436058 — from ₪10.90 at 21 chains\n- חלב תנובה 3% 2 ליטר (תנובה) — barcode 7291252436034 — from ₪8.90 at 20 chains\n- חלב טרה 1% 2 ליטר (טרה) — barcode 7292180360989 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 2 ליטר (יטבתה) — barcode 7298881110717 — from ₪10.90 at 20 chains\n- חלב יטבתה 3% 1 ליטר (יטבתה) — barcode 7298881110700 — from ₪5.00 at 19 chains\n- חלב יטבתה 1% 2 ליטר (יטבתה) — barcode 7298881110731 — from ₪10.90 at 18 chains\nMore: call again with cursor = meta.next_cursor."
                      *           },
                      *           {
                      *             "type": "text",
-                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"5.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"9.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99982}}"
+                     *             "text": "{\"data\":[{\"barcode\":\"7291252436027\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436027.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":23,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7292180360965\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360965.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360972\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360972.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7291252436041\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436041.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":22,\"min_price_ils\":\"4.90\"},{\"barcode\":\"7291252436058\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436058.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":21,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7291252436034\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב תנובה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7291252436034.svg\",\"manufacturer\":\"תנובה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"8.90\"},{\"barcode\":\"7292180360989\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב טרה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7292180360989.svg\",\"manufacturer\":\"טרה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110717\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110717.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":20,\"min_price_ils\":\"10.90\"},{\"barcode\":\"7298881110700\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 3% 1 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110700.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטרים\",\"size\":1000,\"unit\":\"ml\",\"chain_count\":19,\"min_price_ils\":\"5.00\"},{\"barcode\":\"7298881110731\",\"chain_id\":null,\"kind\":\"gtin\",\"sold_by\":null,\"name\":\"חלב יטבתה 1% 2 ליטר\",\"category\":\"dairy\",\"image_url\":\"http://localhost/images/products/7298881110731.svg\",\"manufacturer\":\"יטבתה\",\"unit_qty\":\"מיליליטר\",\"size\":2000,\"unit\":\"ml\",\"chain_count\":18,\"min_price_ils\":\"10.90\"}],\"meta\":{\"next_cursor\":\"eyJ2IjoxLCJxIjoiREhCcV9qNTVSdGRFIiwiayI6MTB9\",\"total\":104,\"data_updated_at\":\"2026-11-22T10:00:00+02:00\",\"request_id\":\"req_3f9c1a2b7d4e5f600000000000000001\",\"livemode\":true,\"quota_remaining\":99982}}"
                      *           }
                      *         ],
                      *         "structuredContent": {
@@ -8370,7 +8390,7 @@ export interface operations {
                      *               "size": 2000,
                      *               "unit": "ml",
                      *               "chain_count": 22,
-                     *               "min_price_ils": "10.90"
+                     *               "min_price_ils": "8.90"
                      *             },
                      *             {
                      *               "barcode": "7292180360972",
@@ -8385,7 +8405,7 @@ export interface operations {
                      *               "size": 1000,
                      *               "unit": "ml",
                      *               "chain_count": 22,
-                     *               "min_price_ils": "5.90"
+                     *               "min_price_ils": "4.90"
                      *             }
                      *           ],
                      *           "meta": {
