@@ -28,11 +28,13 @@ function sentence(msg: string, f: Fields): string | null {
     case "ready":
       return `ready — ${f.url} · docs ${f.docs} · portal ${f.portal}`;
     case "demo: generating files":
-      return "first start: generating the demo data (about a minute)…";
+      return "first start: generating the demo data (10–20 seconds on two cores)…";
     case "demo: files written":
       return `demo data written: ${number(f.files)} files (${seconds(f.ms)})`;
     case "import: progress":
       return `importing ${f.origin === "demo" ? "the demo data" : "files"}: ${f.percent}% (${number(f.files_done)} of ${number(f.files_total)} files)`;
+    case "search index built":
+      return `search index built: ${number(f.products)} products (${seconds(f.ms)})`;
     case "demo: imported":
       return `demo data imported: ${number(f.files)} files, ${number(f.rows)} rows (${seconds(f.ms)})`;
     case "request":

@@ -10,6 +10,7 @@ test("the events a newcomer watches are sentences; requests are one short line; 
   expect(prettyLine(T, "info", "import: progress", { origin: "demo", files_done: 1170, files_total: 2920, percent: 40 })).toBe(
     "08:00:00 importing the demo data: 40% (1,170 of 2,920 files)",
   );
+  expect(prettyLine(T, "info", "search index built", { data_version: 1, products: 4696, ms: 297 })).toBe("08:00:00 search index built: 4,696 products (0.3 s)");
   expect(prettyLine(T, "info", "ready", { url: "http://127.0.0.1:8080", docs: "http://127.0.0.1:8080/docs", portal: "http://127.0.0.1:8080/portal/" })).toBe(
     "08:00:00 ready — http://127.0.0.1:8080 · docs http://127.0.0.1:8080/docs · portal http://127.0.0.1:8080/portal/",
   );
