@@ -39,15 +39,42 @@ function isPretty(): boolean {
   return format === "pretty" || (format === "auto" && isatty(logFd));
 }
 
-function write(level: Level, msg: string, fields: Record<string, unknown>, members?: (fields: Record<string, unknown>) => string): void {
+function write(level: Level, msg: string, fields: Record<string, unknown>, members?: Members | MembersWriter): void {
   if (RANK[level] < threshold) return;
-  const line = pretty ? prettyLine(isoNow(), level, msg, fields) : members ? `{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(msg)},${members(fields)}}` : lineOf(level, msg, fields);
-  if (level === "error" || logFd === 2) {
+  const toErr = level === "error" || logFd === 2;
+  // The hot line (one per request) goes into the batch as bytes, with no string made for it.
+  if (!pretty && !toErr && members !== undefined && typeof members !== "function" && bytesLine(level, msg, fields, members)) return;
+  const text = typeof members === "function" ? members : members?.text;
+  const line = pretty ? prettyLine(isoNow(), level, msg, fields) : text ? `{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(msg)},${text(fields as never)}}` : lineOf(level, msg, fields);
+  if (toErr) {
     flushStdout();
     console.error(line);
   } else {
     toStdout(line);
   }
+}
+
+// `{"time":"…","level":"…","msg":…,` as UTF-8, made once per millisecond, level and message.
+let head = { ms: NaN, level: "", msg: "", bytes: new Uint8Array(0) };
+
+/**
+ * Writes `{"time":…,"level":…,"msg":…,<members>}` and a newline into the batch (see toStdout), the
+ * members by `members.write`; false (nothing written) for a line longer than the batch holds.
+ */
+function bytesLine(level: Level, msg: string, fields: Record<string, unknown>, members: MembersWriter): boolean {
+  const time = isoNow();
+  if (head.ms !== isoAt.ms || head.level !== level || head.msg !== msg) {
+    head = { ms: isoAt.ms, level, msg, bytes: encoder.encode(`{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)},`) };
+  }
+  const most = head.bytes.length + members.bound(fields as never) + 2;
+  if (most > pending.length) return false;
+  if (used + most > pending.length) flushStdout();
+  pending.set(head.bytes, used);
+  used = members.write(pending, used + head.bytes.length, fields as never);
+  pending[used++] = 125; // }
+  pending[used++] = 10;
+  lineAdded();
+  return true;
 }
 
 /**
@@ -96,6 +123,11 @@ function toStdout(line: string): void {
   }
   used += encoder.encodeInto(line, pending.subarray(used)).written;
   pending[used++] = 10;
+  lineAdded();
+}
+
+/** After a line went into the batch: written at once past FLUSH_BYTES, else within FLUSH_MS. */
+function lineAdded(): void {
   if (used >= FLUSH_BYTES) flushStdout();
   else if (!scheduled) {
     scheduled = true;
@@ -131,9 +163,22 @@ process.on("exit", flushStdout);
  */
 type Members = (fields: never) => string;
 
+/**
+ * For the line written most often (the request log's): its members as text (the pretty format
+ * and stderr read `fields`; the text is what `write` writes) and written straight into the batch's
+ * bytes, the same UTF-8, with no string made per line.
+ */
+export interface MembersWriter {
+  text: Members;
+  /** At most how many bytes `write` writes for these fields. */
+  bound(fields: never): number;
+  /** Writes the members' UTF-8 at `at` in `out` (room for `bound` bytes); returns where they end. */
+  write(out: Uint8Array, at: number, fields: never): number;
+}
+
 export const log = {
-  debug: (msg: string, fields: Record<string, unknown> = {}, members?: Members) => write("debug", msg, fields, members as never),
-  info: (msg: string, fields: Record<string, unknown> = {}, members?: Members) => write("info", msg, fields, members as never),
-  warn: (msg: string, fields: Record<string, unknown> = {}, members?: Members) => write("warn", msg, fields, members as never),
-  error: (msg: string, fields: Record<string, unknown> = {}, members?: Members) => write("error", msg, fields, members as never),
+  debug: (msg: string, fields: Record<string, unknown> = {}, members?: Members | MembersWriter) => write("debug", msg, fields, members),
+  info: (msg: string, fields: Record<string, unknown> = {}, members?: Members | MembersWriter) => write("info", msg, fields, members),
+  warn: (msg: string, fields: Record<string, unknown> = {}, members?: Members | MembersWriter) => write("warn", msg, fields, members),
+  error: (msg: string, fields: Record<string, unknown> = {}, members?: Members | MembersWriter) => write("error", msg, fields, members),
 };

@@ -1,4 +1,4 @@
-import { log } from "../../lib/log.ts";
+import { log, type MembersWriter } from "../../lib/log.ts";
 
 /** The fields of the one log line written per request. */
 export interface RequestLine {
@@ -31,8 +31,8 @@ export interface RequestLine {
 export function logRequest(line: RequestLine): void {
   line.duration_ms = Math.round(line.duration_ms * 100) / 100;
   const fields = line as unknown as Record<string, unknown>;
-  if (line.status >= 500 && line.status !== 503) log.warn("request", fields, requestMembers);
-  else log.info("request", fields, requestMembers);
+  if (line.status >= 500 && line.status !== 503) log.warn("request", fields, REQUEST_MEMBERS);
+  else log.info("request", fields, REQUEST_MEMBERS);
 }
 
 // Printable ASCII without `"` and `\`: a string JSON writes as it is.
@@ -58,4 +58,105 @@ function requestMembers(l: RequestLine): string {
   if (l.parent_request_id !== undefined) out += `,"parent_request_id":${text(l.parent_request_id)}`;
   if (l.path !== undefined) out += `,"path":${text(l.path)}`;
   return out;
+}
+
+/** The optional members, in the order requestMembers writes them. */
+const OPTIONAL = ["error_code", "error_reason", "client_request_id", "via", "tool", "parent_request_id", "path"] as const;
+
+const utf8 = new TextEncoder();
+/** `"name":` (with its leading comma past the first) as bytes, made once. */
+const KEYS = Object.fromEntries(
+  ["request_id", "method", "route", "status", "duration_ms", "key_prefix", "client", ...OPTIONAL].map((name, i) => [name, utf8.encode(`${i === 0 ? "" : ","}"${name}":`)]),
+) as Record<keyof RequestLine, Uint8Array>;
+const NULL = utf8.encode("null");
+
+/** Bytes of `value`'s JSON at most: 6 a UTF-16 unit (`\u001f`, a lone surrogate's `\ud800`), 2 quotes. */
+const textBound = (value: string | undefined | null) => (value == null ? 4 : value.length * 6 + 2);
+
+/**
+ * requestMembers written straight into bytes (log.ts MembersWriter): the same UTF-8 as its text
+ * (request-log.test.ts compares them), with no string made per line. Plain strings (printable
+ * ASCII without `"` and `\`: ids, routes, addresses) are copied a byte a character; any other goes
+ * through JSON.stringify.
+ */
+const REQUEST_MEMBERS: MembersWriter = {
+  text: requestMembers as MembersWriter["text"],
+  bound(fields: never): number {
+    const l = fields as RequestLine;
+    let n = 160 + textBound(l.request_id) + textBound(l.method) + textBound(l.route) + textBound(l.key_prefix) + textBound(l.client);
+    for (const name of OPTIONAL) if (l[name] !== undefined) n += 24 + textBound(l[name]);
+    return n;
+  },
+  write(out: Uint8Array, at: number, fields: never): number {
+    const l = fields as RequestLine;
+    at = putBytes(out, at, KEYS.request_id);
+    at = putText(out, at, l.request_id);
+    at = putBytes(out, at, KEYS.method);
+    at = putText(out, at, l.method);
+    at = putBytes(out, at, KEYS.route);
+    at = putText(out, at, l.route);
+    at = putBytes(out, at, KEYS.status);
+    at = putNumber(out, at, l.status);
+    at = putBytes(out, at, KEYS.duration_ms);
+    at = putHundredths(out, at, l.duration_ms);
+    at = putBytes(out, at, KEYS.key_prefix);
+    at = l.key_prefix === null ? putBytes(out, at, NULL) : putText(out, at, l.key_prefix);
+    at = putBytes(out, at, KEYS.client);
+    at = putText(out, at, l.client);
+    for (const name of OPTIONAL) {
+      const value = l[name];
+      if (value === undefined) continue;
+      at = putBytes(out, at, KEYS[name]);
+      at = putText(out, at, value);
+    }
+    return at;
+  },
+};
+
+function putBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i]!;
+  return at + bytes.length;
+}
+
+/** A string as JSON: plain ones byte by byte, others as JSON.stringify writes them. */
+function putText(out: Uint8Array, at: number, value: string): number {
+  const start = at;
+  out[at++] = 34;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 34 || c === 92) return start + utf8.encodeInto(JSON.stringify(value), out.subarray(start)).written;
+    out[at++] = c;
+  }
+  out[at++] = 34;
+  return at;
+}
+
+/** A number as JSON: digits for a small non-negative integer, else as JSON.stringify writes it. */
+function putNumber(out: Uint8Array, at: number, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) return putAscii(out, at, JSON.stringify(value));
+  if (value >= 10) at = putNumber(out, at, Math.floor(value / 10));
+  out[at] = 48 + (value % 10);
+  return at + 1;
+}
+
+/**
+ * A duration logRequest rounded to hundredths, as JSON writes it (`12`, `1.5`, `0.07`): from its
+ * whole hundredths, which print the same as the number for any value below 10^11 ms; others as JSON.
+ */
+function putHundredths(out: Uint8Array, at: number, value: number): number {
+  const hundredths = Math.round(value * 100);
+  if (!(value >= 0 && value < 1e11) || hundredths / 100 !== value) return putAscii(out, at, JSON.stringify(value));
+  at = putNumber(out, at, Math.floor(hundredths / 100));
+  const fraction = hundredths % 100;
+  if (fraction === 0) return at;
+  out[at++] = 46; // .
+  out[at++] = 48 + Math.floor(fraction / 10);
+  if (fraction % 10 !== 0) out[at++] = 48 + (fraction % 10);
+  return at;
+}
+
+/** ASCII text (a number's JSON) as bytes. */
+function putAscii(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+  return at;
 }

@@ -1,7 +1,7 @@
 import { afterEach, expect, spyOn, test } from "bun:test";
 import * as fs from "node:fs";
 import { logRequest, type RequestLine } from "../../../src/http/observability/request-log.ts";
-import { flushStdout, setLogFormat, setLogLevel } from "../../../src/lib/log.ts";
+import { flushStdout, setLogFormat, setLogLevel, setLogStream } from "../../../src/lib/log.ts";
 
 /**
  * The request line is written by a template of its own (request-log.ts), not JSON.stringify: it
@@ -22,6 +22,8 @@ function written(lines: RequestLine[]): string[] {
   }) as typeof fs.writeSync);
   try {
     setLogLevel("info");
+    // The server's stream (a CLI command run in-process before, as another test does, moves it to stderr).
+    setLogStream("stdout");
     setLogFormat("json");
     for (const line of lines) logRequest(line);
     flushStdout();
@@ -81,4 +83,27 @@ test("every request line says what JSON.stringify says of its fields, hostile te
 test("a duration that is not a number is written as JSON writes it (null), not as NaN", () => {
   const [text] = written([{ request_id: "req_1", method: "GET", route: "/x", status: 200, duration_ms: Number.NaN, key_prefix: null, client: "::1" }]);
   expect((JSON.parse(text!) as { duration_ms: unknown }).duration_ms).toBeNull();
+});
+
+test("durations and statuses print as JSON.stringify prints them (the line is written as bytes, digit by digit)", () => {
+  const durations = [0, 0.004, 0.005, 0.01, 0.07, 0.1, 0.5, 1, 1.005, 1.05, 9.99, 10, 12.3, 123.456, 99999.99, 1e10 + 0.25, 1e11 + 0.5, 1e15, 2.5e21, NaN, Infinity];
+  const statuses = [200, 0, 9, 10, 99, 404, 503, 599];
+  const lines: RequestLine[] = durations.map((duration_ms, i) => ({
+    request_id: `req_${i}`,
+    method: "GET",
+    route: "/api/v1/prices",
+    status: statuses[i % statuses.length]!,
+    duration_ms,
+    key_prefix: "sk_live_AbC1",
+    client: "::1",
+  }));
+  const out = written(lines.map((l) => ({ ...l })));
+  expect(out).toHaveLength(lines.length);
+  out.forEach((text, i) => expect(`{${text.slice(text.indexOf('"request_id"'))}`).toBe(expected(lines[i]!)));
+});
+
+test("a line longer than the batch holds is written whole (as text)", () => {
+  const client = "x".repeat(200_000);
+  const [text] = written([{ request_id: "req_1", method: "GET", route: "unmatched", status: 404, duration_ms: 1, key_prefix: null, client, path: "/a" }]);
+  expect(JSON.parse(text!).client).toBe(client);
 });
