@@ -7,11 +7,13 @@
  * measured loop also does. The HTTP bench (bench/http.ts) measures the whole server under wrk;
  * this one tells the app's share of it apart from the runtime's HTTP and the kernel's.
  *
- *   bun bench/request-cost.ts [--scale 0.25] [--requests 200000] [--no-write] > /dev/null
- *   bun --cpu-prof-md --cpu-prof-dir=DIR bench/request-cost.ts --no-write > /dev/null   (where the time goes)
+ *   bun bench/request-cost.ts [--scale 0.25] [--requests 200000] [--quick] [--no-write]
+ *   bun --cpu-prof-md --cpu-prof-dir=DIR bench/request-cost.ts --no-write --in-place > /dev/null   (where the time goes)
  *
- * stdout carries the request log (send it to /dev/null or a file, as a journal would take it);
- * the figures go to stderr and bench/RESULTS.md (## Request cost in-process).
+ * The request log goes to .bench-data/logs/request-cost.log, as a journal would take it: the bench
+ * runs itself again in a child whose stdout is that file (`--in-place`: in this process, stdout as
+ * it is — for a profile). The figures go to stderr and bench/RESULTS.md (## Request cost in-process);
+ * `--quick` (20,000 requests a round) records nothing.
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
@@ -30,10 +32,18 @@ import { popularBarcodes } from "./lib/national-build.ts";
 import { ensureNational } from "./national.ts";
 import { flag, numberOption } from "./lib/args.ts";
 import { machineLine, table, writeSection } from "./lib/results.ts";
+import { LOG_DIR } from "./lib/processes.ts";
+import { mkdirSync } from "node:fs";
 
 const args = process.argv.slice(2);
+if (!flag(args, "in-place")) {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const child = Bun.spawn([process.execPath, import.meta.path, ...args, "--in-place"], { stdout: Bun.file(join(LOG_DIR, "request-cost.log")), stderr: "inherit" });
+  process.exit(await child.exited);
+}
+const quick = flag(args, "quick");
 const scale = numberOption(args, "scale", 0.25);
-const requests = Math.round(numberOption(args, "requests", 200_000));
+const requests = Math.round(numberOption(args, "requests", quick ? 20_000 : 200_000));
 const ROUNDS = 3;
 const say = (msg: string) => console.error(`[request-cost] ${msg}`);
 
@@ -106,10 +116,10 @@ const body = [
   "",
   `The app's own work on \`GET /api/v1/prices/?barcode=\` (gzip, a live key, answers cached): **${(middle(app_) - middle(base)).toFixed(1)} µs** a request (rounds' middle), ` +
     "before the runtime's HTTP parsing and writing and the kernel's socket calls, which bench/http.ts measures with them under wrk. " +
-    "`bun --cpu-prof-md --cpu-prof-dir=DIR bench/request-cost.ts --no-write > /dev/null` profiles it (see \"Where the time goes\").",
+    "`bun --cpu-prof-md --cpu-prof-dir=DIR bench/request-cost.ts --no-write --in-place > /dev/null` profiles it (see \"Where the time goes\").",
 ].join("\n");
 console.error(body);
-if (!flag(args, "no-write")) {
+if (!flag(args, "no-write") && !quick) {
   writeSection("Request cost in-process", body);
   say("written to bench/RESULTS.md (## Request cost in-process)");
 }
