@@ -164,9 +164,9 @@ process.on("exit", flushStdout);
 type Members = (fields: never) => string;
 
 /**
- * For the line written most often (the request log's): its members as text (the pretty format
- * and stderr read `fields`; the text is what `write` writes) and written straight into the batch's
- * bytes, the same UTF-8, with no string made per line.
+ * For the line written most often (the request log's): its members written straight into the
+ * batch's bytes, with no string made per line, and the same members as text (for stderr, and for a
+ * line longer than the batch holds). The pretty format reads `fields` as for any line.
  */
 export interface MembersWriter {
   text: Members;
