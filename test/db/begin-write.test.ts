@@ -51,7 +51,7 @@ const touchEveryPage = (db: Database) => db.run("INSERT INTO t SELECT a, b + 100
 
 describe("beginWriteInMemoryJournals", () => {
   test.skipIf(!linux)(
-    "Linux: a big statement's journal opens no temporary file (a plain BEGIN IMMEDIATE's does)",
+    "a big statement's journal opens no temporary file (a plain BEGIN IMMEDIATE's does) — Linux only: the files are seen in /proc",
     async () => {
       // The check sees SQLite's spilled statement journal…
       const plain = await tempFilesDuringBigStatement("plain");
