@@ -19,7 +19,7 @@ import { createSharedAccess } from "./cluster/redis/shared-access.ts";
 import { warmUp } from "./http/warm-up.ts";
 import { listenOptions, splitAddress } from "./http/listen-options.ts";
 import { listenOrExplain } from "./http/listen-error.ts";
-import { lastResortAnswer } from "./http/last-resort.ts";
+import { afterAnswersQueued, lastResortAnswer } from "./http/last-resort.ts";
 import { warmPriceIndex } from "./modules/price-index/warm.ts";
 
 export interface RunningServer {
@@ -155,6 +155,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     source.stop();
     exporter?.stop();
     await app.stop();
+    await afterAnswersQueued();
     await metricsServer?.stop();
     deps.search.stop();
     sandbox.search?.stop();

@@ -19,6 +19,16 @@ export function afterAnswer(request: Request, what: string, step: () => void): v
   }
 }
 
+/**
+ * Resolves once the after-answer steps already queued have run. Elysia queues them with
+ * setImmediate (first in, first out) and the stop's own awaits never leave the microtask queue:
+ * without this turn a graceful stop right after a burst exits before the burst's last request
+ * lines are logged and its quotas settled (test/http/observability/log-on-stop.test.ts).
+ */
+export function afterAnswersQueued(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Bun.serve's `error` handler: 500 problem+json with a fresh request id, logged. */
 export function lastResortAnswer(error: Error): Response {
   const id = `req_lastresort_${crypto.randomUUID().replaceAll("-", "")}`;
