@@ -7,8 +7,9 @@
  * the same run, alternating rounds. What the prices path costs above the last step is the app's
  * own work (bench/request-cost.ts measures it without the network).
  *
- *   bun bench/runtime-floor.ts [--scale 0.25] [--seconds 5] [--rounds 3] [--no-write]
+ *   bun bench/runtime-floor.ts [--scale 0.25] [--seconds 5] [--rounds 3] [--no-write] [--quick]
  *
+ * `--quick`: one round of 2 s a row, nothing recorded.
  * Figures go to stderr and bench/RESULTS.md (## Runtime floor); wrk is required (Debian package).
  */
 import { Database } from "bun:sqlite";
@@ -25,8 +26,9 @@ import { machineLine, table, writeSection } from "./lib/results.ts";
 
 const args = process.argv.slice(2);
 const scale = numberOption(args, "scale", 0.25);
-const seconds = numberOption(args, "seconds", 5);
-const rounds = numberOption(args, "rounds", 3);
+const quick = flag(args, "quick");
+const seconds = numberOption(args, "seconds", quick ? 2 : 5);
+const rounds = numberOption(args, "rounds", quick ? 1 : 3);
 const say = (msg: string) => console.error(`[runtime-floor] ${msg}`);
 
 const wrk = findWrk();
@@ -64,7 +66,7 @@ const steps: Step[] = [
 
 const plan = (step: Step, secs: number) => ({ baseUrl: step.server.url, paths: step.paths, headers: step.headers, connections: 50, seconds: secs });
 say("warming up: every step 3 s, every barcode's answer cached");
-for (const step of steps) await runWrk(wrk.path, plan(step, 3), step.server.pid);
+for (const step of steps) await runWrk(wrk.path, plan(step, quick ? 1 : 3), step.server.pid);
 
 const figures = steps.map(() => ({ rps: [] as number[], us: [] as number[], wrk: [] as number[] }));
 for (let round = 1; round <= rounds; round++) {
@@ -103,7 +105,7 @@ const body = [
     "Where wrk's cores read ≥ 0.9 the load generator, not the server, is the limit of that row's requests/s.",
 ].join("\n");
 console.error(body);
-if (!flag(args, "no-write")) {
+if (!flag(args, "no-write") && !quick) {
   writeSection("Runtime floor", body);
   say("written to bench/RESULTS.md (## Runtime floor)");
 }
