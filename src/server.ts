@@ -156,6 +156,8 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     exporter?.stop();
     await app.stop();
     await afterAnswersQueued();
+    // The app's stop wrote pending usage before those steps ran: a refund they made is written now.
+    deps.access.flush();
     await metricsServer?.stop();
     deps.search.stop();
     sandbox.search?.stop();
