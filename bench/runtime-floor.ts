@@ -3,9 +3,11 @@
  * (issue 46: "where a target is missed on one machine, the profile says why"). A bare `Bun.serve`
  * (bench/lib/serve-bare.ts) is taken from the small-JSON baseline to the prices answer's shape one
  * step at a time — its gzip-sized body as bytes, its 12 headers, the client's address, the six
- * request headers the access layer reads — then the real server's prices path, all under wrk in
- * the same run, alternating rounds. What the prices path costs above the last step is the app's
- * own work (bench/request-cost.ts measures it without the network).
+ * request headers the access layer reads, the contract's per-request work written as one function
+ * (bench/lib/fused-answer.ts) — then the real server's prices path, all under wrk in
+ * the same run, alternating rounds. What the prices path costs above the header reads' step is the
+ * app's own work (bench/request-cost.ts measures it without the network); the fused step says what
+ * that work costs at least on this runtime, however the code is arranged.
  *
  *   bun bench/runtime-floor.ts [--scale 0.25] [--seconds 5] [--rounds 3] [--no-write] [--quick]
  *
@@ -61,6 +63,7 @@ const steps: Step[] = [
   { name: "bare: + the answer's 12 headers", server: bare, paths: ["/headers"], headers },
   { name: "bare: + the client's address (getpeername)", server: bare, paths: ["/peer"], headers },
   { name: "bare: + six request-header reads", server: bare, paths: ["/reads"], headers },
+  { name: "bare: + the contract's per-request work, fused (bench/lib/fused-answer.ts)", server: bare, paths: barcodes.map((b) => `/fused?barcode=${b}`), headers },
   { name: "mehir: prices, chain granularity (gzip, live key)", server: api, paths: barcodes.map((b) => `/api/v1/prices/?barcode=${b}`), headers },
 ];
 
@@ -83,7 +86,8 @@ await bare.stop();
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const baseline = median(figures[0]!.rps);
-const floor = median(figures[steps.length - 2]!.us);
+const floor = median(figures[steps.length - 3]!.us);
+const fused = median(figures[steps.length - 2]!.us);
 const prices = median(figures[steps.length - 1]!.us);
 const rows = steps.map((step, i) => {
   const f = figures[i]!;
@@ -100,8 +104,10 @@ const body = [
   "",
   table(["step", "requests/s (rounds)", "vs small JSON (median)", "server µs CPU a request (rounds)", "wrk's cores (rounds)"], rows),
   "",
-  `The runtime's floor for an answer of this shape (the last bare step): **${floor.toFixed(1)} µs** of server CPU a request; the prices path: **${prices.toFixed(1)} µs**, ` +
+  `The runtime's floor for an answer of this shape (the six request-header reads' step): **${floor.toFixed(1)} µs** of server CPU a request; the prices path: **${prices.toFixed(1)} µs**, ` +
     `so the app's own work under load is ≈ ${(prices - floor).toFixed(1)} µs (keys, rate limit, quota, the cached answer, its meta and validators, metrics, the request log). ` +
+    `The same work written as one function on the bare server (the fused step) costs ≈ ${(fused - floor).toFixed(1)} µs above that floor (${fused.toFixed(1)} µs a request, ` +
+    `${((100 * median(figures[steps.length - 2]!.rps)) / baseline).toFixed(0)} % of the small JSON's requests/s): what the contract's per-request work costs on this runtime, however the code is arranged. ` +
     "Where wrk's cores read ≥ 0.9 the load generator, not the server, is the limit of that row's requests/s.",
 ].join("\n");
 console.error(body);

@@ -8,9 +8,11 @@
  * `/bytes` (a gzip-sized 1,137-byte body, as bytes), `/headers` (the same with the prices
  * answer's 12 headers, one Headers object updated in place as the server's fast lane does), `/peer`
  * (and the client's address read, a `getpeername`), `/reads` (and the six request headers the
- * access layer reads).
+ * access layer reads), `/fused?barcode=` (and the contract's per-request work written as one
+ * function: bench/lib/fused-answer.ts).
  */
 import { option } from "./args.ts";
+import { fusedAnswer, fusedServed } from "./fused-answer.ts";
 
 const readyFile = option(process.argv.slice(2), "ready-file");
 if (!readyFile) throw new Error("serve-bare: --ready-file is required");
@@ -64,6 +66,8 @@ const answerHeaders = new Headers({
 });
 const READ_HEADERS = ["if-none-match", "origin", "x-api-key", "x-request-id", "accept-encoding", "if-none-match"];
 let answered = 0;
+/** The prices answer's `data` for a barcode (≈11 KB of JSON, ≈1.1 KB deflated), for /fused. */
+const answerBody = (barcode: string) => JSON.stringify({ ...answer.data, barcode });
 
 /** The answer-shaped bytes with the answer's headers, its per-request values set in place. */
 function shaped(): Response {
@@ -94,6 +98,8 @@ const server = Bun.serve({
         for (const name of READ_HEADERS) if (request.headers.get(name) !== null) present++;
         return present < 0 ? new Response(null) : shaped();
       }
+      case "/fused":
+        return fusedAnswer(request, server.requestIP(request)?.address ?? "", answerBody);
       default:
         return Response.json(small);
     }
@@ -102,5 +108,6 @@ const server = Bun.serve({
 await Bun.write(readyFile, JSON.stringify({ url: `http://127.0.0.1:${server.port}`, pid: process.pid }));
 process.on("SIGTERM", () => {
   server.stop(true);
+  fusedServed();
   process.exit(0);
 });
