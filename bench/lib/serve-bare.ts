@@ -12,7 +12,7 @@
  * function: bench/lib/fused-answer.ts).
  */
 import { option } from "./args.ts";
-import { fusedAnswer, fusedServed } from "./fused-answer.ts";
+import { fusedAnswer, stopFusedLog } from "./fused-answer.ts";
 
 const readyFile = option(process.argv.slice(2), "ready-file");
 if (!readyFile) throw new Error("serve-bare: --ready-file is required");
@@ -108,6 +108,6 @@ const server = Bun.serve({
 await Bun.write(readyFile, JSON.stringify({ url: `http://127.0.0.1:${server.port}`, pid: process.pid }));
 process.on("SIGTERM", () => {
   server.stop(true);
-  fusedServed();
+  stopFusedLog();
   process.exit(0);
 });
