@@ -12,6 +12,7 @@ import { metricsEndpoint } from "./http/observability/metrics-endpoint.ts";
 import { chainFetchMetrics } from "./ingest/sources/chain-metrics.ts";
 import { databaseMetrics } from "./http/observability/database-metrics.ts";
 import { fastLane } from "./http/fast-lane.ts";
+import { expressAccess } from "./access/express-access.ts";
 import type { PeerSource } from "./http/request/client-address.ts";
 import type { MaybePromise } from "./lib/maybe-promise.ts";
 import { fillAnswerMeta } from "./http/request/answer-meta.ts";
@@ -37,6 +38,11 @@ export interface AppOptions {
    * the routes features list as `fast`); the tests compare both ways.
    */
   directRoutes?: boolean;
+  /**
+   * false: the fast lane's routes always take its general steps, never the express lane
+   * (src/http/express-lane.ts); the tests compare both ways.
+   */
+  expressLane?: boolean;
   /** The features served: FEATURES (src/modules/index.ts) unless a test gives others. */
   features?: readonly Feature[];
 }
@@ -75,7 +81,9 @@ export function createApp(services: Services, options: AppOptions = {}) {
     ]);
   }
   const access = accessLayer({ access: deps.access, settings: deps.settings, now: deps.now, loadMeter: deps.pacing.loadMeter }, dataSets, routes);
-  const lane = options.directRoutes === false ? null : fastLane({ access, observer }, features.flatMap((f) => f.fast?.(services) ?? []));
+  // The express lane (src/http/express-lane.ts) with in-process access state only; off with the fast lane.
+  const express = options.expressLane === false ? null : expressAccess(deps.access, deps.settings, dataSets.live, deps.pacing.loadMeter);
+  const lane = options.directRoutes === false ? null : fastLane({ access, observer, express, trustProxy: deps.settings.trustProxy, now: dataSets.live.now }, features.flatMap((f) => f.fast?.(services) ?? []));
   // Answers returned by an onRequest hook skip Elysia's after-response hooks: recorded here instead.
   const answeredBeforeRouting = (request: Request, response: Response) => observer.ended(request, undefined, { set: { status: response.status }, responseValue: response });
   /** A request whose target the service cannot place (request-target.ts): 400, recorded like any answer. */

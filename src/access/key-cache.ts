@@ -40,10 +40,13 @@ export class KeyCache implements KeyLookup {
     this.one = db.prepare(`${SELECT} AND k.hash = ?`);
   }
 
-  /** The active key for the presented text, or null (malformed, unknown or revoked). */
-  lookup(presented: string): ActiveKey | null {
+  /**
+   * The active key for the presented text, or null (malformed, unknown or revoked). `at`: the
+   * caller's reading of performance.now() (one clock read a request), unless the cache has a clock of its own.
+   */
+  lookup(presented: string, at?: number): ActiveKey | null {
     if (!keyKindOf(presented)) return null;
-    this.refreshIfChanged();
+    this.refreshIfChanged(at);
     const digest = keyDigest(presented);
     const hash = digest.toHex();
     let cached = this.byHash.get(hash);
@@ -63,8 +66,8 @@ export class KeyCache implements KeyLookup {
     this.checkedAt = -Infinity;
   }
 
-  private refreshIfChanged(): void {
-    const now = this.options.clock ? this.options.clock() : performance.now();
+  private refreshIfChanged(at: number | undefined): void {
+    const now = this.options.clock ? this.options.clock() : (at ?? performance.now());
     if (now - this.checkedAt < (this.options.pollMs ?? 250) && this.version !== -1) return;
     this.checkedAt = now;
     const version = (this.dataVersion.get() as { data_version: number }).data_version;

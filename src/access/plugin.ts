@@ -63,8 +63,8 @@ function refunds(status: number): boolean {
  * The ETag of an answer: its data version and request, the answers' epoch, and the mode — test
  * mode's answers (the sandbox, or the demo data read with a test key) never share a tag with live ones.
  */
-function answerEtag(request: Request, dataSet: DataSet, version: number, livemode: boolean): string {
-  const epoch = dataSet.epoch.at(dataSet.now().getTime());
+export function answerEtag(request: Request, dataSet: DataSet, version: number, livemode: boolean, at?: number): string {
+  const epoch = dataSet.epoch.at(at ?? dataSet.now().getTime());
   return etagFor(version, request, livemode ? epoch : `${epoch}:test`);
 }
 

@@ -21,14 +21,22 @@ const SWEEP_EVERY_MS = 60_000;
 export class TokenBuckets implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private sweptAt: number;
+  private readonly clock: () => number;
+  /** Whether the clock is performance.now(), which a caller may have read already (`at`). */
+  private readonly realClock: boolean;
 
-  constructor(private readonly clock: () => number = () => performance.now()) {
-    this.sweptAt = clock();
+  constructor(clock?: () => number) {
+    this.clock = clock ?? (() => performance.now());
+    this.realClock = clock === undefined;
+    this.sweptAt = this.clock();
   }
 
-  /** Takes one token from the bucket `id`, if there is one. */
-  take(id: string, perMinute: number): RateVerdict {
-    return this.verdict(id, perMinute, true);
+  /**
+   * Takes one token from the bucket `id`, if there is one. `at`: the caller's reading of
+   * performance.now() (one clock read a request), used unless the buckets have a clock of their own.
+   */
+  take(id: string, perMinute: number, at?: number): RateVerdict {
+    return this.verdict(id, perMinute, true, at);
   }
 
   /** The bucket's figures without taking a token (for answers refused for another reason). */
@@ -40,8 +48,8 @@ export class TokenBuckets implements RateLimiter {
     return this.buckets.size;
   }
 
-  private verdict(id: string, perMinute: number, consume: boolean): RateVerdict {
-    const now = this.clock();
+  private verdict(id: string, perMinute: number, consume: boolean, at?: number): RateVerdict {
+    const now = at !== undefined && this.realClock ? at : this.clock();
     this.sweep(now);
     const capacity = burstOf(perMinute);
     const perMs = perMinute / 60_000;

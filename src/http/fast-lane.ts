@@ -12,6 +12,7 @@ import { toApiError } from "./encoding/api-error-of.ts";
 import type { MaybePromise } from "../lib/maybe-promise.ts";
 import type { RouteAudience } from "./routes.ts";
 import { afterAnswer } from "./last-resort.ts";
+import { expressLane, type Express, type ExpressAccess, type HeldLookup } from "./express-lane.ts";
 
 /** A handler's answer: `data` a PrebuiltJson (or any JSON value), `meta` filled as every answer's is. */
 export interface FastAnswer {
@@ -30,6 +31,10 @@ export interface FastRoute {
   /** The route's pattern as registered and declared (e.g. `/api/v1/prices`). */
   path: string;
   answer(request: Request): MaybePromise<FastAnswer>;
+  /** A GET route's answers held ready, by query: its commonest requests then take the express lane (src/http/express-lane.ts). */
+  held?: HeldLookup;
+  /** Called when the express lane served an answer `held` found (the cache counts it as a hit). */
+  heldServed?: () => void;
 }
 
 /**
@@ -51,6 +56,11 @@ export interface LaneAccess {
 export interface FastLaneDeps {
   access: LaneAccess;
   observer: RequestObserver;
+  /** The access layer's express admission (null with a shared store: then no route has an express lane). */
+  express: ExpressAccess | null;
+  trustProxy: boolean;
+  /** The live data's clock, for the express lane. */
+  now: () => Date;
 }
 
 /** Answers a request before Elysia's lifecycle, or undefined (before any step ran) to leave it to the lifecycle. */
@@ -78,7 +88,7 @@ export function fastLane(deps: FastLaneDeps, routes: readonly FastRoute[]): Fast
       const path = requestPath(request);
       if (path !== lane.path && path !== lane.slashed) continue;
       if (lane.method === "GET" && request.headers.has("if-none-match")) return undefined;
-      return lane.steps.admit(request, server);
+      return lane.steps.expressOr(request, server);
     }
     return undefined;
   };
@@ -97,6 +107,10 @@ function laneSteps(deps: FastLaneDeps, fast: FastRoute) {
   const allocate = (size: number) => buffer.take(size);
   // The answers' headers, mostly the same from one request to the next, updated in place.
   const reused = new ReusedHeaders();
+
+  // The route's express lane, made at its first request (the route table is read then): for a GET
+  // route with held answers, when access state is in process.
+  let express: Express | null | undefined = fast.held && deps.express && method === "GET" ? undefined : null;
 
   function ended(request: Request, how: EndedRequest): void {
     afterAnswer(request, "request log", () => observer.ended(request, path, how));
@@ -166,5 +180,23 @@ function laneSteps(deps: FastLaneDeps, fast: FastRoute) {
     return admitted.then((early) => early ?? answer(request), (error: unknown) => failed(request, error));
   }
 
-  return { admit };
+  /** The express lane's answer when it takes the request, else admit's. */
+  function expressOr(request: Request, server: PeerSource | null): MaybePromise<Response> {
+    if (express === undefined) {
+      const { audience } = (route ??= access.routeOf(method, path));
+      express = audience === "undeclared" || route.route?.operation?.accountData || route.route?.operation?.itemsPerCall !== undefined ? null : expressLane({ access: deps.express!, observer, trustProxy: deps.trustProxy, now: deps.now }, { path, audience, held: fast.held!, served: fast.heldServed ?? (() => {}) });
+    }
+    if (express !== null) {
+      let answered: Response | undefined;
+      try {
+        answered = express(request, server);
+      } catch (error) {
+        return failed(request, error);
+      }
+      if (answered !== undefined) return answered;
+    }
+    return admit(request, server);
+  }
+
+  return { expressOr };
 }

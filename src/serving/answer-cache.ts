@@ -146,15 +146,22 @@ export class AnswerCache<V> {
   /**
    * heldIn for one member: the answer held for the current data version under `group` and
    * `member`, or undefined (then ask get with the full key). For a hot single lookup (GET
-   * /prices/): no key built and hashed, no function or answer object made on a hit.
+   * /prices/): no key built and hashed, no function or answer object made on a hit. `at`: the
+   * time (epoch ms) when the caller has it; `count` false for a caller that may not serve what it
+   * found (it calls countHit when it does: the express lane).
    */
-  heldAt(deps: AnswerSource, group: string, member: string): { value: V; snapshot: DataSnapshot } | undefined {
+  heldAt(deps: AnswerSource, group: string, member: string, at?: number, count = true): { value: V; snapshot: DataSnapshot } | undefined {
     const generation = deps.data.current.version;
-    const now = deps.now().getTime();
+    const now = at ?? deps.now().getTime();
     this.rotate(generation, now);
     const hit = this.current.memberEntry(generation, group, member, now);
-    if (hit) this.counts.hit++;
+    if (hit && count) this.counts.hit++;
     return hit;
+  }
+
+  /** Counts an answer served from the cache that a lookup (heldAt with `count` false) did not count. */
+  countHit(): void {
+    this.counts.hit++;
   }
 
   /** The current generation's answers held, and their total weight (at most the cache's bound). */

@@ -147,7 +147,7 @@ describe("POST /api/v1/prices/batch/ answered directly, as the lifecycle answers
     const routes = new RouteTable(() => lifecycle.routes, OPERATIONS);
     const observer = new RequestObserver(routes, false);
     const access = accessLayer({ access: ctx.deps.access, settings: ctx.deps.settings, now: ctx.deps.now, loadMeter: ctx.deps.pacing.loadMeter }, ctx.deps.dataSets, routes);
-    const direct = fastLane({ access, observer }, batchFeature.fast!(ctx.deps));
+    const direct = fastLane({ access, observer, express: null, trustProxy: false, now: () => new Date() }, batchFeature.fast!(ctx.deps));
     const { headers } = newKey(ctx.deps, "pro", "live");
     const at = (path: string, method = "POST") =>
       direct(new Request(`http://localhost${path}`, { method, headers: { ...headers, ...json }, body: method === "POST" ? JSON.stringify({ items: [{ barcode: MILK }] }) : undefined }), null);

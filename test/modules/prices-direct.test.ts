@@ -110,7 +110,7 @@ describe("GET /api/v1/prices/ answered directly, as the lifecycle answers it", (
     const routes = new RouteTable(() => lifecycle.routes, OPERATIONS);
     const observer = new RequestObserver(routes, false);
     const access = accessLayer({ access: ctx.deps.access, settings: ctx.deps.settings, now: ctx.deps.now, loadMeter: ctx.deps.pacing.loadMeter }, ctx.deps.dataSets, routes);
-    const direct = fastLane({ access, observer }, pricesFeature.fast!(ctx.deps));
+    const direct = fastLane({ access, observer, express: null, trustProxy: false, now: () => new Date() }, pricesFeature.fast!(ctx.deps));
     const { headers } = newKey(ctx.deps, "pro", "live");
     const at = (path: string, init: RequestInit = {}) => direct(new Request(`http://localhost${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } }), null);
     expect(at("/api/v1/prices/?barcode=7290000066318")).toBeInstanceOf(Response);

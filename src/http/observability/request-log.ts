@@ -84,7 +84,15 @@ const REQUEST_MEMBERS: MembersWriter = {
   bound(fields: never): number {
     const l = fields as RequestLine;
     let n = 160 + textBound(l.request_id) + textBound(l.method) + textBound(l.route) + textBound(l.key_prefix) + textBound(l.client);
-    for (const name of OPTIONAL) if (l[name] !== undefined) n += 24 + textBound(l[name]);
+    // Each optional member named, not looked up by a name read from a list: a lookup by a computed
+    // name, 14 a line, was most of the line's cost under load.
+    if (l.error_code !== undefined) n += 24 + textBound(l.error_code);
+    if (l.error_reason !== undefined) n += 24 + textBound(l.error_reason);
+    if (l.client_request_id !== undefined) n += 24 + textBound(l.client_request_id);
+    if (l.via !== undefined) n += 24 + textBound(l.via);
+    if (l.tool !== undefined) n += 24 + textBound(l.tool);
+    if (l.parent_request_id !== undefined) n += 24 + textBound(l.parent_request_id);
+    if (l.path !== undefined) n += 24 + textBound(l.path);
     return n;
   },
   write(out: Uint8Array, at: number, fields: never): number {
@@ -103,15 +111,21 @@ const REQUEST_MEMBERS: MembersWriter = {
     at = l.key_prefix === null ? putBytes(out, at, NULL) : putText(out, at, l.key_prefix);
     at = putBytes(out, at, KEYS.client);
     at = putText(out, at, l.client);
-    for (const name of OPTIONAL) {
-      const value = l[name];
-      if (value === undefined) continue;
-      at = putBytes(out, at, KEYS[name]);
-      at = putText(out, at, value);
-    }
+    if (l.error_code !== undefined) at = putMember(out, at, KEYS.error_code, l.error_code);
+    if (l.error_reason !== undefined) at = putMember(out, at, KEYS.error_reason, l.error_reason);
+    if (l.client_request_id !== undefined) at = putMember(out, at, KEYS.client_request_id, l.client_request_id);
+    if (l.via !== undefined) at = putMember(out, at, KEYS.via, l.via);
+    if (l.tool !== undefined) at = putMember(out, at, KEYS.tool, l.tool);
+    if (l.parent_request_id !== undefined) at = putMember(out, at, KEYS.parent_request_id, l.parent_request_id);
+    if (l.path !== undefined) at = putMember(out, at, KEYS.path, l.path);
     return at;
   },
 };
+
+/** An optional member: its `,"name":` and its text. */
+function putMember(out: Uint8Array, at: number, name: Uint8Array, value: string): number {
+  return putText(out, putBytes(out, at, name), value);
+}
 
 function putBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i]!;

@@ -195,7 +195,7 @@ function inflated(of: PrebuiltJson, body: CompressedHead): Uint8Array {
 }
 
 /** Answers smaller than this are sent as they are: gzip would save too little to be worth it. */
-const GZIP_FROM_BYTES = 1024;
+export const GZIP_FROM_BYTES = 1024;
 
 const encoder = new TextEncoder();
 const HEAD = encoder.encode('{"data":');

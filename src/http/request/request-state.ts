@@ -54,11 +54,25 @@ const states = requestSlot<RequestState>("requestState");
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Whether an `X-Request-Id` a request came with may be used (logged, or taken as the id behind a trusted proxy). */
+export const isSaneRequestId = (given: string | null): given is string => given !== null && REQUEST_ID.test(given);
+
 // Request ids: a random prefix per process and a counter (unique, 32 hex digits, and cheaper
 // than a random UUID per request; they only correlate log lines and error reports).
 const ID_PREFIX = "req_" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 let idCounter = 0;
-const nextId = () => ID_PREFIX + (++idCounter).toString(16).padStart(16, "0");
+// The counter's 16 hex digits as its first 10 (made again every 2^24 ids) and two 3-digit pieces
+// from a table: a third of the time of formatting and padding the whole counter every request.
+const HEX3 = Array.from({ length: 4096 }, (_, i) => i.toString(16).padStart(3, "0"));
+let idHead = "";
+
+/** The server's own id for a new request: `req_`, the process's 16 random hex digits, the counter's 16. */
+export function nextRequestId(): string {
+  const n = ++idCounter;
+  const low = n % 0x1000000;
+  if (low === 0 || idHead === "") idHead = ID_PREFIX + Math.floor(n / 0x1000000).toString(16).padStart(10, "0");
+  return idHead + HEX3[low >>> 12]! + HEX3[low & 0xfff]!;
+}
 
 /**
  * The state of a request, made on its first use (the app's first hook passes `trustProxy`).
@@ -72,9 +86,9 @@ export function requestState(request: Request, trustProxy = false): RequestState
   let state = states.get(request);
   if (!state) {
     const given = request.headers.get("x-request-id");
-    const sane = given !== null && REQUEST_ID.test(given);
+    const sane = isSaneRequestId(given);
     state = {
-      id: sane && trustProxy ? given : nextId(),
+      id: sane && trustProxy ? given : nextRequestId(),
       startedAt: performance.now(),
       access: null,
       headers: {},

@@ -3,7 +3,7 @@ import type { Feature } from "../feature.ts";
 import { operation } from "../../openapi/operation.ts";
 import { parseQuery } from "../../http/request/query.ts";
 import { HistoryParams, HistoryQuery, HistoryResponse, PricesQuery, PricesResponse } from "./model.ts";
-import { productPricesJson, productPricesPage } from "./service.ts";
+import { countHeldChainPrices, heldChainPricesJson, productPricesJson, productPricesPage } from "./service.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { parsePricesQuery } from "./parse-query.ts";
 import { cachedPriceHistory } from "./history.ts";
@@ -15,6 +15,8 @@ import type { DataSet } from "../../deps.ts";
 import { priceFilters } from "./filters.ts";
 import { requireChain } from "../chains/service.ts";
 import { dataSetOf, servedData } from "../../serving/data-set.ts";
+import { isProductId } from "../../identity/product-id.ts";
+import type { HeldAnswer } from "../../http/express-lane.ts";
 
 const ERRORS = "Errors: 400 `invalid_parameter` (with `param`), 401 `missing_api_key`/`invalid_api_key`, 403 `plan_upgrade_required`, 400 `ambiguous_product` (a bare chain-internal code several chains use; the body lists `candidates: [{ barcode, chain_id, name }]` — pass one with its `chain_id`), 404 `product_not_found`, or `chain_not_found` for an unknown `chain_id`, 429 `rate_limited`/`quota_exceeded`, 503 `data_not_ready`.";
 
@@ -122,10 +124,34 @@ export function pricesModule() {
     );
 }
 
-/** One product's prices (on the fast lane) and its price history. */
+/** A product id as a query value needs no decoding: digits, letters and `-` only (pricesAnswer reads any other). */
+const PLAIN_ID = /^[0-9A-Za-z-]+$/;
+
+/**
+ * The express lane's lookup (src/http/express-lane.ts): the live data's held answer for a query
+ * that is exactly `barcode=<id>` — the commonest — read as parsePricesQuery reads it (one
+ * `barcode`, a value isProductId accepts, chain granularity, no filters). Any other query is
+ * pricesAnswer's.
+ */
+export function heldPricesAnswer(live: DataSet, query: string, at: number): HeldAnswer | undefined {
+  if (!query.startsWith("barcode=")) return undefined;
+  const barcode = query.slice(8);
+  if (!PLAIN_ID.test(barcode) || !isProductId(barcode)) return undefined;
+  return heldChainPricesJson(live, barcode, at);
+}
+
+/** One product's prices (on the fast lane, its commonest request on the express lane) and its price history. */
 export const pricesFeature: Feature = {
   name: "prices",
   operations: [GET_PRICES, GET_PRICE_HISTORY],
   routes: () => pricesModule(),
-  fast: () => [{ method: "GET", path: GET_PRICES.path, answer: (request) => pricesAnswer(request, dataSetOf(request)) }],
+  fast: (services) => [
+    {
+      method: "GET",
+      path: GET_PRICES.path,
+      answer: (request) => pricesAnswer(request, dataSetOf(request)),
+      held: (query, at) => heldPricesAnswer(services.dataSets.live, query, at),
+      heldServed: () => countHeldChainPrices(services.dataSets.live),
+    },
+  ],
 };

@@ -446,6 +446,22 @@ export function productPricesJsonLookup(
 }
 
 /**
+ * The chain-granularity answer without filters held for the current data (productPricesJson's
+ * first step), or undefined when it is not held: then ask productPricesJson. Computes nothing,
+ * counts nothing: a caller serving it counts it (countHeldChainPrices).
+ */
+export function heldChainPricesJson(deps: DataSet, barcode: string, at?: number): { json: PrebuiltJson; snapshot: DataSnapshot } | undefined {
+  if (!deps.data.hasData) return undefined;
+  const held = cacheOf(deps, "o").heldAt(deps, UNFILTERED_GROUPS.chain, barcodeKey(barcode), at, false);
+  return held ? { json: answerJson(held.value), snapshot: held.snapshot } : undefined;
+}
+
+/** Counts an answer of heldChainPricesJson served, as a hit of the prices cache. */
+export function countHeldChainPrices(deps: DataSet): void {
+  cacheOf(deps, "o").countHit();
+}
+
+/**
  * The answers held for one question's filters (as productPricesJsonLookup asks them), by
  * barcode, for a caller reading many (the batch): a hit is the cache's entry, whose JSON
  * heldPricesJson reads; every entry's data version is the current one, and its snapshot is
