@@ -116,11 +116,33 @@ export function expressLane(deps: ExpressDeps, route: { path: string; audience: 
     "content-type": "application/json;charset=utf-8",
     "content-encoding": "gzip",
   });
-  const last = { rateLimit: "", quotaLimit: "", etag: "", lastModified: "" };
-  // `,"meta":{"data_updated_at":…,"source":…,"request_id":"` of the last snapshot, made once per data version.
+  const last = { id: "", rateLimit: "", rateRemaining: "", rateReset: "", quotaLimit: "", quotaRemaining: "", etag: "", lastModified: "" };
+
+  // The answer's `meta`, as the general steps write it (`{"data_updated_at":…,"source":…,
+  // "request_id":…,"livemode":true,"quota_remaining":…}`), written as bytes after `,"meta":`: its
+  // head made once per data version, the request id (printable ASCII: ours, or a sane one a
+  // trusted proxy set) and the count copied in.
   let metaOf: DataSnapshot | undefined;
-  let metaHead = "";
-  const tail = new Uint8Array(1024);
+  let metaHead = new Uint8Array(0);
+  const metaTail = encoder.encode('","livemode":true,"quota_remaining":');
+  let tail = new Uint8Array(1024);
+  function metaBytes(snapshot: DataSnapshot, id: string, quotaRemaining: number): Uint8Array {
+    if (snapshot !== metaOf) {
+      metaOf = snapshot;
+      metaHead = encoder.encode(`,"meta":{"data_updated_at":${JSON.stringify(snapshot.updatedAt)},"source":${JSON.stringify(snapshot.source)},"request_id":"`);
+      if (tail.length < metaHead.length + 512) tail = new Uint8Array(metaHead.length + 512);
+    }
+    tail.set(metaHead, 0);
+    let at = metaHead.length;
+    for (let i = 0; i < id.length; i++) tail[at++] = id.charCodeAt(i);
+    tail.set(metaTail, at);
+    at += metaTail.length;
+    const count = String(quotaRemaining);
+    for (let i = 0; i < count.length; i++) tail[at++] = count.charCodeAt(i);
+    tail[at++] = 125; // }
+    tail[at++] = 125;
+    return tail.subarray(0, at);
+  }
 
   // Each held answer's ETag for the query it was last asked with: the tag depends on the data
   // version, the answers' epoch and the request (its path without the trailing slash, its query),
@@ -161,22 +183,20 @@ export function expressLane(deps: ExpressDeps, route: { path: string; audience: 
     const id = sane && trustProxy ? given : nextRequestId();
     const client = clientAddress(request, server, trustProxy);
 
-    if (snapshot !== metaOf) {
-      metaOf = snapshot;
-      metaHead = `,"meta":{"data_updated_at":${JSON.stringify(snapshot.updatedAt)},"source":${JSON.stringify(snapshot.source)},"request_id":"`;
-    }
-    const meta = `${metaHead}${id}","livemode":true,"quota_remaining":${verdict.quotaRemaining}}}`;
-    const metaBytes = meta.length * 3 <= tail.length ? tail.subarray(0, encoder.encodeInto(meta, tail).written) : encoder.encode(meta);
-    const bytes = gzipWithTail(json.compressedHead(), metaBytes, allocate);
+    const bytes = gzipWithTail(json.compressedHead(), metaBytes(snapshot, id, verdict.quotaRemaining), allocate);
 
-    headers.set("x-request-id", id);
+    // Only the values that changed are set (a busy key's bucket and reset often read the same).
+    if (id !== last.id) headers.set("x-request-id", (last.id = id));
     const rateLimit = String(verdict.rateLimit);
     if (rateLimit !== last.rateLimit) headers.set("x-ratelimit-limit", (last.rateLimit = rateLimit));
-    headers.set("x-ratelimit-remaining", String(verdict.rateRemaining));
-    headers.set("x-ratelimit-reset", String(verdict.rateReset));
+    const rateRemaining = String(verdict.rateRemaining);
+    if (rateRemaining !== last.rateRemaining) headers.set("x-ratelimit-remaining", (last.rateRemaining = rateRemaining));
+    const rateReset = String(verdict.rateReset);
+    if (rateReset !== last.rateReset) headers.set("x-ratelimit-reset", (last.rateReset = rateReset));
     const quotaLimit = String(verdict.quotaLimit);
     if (quotaLimit !== last.quotaLimit) headers.set("x-quota-limit", (last.quotaLimit = quotaLimit));
-    headers.set("x-quota-remaining", String(Math.max(0, verdict.quotaRemaining)));
+    const quotaRemaining = String(Math.max(0, verdict.quotaRemaining));
+    if (quotaRemaining !== last.quotaRemaining) headers.set("x-quota-remaining", (last.quotaRemaining = quotaRemaining));
     const etag = etagOf(request, answered, query, date.getTime());
     if (etag !== last.etag) headers.set("etag", (last.etag = etag));
     if (lastModified !== last.lastModified) headers.set("last-modified", (last.lastModified = lastModified));
