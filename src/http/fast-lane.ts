@@ -180,12 +180,20 @@ function laneSteps(deps: FastLaneDeps, fast: FastRoute) {
     return admitted.then((early) => early ?? answer(request), (error: unknown) => failed(request, error));
   }
 
+  /**
+   * The route's express lane: only for an operation of a plan's audience whose calls count one each
+   * (not by the work a body asks for) on data that is not an account's own.
+   */
+  function expressFor({ audience, route: matched }: RouteAudience): Express | null {
+    const rules = matched?.operation;
+    if ((audience !== "free" && audience !== "basic" && audience !== "pro") || rules?.accountData || rules?.itemsPerCall !== undefined) return null;
+    const lane = { access: deps.express!, observer, trustProxy: deps.trustProxy, now: deps.now };
+    return expressLane(lane, { path, audience, held: fast.held!, served: fast.heldServed ?? (() => {}) });
+  }
+
   /** The express lane's answer when it takes the request, else admit's. */
   function expressOr(request: Request, server: PeerSource | null): MaybePromise<Response> {
-    if (express === undefined) {
-      const { audience } = (route ??= access.routeOf(method, path));
-      express = audience === "undeclared" || route.route?.operation?.accountData || route.route?.operation?.itemsPerCall !== undefined ? null : expressLane({ access: deps.express!, observer, trustProxy: deps.trustProxy, now: deps.now }, { path, audience, held: fast.held!, served: fast.heldServed ?? (() => {}) });
-    }
+    if (express === undefined) express = expressFor((route ??= access.routeOf(method, path)));
     if (express !== null) {
       let answered: Response | undefined;
       try {
