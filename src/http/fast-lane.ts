@@ -77,6 +77,8 @@ const ANSWERED: EndedRequest = { set: { status: 200 } };
  * limit, quota), the route's handler, the answer's meta, validators and encoding, then the
  * quota's settlement and the request's metrics and log line. Errors are rendered as the app's
  * error hook renders them. Every other request is left to the lifecycle before any step ran.
+ * A GET route with held answers (`held`) first offers each request to its express lane
+ * (express-lane.ts), which answers the commonest in one function or leaves it to these steps.
  */
 export function fastLane(deps: FastLaneDeps, routes: readonly FastRoute[]): FastLane {
   // Per route, made once: its method, its path with and without the trailing slash, its steps.

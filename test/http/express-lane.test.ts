@@ -316,6 +316,13 @@ describe("behind a trusted proxy", () => {
   });
 });
 
+test("no express admission with access state in a shared store (a cluster's): every request takes the general steps", () => {
+  const local = ctx.deps.access;
+  const shared = { ...local, keys: { lookup: (presented: string) => Promise.resolve(local.keys.lookup(presented)) } };
+  expect(expressAccess(shared as typeof local, ctx.deps.settings, ctx.deps.dataSets.live, ctx.deps.pacing.loadMeter)).toBeNull();
+  expect(expressAccess(local, ctx.deps.settings, ctx.deps.dataSets.live, ctx.deps.pacing.loadMeter)).not.toBeNull();
+});
+
 test("request ids: the process's prefix and a counter of 16 hex digits, one more each time", () => {
   const ids = Array.from({ length: 5000 }, () => nextRequestId());
   for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{32}$/);
