@@ -67,6 +67,25 @@ async function read(app: App, path: string, headers: Record<string, string>) {
   return { status: res.status, stable, names: [...res.headers.keys()], data: body?.data, meta, body, id, quota: Number(quota), tokens: Number(tokens), reset, rawMeta: body?.meta };
 }
 
+/** What `run` writes to the request log (stdout, JSON lines), parsed: the request lines only. */
+async function requestLines(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
+  const out: string[] = [];
+  const write = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
+    if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
+    return length;
+  }) as typeof fs.writeSync);
+  try {
+    setLogLevel("info");
+    setLogStream("stdout");
+    setLogFormat("json");
+    await run();
+    flushStdout();
+  } finally {
+    write.mockRestore();
+  }
+  return out.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+}
+
 /** Which requests took the express lane: the access layer's key lookup is given the request's clock reading only there. */
 function expressCalls() {
   const lookup = spyOn(ctx.deps.access.keys, "lookup");
@@ -114,30 +133,17 @@ describe("the express lane answers what the general steps answer", () => {
     const { headers, key } = newKey(ctx.deps, "pro", "live");
     const ask = { ...headers, ...GZIP, "x-request-id": "client-7" };
     await read(general, PATH, ask);
-    const out: string[] = [];
-    const write = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
-      if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
-      return length;
-    }) as typeof fs.writeSync);
     const cache = ctx.deps.dataSets.live.answers.prices;
     const count = () => {
       const text = ctx.deps.metricsEndpoint!(new Request("http://localhost/metrics"));
       return text.text().then((t) => Number(/mehir_http_requests_total\{method="GET",route="\/api\/v1\/prices",status="200"\} (\d+)/.exec(t)?.[1] ?? 0));
     };
-    let lines: Record<string, unknown>[];
     const before = await count();
     const hits = cache.counts.hit;
-    try {
-      setLogLevel("info");
-      setLogStream("stdout");
-      setLogFormat("json");
+    const lines = await requestLines(async () => {
       await read(express, PATH, ask);
       await read(general, PATH, ask);
-      flushStdout();
-    } finally {
-      write.mockRestore();
-    }
-    lines = out.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    });
     expect(cache.counts.hit - hits).toBe(2);
     expect(await count()).toBe(before + 1);
     expect(lines).toHaveLength(2);
@@ -286,27 +292,15 @@ describe("behind a trusted proxy", () => {
     const { headers } = newKey(proxied.deps, "pro", "live");
     const ask = { ...headers, ...GZIP, "x-request-id": "proxy-req-1", "x-forwarded-for": "203.0.113.9, 10.0.0.1" };
     await read(general2, PATH, ask);
-    const out: string[] = [];
-    const write = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
-      if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
-      return length;
-    }) as typeof fs.writeSync);
-    let fast: Awaited<ReturnType<typeof read>>;
-    let slow: Awaited<ReturnType<typeof read>>;
-    try {
-      setLogLevel("info");
-      setLogStream("stdout");
-      setLogFormat("json");
+    let fast!: Awaited<ReturnType<typeof read>>;
+    let slow!: Awaited<ReturnType<typeof read>>;
+    const lines = await requestLines(async () => {
       fast = await read(proxied.app, PATH, ask);
       slow = await read(general2, PATH, ask);
-      flushStdout();
-    } finally {
-      write.mockRestore();
-    }
+    });
     expect(fast.id).toBe("proxy-req-1");
     expect(fast.rawMeta.request_id).toBe("proxy-req-1");
     expect(fast.stable).toEqual(slow.stable);
-    const lines = out.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
     expect(lines.map((l) => ({ ...l, time: undefined, duration_ms: undefined }))).toEqual([
       { ...lines[1], time: undefined, duration_ms: undefined },
       { ...lines[1], time: undefined, duration_ms: undefined },
