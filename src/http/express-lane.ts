@@ -90,9 +90,10 @@ const encoder = new TextEncoder();
  * answer it as they always did (refusals, test keys, the sandbox, 304s, stale answers, CORS).
  *
  * What it sends is what the general steps send for the same request (test/http/express-lane.test.ts
- * compares both, byte for byte but the request id and the quota left): the same 12 headers in
- * the same order, `{"data":…,"meta":{data_updated_at, source, request_id, livemode, quota_remaining}}`
- * gzipped with the same bytes, the same request log line and metrics.
+ * compares them and the lifecycle's: status, headers, data and meta but the request id and the
+ * figures that move per request): the same 12 headers in the same order,
+ * `{"data":…,"meta":{data_updated_at, source, request_id, livemode, quota_remaining}}` gzipped
+ * from the same deflated data, the same request log line and metrics, the same call and token counted.
  */
 export function expressLane(deps: ExpressDeps, route: { path: string; audience: Audience; held: HeldLookup; served: () => void }): Express {
   const { access, observer, trustProxy, now } = deps;
