@@ -144,6 +144,16 @@ describe("no usable Host", () => {
   );
 });
 
+test("HTTP/1.1 without any Host is refused by the runtime's parser (400, no body) before the service runs; the server keeps serving", async () => {
+  // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host. Bun's parser does
+  // so itself, before the app sees the request: it can be neither problem+json nor logged.
+  const answer = await rawRequest(port, rawBytes(["GET /api/v1/prices/?barcode=7290000066318 HTTP/1.1", `X-API-Key: ${proKey}`, "Connection: close"]));
+  expect(answer.status).toBe(400);
+  expect(answer.body).toBe("");
+  expect(server.proc.exitCode).toBeNull();
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+});
+
 describe("request targets over every keyed operation", () => {
   test("the operations exercised: every keyed operation, the direct routes, /mcp and the widget's data", () => {
     const paths = KEYED.map((op) => `${op.method} ${op.path}`);
