@@ -5,7 +5,7 @@ import { testApp, commitData } from "../helpers/app.ts";
 import { Fixture } from "../helpers/fixture.ts";
 import { newKey } from "../helpers/keys.ts";
 import { createApp } from "../../src/app.ts";
-import { flushStdout, setLogFormat, setLogLevel, setLogStream } from "../../src/lib/log.ts";
+import { flushStdout, setLogFormat, setLogLevel } from "../../src/lib/log.ts";
 import { RouteTable } from "../../src/http/routes.ts";
 import { OPERATIONS } from "../../src/modules/index.ts";
 import { RequestObserver } from "../../src/http/observability/plugin.ts";
@@ -13,6 +13,7 @@ import { expressLane } from "../../src/http/express-lane.ts";
 import { expressAccess } from "../../src/access/express-access.ts";
 import { pricesFeature } from "../../src/modules/prices/index.ts";
 import { nextRequestId } from "../../src/http/request/request-state.ts";
+import { captureStdout } from "../helpers/stdout-capture.ts";
 import { PrebuiltJson } from "../../src/http/prebuilt/prebuilt-json.ts";
 import { log } from "../../src/lib/log.ts";
 
@@ -69,21 +70,13 @@ async function read(app: App, path: string, headers: Record<string, string>) {
 
 /** What `run` writes to the request log (stdout, JSON lines), parsed: the request lines only. */
 async function requestLines(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
-  const out: string[] = [];
-  const write = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
-    if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
-    return length;
-  }) as typeof fs.writeSync);
+  const out = captureStdout();
   try {
-    setLogLevel("info");
-    setLogStream("stdout");
-    setLogFormat("json");
     await run();
-    flushStdout();
+    return out.lines().map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
   } finally {
-    write.mockRestore();
+    out.restore();
   }
-  return out.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
 }
 
 /** Which requests took the express lane: the access layer's key lookup is given the request's clock reading only there. */

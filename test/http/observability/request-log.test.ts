@@ -1,7 +1,7 @@
-import { afterEach, expect, spyOn, test } from "bun:test";
-import * as fs from "node:fs";
+import { afterEach, expect, test } from "bun:test";
 import { logRequest, type RequestLine } from "../../../src/http/observability/request-log.ts";
-import { flushStdout, setLogFormat, setLogLevel, setLogStream } from "../../../src/lib/log.ts";
+import { setLogFormat, setLogLevel } from "../../../src/lib/log.ts";
+import { captureStdout } from "../../helpers/stdout-capture.ts";
 
 /**
  * The request line is written by a template of its own (request-log.ts), not JSON.stringify: it
@@ -13,24 +13,15 @@ afterEach(() => {
   setLogFormat("auto");
 });
 
-/** The lines logRequest writes to stdout (fd 1), parsed back. */
+/** The lines logRequest writes to stdout (fd 1). */
 function written(lines: RequestLine[]): string[] {
-  const out: string[] = [];
-  const spy = spyOn(fs, "writeSync").mockImplementation(((fd: number, bytes: Uint8Array, at: number, length: number) => {
-    if (fd === 1) out.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
-    return length;
-  }) as typeof fs.writeSync);
+  const out = captureStdout();
   try {
-    setLogLevel("info");
-    // The server's stream (a CLI command run in-process before, as another test does, moves it to stderr).
-    setLogStream("stdout");
-    setLogFormat("json");
     for (const line of lines) logRequest(line);
-    flushStdout();
+    return out.lines();
   } finally {
-    spy.mockRestore();
+    out.restore();
   }
-  return out.join("").split("\n").filter(Boolean);
 }
 
 /** What JSON.stringify writes for the same fields (duration rounded as logRequest rounds it). */
