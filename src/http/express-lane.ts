@@ -4,7 +4,7 @@ import type { RequestObserver } from "./observability/plugin.ts";
 import { logRequest, type RequestLine } from "./observability/request-log.ts";
 import { isWarmUp } from "./warm-up.ts";
 import { isSaneRequestId, nextRequestId } from "./request/request-state.ts";
-import { GZIP_FROM_BYTES, type PrebuiltJson } from "./prebuilt/prebuilt-json.ts";
+import { GZIP_FROM_BYTES, JSON_CONTENT_TYPE, type PrebuiltJson } from "./prebuilt/prebuilt-json.ts";
 import { acceptsGzip, gzipWithTail } from "./prebuilt/gzip-answer.ts";
 import { AnswerBuffer } from "./prebuilt/answer-buffer.ts";
 import { httpDate } from "../serving/etag.ts";
@@ -114,7 +114,7 @@ export function expressLane(deps: ExpressDeps, route: { path: string; audience: 
     "last-modified": "",
     "cache-control": access.cacheControl,
     vary: "Accept-Encoding",
-    "content-type": "application/json;charset=utf-8",
+    "content-type": JSON_CONTENT_TYPE,
     "content-encoding": "gzip",
   });
   const last = { id: "", rateLimit: "", rateRemaining: "", rateReset: "", quotaLimit: "", quotaRemaining: "", etag: "", lastModified: "" };

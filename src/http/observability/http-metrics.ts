@@ -28,8 +28,8 @@ export class HttpMetrics {
   private readonly byRoute = new Map<string, { latency: HistogramSeries; requests: Map<string, Map<number, { value: number }>> }>();
 
   record(r: RequestRecord): void {
-    const { route, requests } = this.seriesOf(r.method, r.route, r.status);
-    requests.value++;
+    const route = this.routeOf(r.route);
+    this.requestsOf(route, r.method, r.route, r.status).value++;
     this.latency.observeIn(route.latency, r.seconds);
     if (r.errorCode === "quota_exceeded") this.quotaRejections.inc();
     else if (r.errorCode === "rate_limited") this.rateLimited.inc();
@@ -39,23 +39,29 @@ export class HttpMetrics {
    * `record` of requests without an error code, for one method, route and status, its series found
    * once: for a caller answering many requests alike (the express lane). Takes the seconds.
    */
-  recorder(method: string, route: string, status: number): (seconds: number) => void {
-    const series = this.seriesOf(method, route, status);
-    const { latency } = series.route;
+  recorder(method: string, path: string, status: number): (seconds: number) => void {
+    const route = this.routeOf(path);
+    const requests = this.requestsOf(route, method, path, status);
     return (seconds) => {
-      series.requests.value++;
-      this.latency.observeIn(latency, seconds);
+      requests.value++;
+      this.latency.observeIn(route.latency, seconds);
     };
   }
 
-  private seriesOf(method: string, path: string, status: number) {
+  /** A route's series (its latency, its request counters by method and status), made when new. */
+  private routeOf(path: string) {
     let route = this.byRoute.get(path);
     if (!route) this.byRoute.set(path, (route = { latency: this.latency.seriesOf({ route: path }), requests: new Map() }));
+    return route;
+  }
+
+  /** The request counter of a route's method and status, made when new. */
+  private requestsOf(route: { requests: Map<string, Map<number, { value: number }>> }, method: string, path: string, status: number): { value: number } {
     let byStatus = route.requests.get(method);
     if (!byStatus) route.requests.set(method, (byStatus = new Map()));
     let requests = byStatus.get(status);
     if (!requests) byStatus.set(status, (requests = this.requests.entry({ method, route: path, status: String(status) })));
-    return { route, requests };
+    return requests;
   }
 
   render(): string {

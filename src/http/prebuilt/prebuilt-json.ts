@@ -197,6 +197,9 @@ function inflated(of: PrebuiltJson, body: CompressedHead): Uint8Array {
 /** Answers smaller than this are sent as they are: gzip would save too little to be worth it. */
 export const GZIP_FROM_BYTES = 1024;
 
+/** The Content-Type of these answers. */
+export const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
+
 const encoder = new TextEncoder();
 const HEAD = encoder.encode('{"data":');
 const OPEN = encoder.encode("[");
@@ -246,7 +249,7 @@ export function prebuiltAnswerBytes(request: Request, value: unknown, headers: R
   // Caches must key on the client's Accept-Encoding (the widget's answers also vary by Origin).
   const vary = headers.vary;
   headers.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
-  headers["content-type"] = "application/json;charset=utf-8";
+  headers["content-type"] = JSON_CONTENT_TYPE;
   if (answer.data.size >= GZIP_FROM_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
     headers["content-encoding"] = "gzip";
     return gzippedEnvelopeBytes(answer.data, answer.meta, allocate);
